@@ -1,0 +1,29 @@
+/** A message ready to leave the building. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  replyTo?: string | undefined;
+  subject: string;
+  text: string;
+  html?: string | undefined;
+}
+
+/**
+ * The port every mail goes through (docs/decisions/004-embedded-defaults.md). `smtp` delivers;
+ * `mailbox` is the embedded default: the outbox row itself is the delivered mail, shown at /dev/mailbox.
+ */
+export interface MailTransport {
+  readonly kind: 'smtp' | 'mailbox';
+  send(mail: OutgoingMail): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function createMailboxTransport(): MailTransport {
+  return {
+    kind: 'mailbox',
+    send: async () => {
+      throw new Error('the embedded mailbox keeps mail in the outbox; nothing is sent');
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { DatabaseHandle } from './db/client.ts';
+import { deriveKeys } from './lib/keys.ts';
+import csrf from './plugins/csrf.ts';
+import errorHandler from './plugins/error-handler.ts';
+import jsonOnly from './plugins/json-only.ts';
+import securityHeaders from './plugins/security-headers.ts';
+import services, { type ServiceOverrides } from './plugins/services.ts';
+import webApp from './plugins/web-app.ts';
+import captchaRoutes from './routes/captcha/index.ts';
+import contactRoutes from './routes/contact/index.ts';
+import devRoutes from './routes/dev/index.ts';
+import healthRoutes from './routes/health/index.ts';
+import logRoutes from './routes/log/index.ts';
+import './types.ts';
+
+export interface AppOptions extends ServiceOverrides {
+  config: Config;
+  database: DatabaseHandle;
+  secret: Buffer;
+  /** The built web app (apps/web/dist); null serves a placeholder page. */
+  webRoot: string | null;
+  now?: () => Date;
+  /** Pino destination for the logs; tests capture them here. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Anything that could identify or authenticate someone, masked wherever it appears in a log line. */
+const REDACTED_PATHS = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-csrf-token"]',
+  'res.headers["set-cookie"]',
+  '*.password',
+  '*.creditCardNumber',
+  '*.creditCardCode',
+  '*.recaptcha',
+  '*.token',
+  '*.accessToken',
+  '*.refreshToken',
+];
+
+/**
+ * Builds the whole application as one Fastify instance (fastify/demo's layout): infrastructure
+ * plugins first, then the services as decorators, then the routes by resource, then the web app.
+ */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '***' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    bodyLimit: 64 * 1024,
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(
+    fp(
+      async (instance) => {
+        instance.decorate('config', config);
+        instance.decorate('database', options.database);
+        instance.decorate('db', options.database.db);
+        instance.decorate('keys', deriveKeys(options.secret));
+        instance.decorate('now', options.now ?? (() => new Date()));
+      },
+      { name: 'config' },
+    ),
+  );
+
+  // The three trace ids of the web app's HTTP client (001 §7) go on every log line of the request.
+  app.addHook('onRequest', async (request) => {
+    const trace = {
+      pageId: traceHeader(request.headers['x-trace-page-id']),
+      sessionId: traceHeader(request.headers['x-trace-session-id']),
+      userId: traceHeader(request.headers['x-trace-user-id']),
+    };
+    if (trace.pageId || trace.sessionId || trace.userId) request.log = request.log.child({ trace });
+  });
+
+  await app.register(errorHandler);
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    global: true,
+    max: 300,
+    timeWindow: '1 minute',
+    keyGenerator: (request) => request.ip,
+  });
+  await app.register(securityHeaders);
+  await app.register(csrf);
+  await app.register(jsonOnly);
+  await app.register(services, {
+    mailTransport: options.mailTransport,
+    captcha: options.captcha,
+    backgroundIntervalMs: options.backgroundIntervalMs,
+  } satisfies ServiceOverrides);
+
+  await app.register(healthRoutes);
+  await app.register(captchaRoutes);
+  await app.register(contactRoutes);
+  await app.register(logRoutes);
+  const sandboxAllowed = config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
+  if (config.sandboxes.includes('mailbox') && sandboxAllowed) await app.register(devRoutes);
+
+  await app.register(webApp, { webRoot: options.webRoot });
+
+  app.addHook('onClose', async () => {
+    await options.database.close();
+  });
+  return app;
+}
+
+/** Trace ids are a short name plus a number (001 §7); anything else is dropped, not logged. */
+function traceHeader(value: string | string[] | undefined): string | undefined {
+  return typeof value === 'string' && /^[\w.-]{1,80}$/.test(value) ? value : undefined;
+}

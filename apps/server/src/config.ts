@@ -1,0 +1,143 @@
+import { z } from 'zod';
+
+/**
+ * Every setting DealerPass reads from its environment, validated once at start.
+ * A wrong value stops the server with a message that names the variable (README, "Configuration").
+ */
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const ZEnvSchema = z
+  .object({
+    APP_ENV: z.enum(['demo', 'development', 'test', 'production']).default('demo'),
+    HOST: z.string().min(1).default('localhost'),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    SECRET_KEY: z
+      .string()
+      .regex(/^[A-Za-z0-9+/=_-]{43,}$/, 'must be at least 32 random bytes, base64-encoded')
+      .optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    TRUST_PROXY: booleanFlag.default(false),
+    SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+    MAIL_FROM: z.string().min(3).default('DealerPass <no-reply@dealerpass.example>'),
+    SUPPORT_EMAIL: z.email().default('support@dealerpass.example'),
+    SUPPORT_PHONE: z.string().min(3).default('1-800-555-0199'),
+    COMPANY_NAME: z.string().min(1).default('DealerPass'),
+    COMPANY_EMAIL_DOMAIN: z.string().min(3).default('dealerpass.example'),
+    LAUNCH_APP_URL: z.url().default('https://app.dealerpass.example/'),
+    RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
+    RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
+    RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
+    CAPTCHA_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
+    CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
+    ALLOW_SANDBOX_IN_PRODUCTION: booleanFlag.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.RECAPTCHA_SITE_KEY ? 'RECAPTCHA_SECRET_KEY' : 'RECAPTCHA_SITE_KEY'],
+        message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are set together or not at all',
+      });
+    }
+    if (env.APP_ENV === 'production') {
+      if (!env.SECRET_KEY) {
+        ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'is required in production' });
+      }
+      if (!env.PUBLIC_URL?.startsWith('https://')) {
+        ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be an https URL in production' });
+      }
+      // DECISIONS R8: a production server refuses the embedded sandboxes unless explicitly allowed.
+      if (!env.SMTP_URL && !env.ALLOW_SANDBOX_IN_PRODUCTION) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SMTP_URL'],
+          message: 'is required in production (the embedded mailbox is a sandbox; set ALLOW_SANDBOX_IN_PRODUCTION=true to allow it)',
+        });
+      }
+    }
+  });
+
+export type Env = z.input<typeof ZEnvSchema>;
+
+export interface Config {
+  env: 'demo' | 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  secretKey: string | undefined;
+  logLevel: string;
+  trustProxy: boolean;
+  mail: { smtpUrl: string | undefined; from: string; supportAddress: string };
+  company: { name: string; emailDomain: string; supportPhone: string; launchAppUrl: string };
+  captcha:
+    | { kind: 'altcha'; difficulty: number; ttlSeconds: number }
+    | { kind: 'recaptcha'; siteKey: string; secretKey: string; verifyUrl: string; ttlSeconds: number };
+  /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
+  sandboxes: string[];
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  // Empty strings count as unset, as they do in most deployment tools.
+  const raw = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = ZEnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.') || 'environment';
+      const value = typeof issue.path[0] === 'string' ? raw[issue.path[0]] : undefined;
+      return `  ${name}${value === undefined ? '' : ` (got "${redact(issue.path[0], value)}")`}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  const sandboxes: string[] = [];
+  if (!env.SMTP_URL) sandboxes.push('mailbox');
+
+  return {
+    env: env.APP_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicUrl,
+    dataDir: env.DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    secretKey: env.SECRET_KEY,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportAddress: env.SUPPORT_EMAIL },
+    company: {
+      name: env.COMPANY_NAME,
+      emailDomain: env.COMPANY_EMAIL_DOMAIN,
+      supportPhone: env.SUPPORT_PHONE,
+      launchAppUrl: env.LAUNCH_APP_URL,
+    },
+    captcha:
+      env.RECAPTCHA_SITE_KEY && env.RECAPTCHA_SECRET_KEY
+        ? {
+            kind: 'recaptcha',
+            siteKey: env.RECAPTCHA_SITE_KEY,
+            secretKey: env.RECAPTCHA_SECRET_KEY,
+            verifyUrl: env.RECAPTCHA_VERIFY_URL,
+            ttlSeconds: env.CAPTCHA_TTL_SECONDS,
+          }
+        : { kind: 'altcha', difficulty: env.CAPTCHA_DIFFICULTY, ttlSeconds: env.CAPTCHA_TTL_SECONDS },
+    sandboxes,
+  };
+}
+
+function redact(name: unknown, value: string): string {
+  return typeof name === 'string' && /SECRET|KEY|PASSWORD|URL/.test(name) ? '***' : value;
+}

@@ -1,0 +1,52 @@
+import { fileURLToPath } from 'node:url';
+import { ConfigError, loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+import { openDatabase } from './db/client.ts';
+import { resolveSecret } from './lib/keys.ts';
+
+/** Starts DealerPass: configuration, database (with migrations), the app, and a graceful stop. */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const secret = await resolveSecret(config.secretKey, config.dataDir);
+  const app = await buildApp({
+    config,
+    database,
+    secret,
+    webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+  });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    // Hard stop if in-flight requests do not finish in time.
+    setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    { url: config.publicUrl, database: database.engine, sandboxes: config.sandboxes },
+    `DealerPass is running on ${config.publicUrl}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

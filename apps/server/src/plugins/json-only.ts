@@ -1,0 +1,20 @@
+import fp from 'fastify-plugin';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { AppError } from '../errors/app-error.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The API speaks JSON only (001 §7): a body of any other type is refused with 415 before parsing. */
+export default fp(
+  async (app) => {
+    app.addHook('onRequest', async (request) => {
+      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+      const length = request.headers['content-length'];
+      const hasBody = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+      if (!hasBody) return;
+      const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+      if (type !== 'application/json') throw new AppError(ERROR_CODES.UNSUPPORTED_MEDIA_TYPE);
+    });
+  },
+  { name: 'json-only' },
+);

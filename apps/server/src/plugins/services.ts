@@ -1,0 +1,74 @@
+import fp from 'fastify-plugin';
+import { createAltchaVerifier } from '../adapters/captcha/altcha-verifier.ts';
+import { createRecaptchaVerifier } from '../adapters/captcha/recaptcha-verifier.ts';
+import type { CaptchaVerifier } from '../adapters/captcha/captcha-verifier.ts';
+import { createMailboxTransport, type MailTransport } from '../adapters/mail/mail-transport.ts';
+import { createSmtpTransport } from '../adapters/mail/smtp-transport.ts';
+import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
+import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
+
+export interface ServiceOverrides {
+  mailTransport?: MailTransport;
+  captcha?: CaptchaVerifier;
+  /** Tick of the background jobs (mail dispatch, purges); 0 turns the timer off (tests). */
+  backgroundIntervalMs?: number;
+}
+
+/**
+ * The adapters behind their ports, chosen by configuration (DECISIONS R8), and the background jobs
+ * that go with them. Tests may hand in their own adapters; everything else is the real thing.
+ */
+export default fp(
+  async (app, overrides: ServiceOverrides) => {
+    const captcha =
+      overrides.captcha ??
+      (app.config.captcha.kind === 'recaptcha'
+        ? createRecaptchaVerifier({ ...app.config.captcha, now: app.now })
+        : createAltchaVerifier({
+            hmacKey: app.keys.captcha.toString('base64'),
+            difficulty: app.config.captcha.difficulty,
+            ttlSeconds: app.config.captcha.ttlSeconds,
+            now: app.now,
+          }));
+    app.decorate('captcha', captcha);
+
+    const transport =
+      overrides.mailTransport ??
+      (app.config.mail.smtpUrl ? createSmtpTransport(app.config.mail.smtpUrl) : createMailboxTransport());
+
+    let running: Promise<unknown> | null = null;
+    const dispatch = () => {
+      if (running || transport.kind !== 'smtp') return running;
+      running = dispatchPendingMail({ db: app.db, transport, from: app.config.mail.from, now: app.now, log: app.log })
+        .catch((error: unknown) => app.log.error({ err: error }, 'mail dispatch failed'))
+        .finally(() => {
+          running = null;
+        });
+      return running;
+    };
+    app.decorate('mail', { transport, kick: () => void dispatch() });
+
+    const interval = overrides.backgroundIntervalMs ?? 5000;
+    let timer: NodeJS.Timeout | undefined;
+    let ticks = 0;
+    if (interval > 0) {
+      timer = setInterval(() => {
+        void dispatch();
+        // Purging spent captchas is cheap but needless every tick.
+        if (++ticks % 60 === 0) {
+          purgeExpiredCaptchaRedemptions(app.db, app.now()).catch((error: unknown) =>
+            app.log.warn({ err: error }, 'captcha purge failed'),
+          );
+        }
+      }, interval);
+      timer.unref();
+    }
+
+    app.addHook('onClose', async () => {
+      if (timer) clearInterval(timer);
+      await running;
+      await transport.close();
+    });
+  },
+  { name: 'services', dependencies: ['config'] },
+);

@@ -1,0 +1,88 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+
+/** Where the head of index.html receives the per-response meta tags. */
+const HEAD_MARKER = '<!--app-head-->';
+
+/** Used when the web app has not been built: the API still works, and the page says what to do. */
+const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>DealerPass</title>${HEAD_MARKER}</head><body><main><h1>DealerPass</h1><p>The web app is not built yet: run <code>npm run build</code>.</p></main></body></html>`;
+
+/**
+ * Serves the built single-page app and everything it needs on the same port as the API:
+ * hashed assets with a year-long cache, and for every other non-API path index.html with this
+ * browser's CSRF token, the referrer origin and the public configuration in meta tags (001 §7).
+ */
+export default fp(
+  async (app, options: { webRoot: string | null }) => {
+    const webRoot = options.webRoot && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : null;
+    const template = webRoot ? readFileSync(join(webRoot, 'index.html'), 'utf8') : FALLBACK_TEMPLATE;
+    if (!template.includes(HEAD_MARKER)) throw new Error(`index.html lacks the ${HEAD_MARKER} marker`);
+
+    const publicConfig = JSON.stringify({
+      companyName: app.config.company.name,
+      supportPhone: app.config.company.supportPhone,
+      launchAppUrl: app.config.company.launchAppUrl,
+      captcha: app.captcha.publicConfig(),
+      sandboxes: app.config.sandboxes,
+      mailbox: app.config.sandboxes.includes('mailbox'),
+    });
+
+    if (webRoot) {
+      await app.register(fastifyStatic, {
+        root: webRoot,
+        prefix: '/',
+        index: false,
+        wildcard: false,
+        allowedPath: (pathName) => pathName !== '/index.html',
+        setHeaders: (res, path) => {
+          res.header(
+            'cache-control',
+            path.includes(`${join(webRoot, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+          );
+        },
+      });
+    }
+
+    function renderPage(_request: FastifyRequest, reply: FastifyReply) {
+      const nonce = reply.cspNonce.script;
+      const head = [
+        `<meta name="csrf-token" content="${escapeAttribute(reply.csrfToken())}">`,
+        `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
+        `<meta name="dp-config" content="${escapeAttribute(publicConfig)}">`,
+      ].join('');
+      const html = template
+        .replace(HEAD_MARKER, head)
+        .replaceAll('<script ', `<script nonce="${nonce}" `);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(html);
+    }
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      if (path === '/api' || path.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+        return reply.status(404).send({
+          statusCode: 404,
+          code: ERROR_CODES.NOT_FOUND,
+          message: errorMessage(ERROR_CODES.NOT_FOUND),
+          errors: [],
+        });
+      }
+      return renderPage(request, reply);
+    });
+  },
+  { name: 'web-app', dependencies: ['csrf', 'security-headers'] },
+);
+
+function escapeAttribute(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('"', '&quot;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;');
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ZClientLogRequestSchema } from '@dealerpass/domain/schemas/client-log';
+import { scrubUrl } from '../../lib/scrub.ts';
+
+/**
+ * POST /api/log (001 §7): the web app's own reports (403 failures, events, debug notes) written to
+ * the structured log under `client`, with anything that looks like a credential in a URL masked.
+ */
+const logRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/log',
+    {
+      schema: { body: ZClientLogRequestSchema },
+      bodyLimit: 8 * 1024,
+      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const entry = { ...request.body } as Record<string, unknown>;
+      if (typeof entry.url === 'string') entry.url = scrubUrl(entry.url);
+      request.log.info({ client: entry }, 'client log');
+      return reply.status(204).send();
+    },
+  );
+};
+
+export default logRoutes;

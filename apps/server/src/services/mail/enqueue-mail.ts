@@ -1,0 +1,35 @@
+import type { Database, Transaction } from '../../db/client.ts';
+import { mailOutbox } from '../../db/schema.ts';
+
+export interface MailToSend {
+  to: string;
+  replyTo?: string | undefined;
+  subject: string;
+  text: string;
+  html?: string | undefined;
+}
+
+/**
+ * Writes a mail to the outbox inside the caller's transaction, so a mail exists exactly when the
+ * change that caused it was committed. `stored` rows are the embedded mailbox; `pending` rows wait
+ * for the SMTP dispatcher.
+ */
+export async function enqueueMail(
+  tx: Database | Transaction,
+  mail: MailToSend,
+  transportKind: 'smtp' | 'mailbox',
+): Promise<string> {
+  const [row] = await tx
+    .insert(mailOutbox)
+    .values({
+      toAddress: mail.to,
+      replyTo: mail.replyTo ?? null,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html ?? null,
+      status: transportKind === 'smtp' ? 'pending' : 'stored',
+    })
+    .returning({ id: mailOutbox.id });
+  if (!row) throw new Error('outbox insert returned no row');
+  return row.id;
+}

@@ -1,0 +1,26 @@
+import type { Config } from './config.ts';
+import type { CaptchaVerifier } from './adapters/captcha/captcha-verifier.ts';
+import type { AltchaChallenge } from './adapters/captcha/altcha-verifier.ts';
+import type { MailTransport } from './adapters/mail/mail-transport.ts';
+import type { DatabaseHandle, Database } from './db/client.ts';
+import type { Keys } from './lib/keys.ts';
+
+/** The services every route can reach as typed decorators (fastify/demo's pattern). */
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    database: DatabaseHandle;
+    db: Database;
+    keys: Keys;
+    /** The clock of the whole server; tests inject their own. */
+    now: () => Date;
+    captcha: CaptchaVerifier & { createChallenge?: () => Promise<AltchaChallenge> };
+    mail: {
+      transport: MailTransport;
+      /** Delivers pending outbox rows now instead of at the next tick. */
+      kick(): void;
+    };
+  }
+}
+
+export {};

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { solveChallenge } from 'altcha-lib/v1';
+import pg from 'pg';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp, type AppOptions } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
+import { CSRF_COOKIE } from '../src/plugins/csrf.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** Every log line the app wrote, parsed. */
+  logs: Record<string, unknown>[];
+  /** A browser's first visit: its CSRF cookie and the token from the page. */
+  browser(): Promise<TestBrowser>;
+  /** Fetches a challenge from the app and solves it, as the web app's captcha widget does. */
+  solveCaptcha(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface TestBrowser {
+  cookie: string;
+  token: string;
+  /** Injects with this browser's cookie, CSRF token and JSON content type. */
+  request(options: InjectOptions): Promise<LightMyRequestResponse>;
+}
+
+/**
+ * Builds the real app against a database of its own: in-memory PGlite by default, or a fresh
+ * PostgreSQL database when TEST_DATABASE_URL is set (dropped again by close()).
+ */
+export async function buildTestApp(
+  options: { env?: Record<string, string>; now?: () => Date } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha'>> = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    APP_ENV: 'test',
+    LOG_LEVEL: 'info',
+    CAPTCHA_DIFFICULTY: '2000',
+    ...options.env,
+  });
+  const { database, dropDatabase } = await openTestDatabase();
+  const logs: Record<string, unknown>[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line.trim()) logs.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  const app = await buildApp({
+    config,
+    database,
+    secret: randomBytes(32),
+    webRoot: null,
+    backgroundIntervalMs: 0,
+    logStream,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
+    ...(options.captcha ? { captcha: options.captcha } : {}),
+  });
+  await app.ready();
+
+  return {
+    app,
+    logs,
+    async browser() {
+      const page = await app.inject({ method: 'GET', url: '/home' });
+      const cookie = page.cookies.find((c) => c.name === CSRF_COOKIE);
+      const token = /<meta name="csrf-token" content="([^"]+)">/.exec(page.body)?.[1];
+      if (!cookie || !token) throw new Error('the page did not carry a CSRF cookie and token');
+      const cookieHeader = `${CSRF_COOKIE}=${cookie.value}`;
+      return {
+        cookie: cookieHeader,
+        token,
+        request: (requestOptions) =>
+          app.inject({
+            ...requestOptions,
+            headers: {
+              cookie: cookieHeader,
+              'x-csrf-token': token,
+              ...(requestOptions.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+              ...requestOptions.headers,
+            },
+          }),
+      };
+    },
+    async solveCaptcha() {
+      const response = await app.inject({ method: 'GET', url: '/api/captcha/challenge' });
+      const challenge = response.json<{ algorithm: string; challenge: string; salt: string; signature: string; maxnumber: number }>();
+      const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+      if (!solution) throw new Error('captcha challenge could not be solved');
+      const payload = {
+        algorithm: challenge.algorithm,
+        challenge: challenge.challenge,
+        number: solution.number,
+        salt: challenge.salt,
+        signature: challenge.signature,
+      };
+      return Buffer.from(JSON.stringify(payload)).toString('base64');
+    },
+    async close() {
+      await app.close();
+      await dropDatabase();
+    },
+  };
+}
+
+async function openTestDatabase(): Promise<{ database: DatabaseHandle; dropDatabase: () => Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    return { database: await openDatabase({ dataDir: null }), dropDatabase: async () => {} };
+  }
+  const name = `dp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    database: await openDatabase({ databaseUrl: url.toString() }),
+    async dropDatabase() {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
