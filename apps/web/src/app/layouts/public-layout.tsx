@@ -1,0 +1,106 @@
+import { Suspense, useEffect, useRef } from 'react';
+import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
+import { emitAnalyticsEvent } from '../../lib/events.ts';
+import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { CookieConsent, OPEN_COOKIE_PREFERENCES } from '../../features/consent/components/cookie-consent.tsx';
+import { PageLoading } from '../page-loading.tsx';
+
+export const COPYRIGHT_START_YEAR = 2008;
+
+/** Header, footer and the outlet of every public page (001 §2 "Public layout"). */
+export function PublicLayout() {
+  const config = runtimeConfig();
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  const first = useRef(true);
+
+  // 001 §2: a history-change event on every navigation. Focus moves to the new page's content
+  // so screen-reader users hear that the page changed (not on the first load, nor to an anchor).
+  useEffect(() => {
+    emitAnalyticsEvent('history change', { path: location.pathname, search: location.search, hash: location.hash });
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (location.hash) {
+      // Anchored sections (e.g. /terms#refund) take focus too, after ScrollRestoration scrolled.
+      const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      target?.focus({ preventScroll: true });
+    } else {
+      main.current?.focus({ preventScroll: true });
+    }
+  }, [location.pathname, location.search, location.hash]);
+
+  return (
+    <div className="site">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {config.sandboxes.length > 0 ? (
+        <p className="sandbox-ribbon" data-testid="sandbox-ribbon">
+          Sandbox: this is a demo deployment.{' '}
+          {config.mailbox ? (
+            <>
+              Mail is kept in the <Link to="/dev/mailbox">development mailbox</Link>, not sent.
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      <header className="site-header">
+        <Link to="/home" className="site-header__brand" aria-label={`${config.companyName} home`}>
+          <span className="brand-mark" aria-hidden="true">
+            D
+          </span>
+          {config.companyName}
+        </Link>
+        <nav aria-label="Main" className="site-nav">
+          <ul>
+            <li>
+              <NavLink to="/home">Home</NavLink>
+            </li>
+            <li>
+              <a href={config.launchAppUrl}>Launch Application</a>
+            </li>
+            <li>
+              <NavLink to="/account">Account</NavLink>
+            </li>
+          </ul>
+        </nav>
+      </header>
+      <main id="main" ref={main} tabIndex={-1} className="site-main">
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+      <footer className="site-footer">
+        <nav aria-label="Legal">
+          <ul>
+            <li>
+              <Link to="/terms#terms">Terms of Use</Link>
+            </li>
+            <li>
+              <Link to="/terms#privacy">Privacy Notice</Link>
+            </li>
+            <li>
+              <Link to="/terms#your-rights">Exercise Your Rights</Link>
+            </li>
+            <li>
+              <button
+                type="button"
+                className="button button--link"
+                onClick={() => window.dispatchEvent(new Event(OPEN_COOKIE_PREFERENCES))}
+              >
+                Manage Cookies
+              </button>
+            </li>
+          </ul>
+        </nav>
+        <p className="site-footer__copyright">
+          © {COPYRIGHT_START_YEAR}–{new Date().getFullYear()} {config.companyName}. All rights reserved.
+        </p>
+      </footer>
+      <CookieConsent />
+      <ScrollRestoration />
+    </div>
+  );
+}

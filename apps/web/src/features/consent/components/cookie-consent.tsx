@@ -1,0 +1,104 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { saveConsent, useConsent } from '../consent-store.ts';
+
+/** Opens the preferences dialog from anywhere (the footer's Manage Cookies button). */
+export const OPEN_COOKIE_PREFERENCES = 'dealerpass:open-cookie-preferences';
+
+/**
+ * The cookie banner on a first visit and the Manage Cookies dialog. Until the visitor decides,
+ * nothing non-essential is loaded.
+ */
+export function CookieConsent() {
+  const consent = useConsent();
+  const [open, setOpen] = useState(false);
+  const [functional, setFunctional] = useState(false);
+  const [analytics, setAnalytics] = useState(false);
+
+  useEffect(() => {
+    const openDialog = () => {
+      setFunctional(consent?.functional ?? false);
+      setAnalytics(consent?.analytics ?? false);
+      setOpen(true);
+    };
+    window.addEventListener(OPEN_COOKIE_PREFERENCES, openDialog);
+    return () => window.removeEventListener(OPEN_COOKIE_PREFERENCES, openDialog);
+  }, [consent]);
+
+  const decide = (choice: { functional: boolean; analytics: boolean }) => {
+    saveConsent(choice);
+    setOpen(false);
+  };
+
+  return (
+    <>
+      {consent === null && !open ? (
+        <section className="cookie-banner" aria-labelledby="cookie-banner-title">
+          <h2 id="cookie-banner-title" className="cookie-banner__title">
+            Cookies on DealerPass
+          </h2>
+          <p>
+            We use essential cookies to keep you signed in and to protect forms. With your permission we also use
+            cookies for live chat and to understand how the site is used. See our{' '}
+            <Link to="/terms#privacy">Privacy Notice</Link>.
+          </p>
+          <div className="cookie-banner__actions">
+            <Button onClick={() => decide({ functional: true, analytics: true })}>Accept all</Button>
+            <Button variant="secondary" onClick={() => decide({ functional: false, analytics: false })}>
+              Essential only
+            </Button>
+            <Button variant="link" onClick={() => window.dispatchEvent(new Event(OPEN_COOKIE_PREFERENCES))}>
+              Choose cookies
+            </Button>
+          </div>
+        </section>
+      ) : null}
+      <Dialog
+        open={open}
+        title="Manage Cookies"
+        onClose={() => setOpen(false)}
+        footer={
+          <>
+            <Button onClick={() => decide({ functional, analytics })}>Save choices</Button>
+            <Button variant="secondary" onClick={() => setOpen(false)}>
+              Cancel
+            </Button>
+          </>
+        }
+      >
+        <fieldset className="consent-options">
+          <legend className="visually-hidden">Cookie categories</legend>
+          <div className="consent-option">
+            <input id="consent-essential" type="checkbox" checked disabled aria-describedby="consent-essential-desc" />
+            <label htmlFor="consent-essential">Essential</label>
+            <p id="consent-essential-desc">Sign-in, security and form protection. Always on.</p>
+          </div>
+          <div className="consent-option">
+            <input
+              id="consent-functional"
+              type="checkbox"
+              checked={functional}
+              onChange={(event) => setFunctional(event.target.checked)}
+              aria-describedby="consent-functional-desc"
+            />
+            <label htmlFor="consent-functional">Functional</label>
+            <p id="consent-functional-desc">Live chat with our support team.</p>
+          </div>
+          <div className="consent-option">
+            <input
+              id="consent-analytics"
+              type="checkbox"
+              checked={analytics}
+              onChange={(event) => setAnalytics(event.target.checked)}
+              aria-describedby="consent-analytics-desc"
+            />
+            <label htmlFor="consent-analytics">Analytics</label>
+            <p id="consent-analytics-desc">Anonymous statistics about how pages are used.</p>
+          </div>
+        </fieldset>
+      </Dialog>
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { CONTACT_SUBMITTED } from '@dealerpass/domain/messages';
+import {
+  CONTACT_COMMENTS_MAX_LENGTH,
+  CONTACT_PHONE_COUNTRIES,
+  CONTACT_QUERY_TYPES,
+  CONTACT_SOURCE,
+  ZContactUsRequestSchema,
+  type TContactUsRequest,
+} from '@dealerpass/domain/schemas/contact';
+import { Button } from '../../../components/ui/button.tsx';
+import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
+import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { submitContact } from '../api/submit-contact.ts';
+
+const EMPTY: TContactUsRequest = {
+  fullName: '',
+  email: '',
+  phoneCountry: 'United States',
+  phoneNumber: '',
+  queryType: '' as TContactUsRequest['queryType'],
+  auctionAccessNumber: '',
+  comments: '',
+  recaptcha: '',
+  source: CONTACT_SOURCE,
+};
+
+const FIELDS = new Set(Object.keys(EMPTY));
+
+/**
+ * The Contact Us form (001 §2–5): validated with the server's own schema, errors shown once a
+ * field was touched, submit enabled only after a change and a solved captcha.
+ */
+export function ContactForm() {
+  const toast = useToast();
+  const [captchaReset, setCaptchaReset] = useState(0);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    setValue,
+    watch,
+    formState: { errors, isDirty, isSubmitting },
+  } = useForm<TContactUsRequest>({
+    resolver: zodResolver(ZContactUsRequestSchema),
+    defaultValues: EMPTY,
+    mode: 'onTouched',
+  });
+
+  const captcha = watch('recaptcha');
+  const comments = watch('comments') ?? '';
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await submitContact(values);
+      toast.success(CONTACT_SUBMITTED);
+      reset(EMPTY);
+      setCaptchaReset((n) => n + 1);
+    } catch (error) {
+      toast.error();
+      // The captcha is spent or refused either way: clear it and ask for a new one (001 §8).
+      setCaptchaReset((n) => n + 1);
+      if (error instanceof ApiError) {
+        for (const fieldError of error.errors) {
+          if (FIELDS.has(fieldError.source) && fieldError.source !== 'recaptcha' && fieldError.message) {
+            setError(fieldError.source as keyof TContactUsRequest, { message: fieldError.message });
+          }
+        }
+      }
+    }
+  });
+
+  return (
+    <form className="contact-form card" onSubmit={onSubmit} noValidate aria-labelledby="contact-form-title">
+      <h2 id="contact-form-title">Send us a message</h2>
+      <p className="form-note">Fields marked * are required.</p>
+      <TextField label="Full name" autoComplete="name" required {...register('fullName')} error={errors.fullName?.message} />
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        required
+        {...register('email')}
+        error={errors.email?.message}
+      />
+      <div className="field-row">
+        <SelectField
+          label="Phone country"
+          required
+          options={CONTACT_PHONE_COUNTRIES.map((country) => ({ value: country, label: country }))}
+          {...register('phoneCountry')}
+          error={errors.phoneCountry?.message}
+        />
+        <TextField
+          label="Phone number"
+          type="tel"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          maxLength={10}
+          required
+          hint="10 digits, numbers only"
+          {...register('phoneNumber')}
+          error={errors.phoneNumber?.message}
+        />
+      </div>
+      <SelectField
+        label="Reason for contacting us"
+        required
+        placeholder="Choose a reason"
+        options={CONTACT_QUERY_TYPES.map((reason) => ({ value: reason, label: reason }))}
+        {...register('queryType')}
+        error={errors.queryType?.message}
+      />
+      <TextField
+        label="AuctionACCESS number"
+        inputMode="numeric"
+        maxLength={9}
+        hint="Optional"
+        {...register('auctionAccessNumber')}
+        error={errors.auctionAccessNumber?.message}
+      />
+      <TextAreaField
+        label="Comments"
+        rows={5}
+        maxLength={CONTACT_COMMENTS_MAX_LENGTH}
+        required
+        hint={`${CONTACT_COMMENTS_MAX_LENGTH - comments.length} characters remaining`}
+        {...register('comments')}
+        error={errors.comments?.message}
+      />
+      <Controller
+        control={control}
+        name="recaptcha"
+        render={({ fieldState }) => (
+          <Captcha
+            resetSignal={captchaReset}
+            error={fieldState.error?.message}
+            onChange={(token) =>
+              setValue('recaptcha', token ?? '', { shouldDirty: false, shouldValidate: token !== null, shouldTouch: true })
+            }
+          />
+        )}
+      />
+      <div className="form-actions">
+        <Button type="submit" busy={isSubmitting} disabled={!isDirty || !captcha}>
+          {isSubmitting ? 'Sending…' : 'Submit'}
+        </Button>
+      </div>
+    </form>
+  );
+}

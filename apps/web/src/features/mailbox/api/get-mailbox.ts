@@ -1,0 +1,16 @@
+import { request } from '../../../lib/api-client.ts';
+
+export interface MailboxMessage {
+  id: string;
+  to: string;
+  replyTo: string | null;
+  subject: string;
+  text: string;
+  createdAt: string;
+}
+
+/** GET /api/dev/mailbox: the embedded mailbox of a demo or development server (DECISIONS R8). */
+export async function getMailbox(signal?: AbortSignal): Promise<MailboxMessage[]> {
+  const response = await request<{ data: { messages: MailboxMessage[] } }>('/api/dev/mailbox', { signal });
+  return response.data.data.messages;
+}

@@ -1,0 +1,82 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { getMailbox, type MailboxMessage } from '../api/get-mailbox.ts';
+
+type State =
+  | { status: 'loading' }
+  | { status: 'unavailable' }
+  | { status: 'error' }
+  | { status: 'ready'; messages: MailboxMessage[] };
+
+const URL_PATTERN = /(https?:\/\/[^\s<>"]+)/g;
+
+/** Plain text with its web links made clickable; nothing is interpreted as HTML. */
+function LinkedText({ text }: { text: string }) {
+  const parts = text.split(URL_PATTERN);
+  return (
+    <pre className="mailbox__text">
+      {parts.map((part, index) => (index % 2 === 1 ? <a key={index} href={part}>{part}</a> : part))}
+    </pre>
+  );
+}
+
+/** The development mailbox: every e-mail the server would have sent, newest first. */
+export default function MailboxPage() {
+  const [state, setState] = useState<State>({ status: 'loading' });
+
+  const load = useCallback(async (signal?: AbortSignal) => {
+    setState({ status: 'loading' });
+    try {
+      setState({ status: 'ready', messages: await getMailbox(signal) });
+    } catch (error) {
+      if (signal?.aborted) return;
+      setState({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'error' });
+    }
+  }, []);
+
+  useEffect(() => {
+    document.title = 'Development mailbox · DealerPass';
+    const controller = new AbortController();
+    void load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  return (
+    <div className="page">
+      <h1>Development mailbox</h1>
+      <p className="lead">
+        This server keeps e-mail here instead of sending it, because no SMTP server is configured.
+      </p>
+      <p>
+        <Button variant="secondary" onClick={() => void load()}>
+          Refresh
+        </Button>
+      </p>
+      {state.status === 'loading' ? <p role="status">Loading messages…</p> : null}
+      {state.status === 'unavailable' ? (
+        <p role="alert">The mailbox is not available on this server: mail is delivered by SMTP.</p>
+      ) : null}
+      {state.status === 'error' ? <p role="alert">The mailbox could not be loaded. Please try again.</p> : null}
+      {state.status === 'ready' && state.messages.length === 0 ? <p>No mail yet.</p> : null}
+      {state.status === 'ready' && state.messages.length > 0 ? (
+        <ol className="mailbox" aria-label="Messages, newest first">
+          {state.messages.map((message) => (
+            <li key={message.id} className="mailbox__item card">
+              <details>
+                <summary>
+                  <span className="mailbox__subject">{message.subject}</span>
+                  <span className="mailbox__meta">
+                    To {message.to} · {new Date(message.createdAt).toLocaleString()}
+                  </span>
+                </summary>
+                {message.replyTo ? <p className="mailbox__meta">Reply to {message.replyTo}</p> : null}
+                <LinkedText text={message.text} />
+              </details>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * Browser tests: Debian's Chromium (never a downloaded browser) against the real server, built web
+ * app and a fresh embedded database in a temporary data folder.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dealerpass-e2e-'));
+process.env.E2E_DATA_DIR = dataDir; // workers re-read this config; they must reuse the same folder
+
+export default defineConfig({
+  testDir: './tests',
+  outputDir: '../test-results',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 60_000,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    },
+  },
+  webServer: {
+    command: 'node apps/server/src/main.ts',
+    cwd: '..',
+    url: `http://localhost:${PORT}/api/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    env: {
+      APP_ENV: 'test',
+      PORT: String(PORT),
+      HOST: 'localhost',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      CAPTCHA_DIFFICULTY: '5000',
+      DATABASE_URL: '',
+      SMTP_URL: '',
+    },
+  },
+});

@@ -1,0 +1,38 @@
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Shared fixtures: every page fails its test on a CSP violation or an uncaught error, and
+ * `expectAccessible` runs axe-core for WCAG 2.1 A and AA.
+ */
+export const test = base.extend<{ problems: string[] }>({
+  problems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        const text = message.text();
+        if (message.type() === 'error' && /Content Security Policy|Refused to/.test(text)) problems.push(`CSP: ${text}`);
+      });
+      await use(problems);
+      expect(problems, 'no CSP violations or uncaught errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const summary = results.violations.map(
+    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+  );
+  expect(summary, 'axe-core WCAG 2.1 A/AA violations').toEqual([]);
+}
+
+/** Decides the cookie banner so it does not cover the page under test. */
+export async function acceptEssentialCookies(page: Page): Promise<void> {
+  const banner = page.getByRole('region', { name: 'Cookies on DealerPass' });
+  if (await banner.isVisible()) await banner.getByRole('button', { name: 'Essential only' }).click();
+}
