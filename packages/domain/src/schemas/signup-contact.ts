@@ -1,0 +1,44 @@
+/** Sign-up page 1, contact details (001 §2, §5). */
+import { z } from 'zod';
+import { COUNTRY_CODES } from '../geo/countries.ts';
+import { SIGNUP_PHONE_PATTERN } from '../validation/phone.ts';
+import { requiredMessage } from '../validation/text.ts';
+import { NAME_MAX_LENGTH, emailField, recaptchaField, requiredText } from './fields.ts';
+
+export const DEVICE_TYPES = ['iPhone', 'Android', 'Other'] as const;
+export type TDeviceType = (typeof DEVICE_TYPES)[number];
+
+export const PHONE_LABEL = 'Mobile phone number';
+export const TERMS_MESSAGE = 'You must agree to Terms of Use, Privacy, and Refund polices.';
+
+export const SIGNUP_EMAIL_MESSAGES = {
+  required: requiredMessage('Email'),
+  invalid: 'Email must be a valid email address.',
+  tooShort: 'Email must be at least 8 characters.',
+  tooLong: 'Email must be at most 254 characters.',
+} as const;
+
+export const SIGNUP_PHONE_MESSAGES = {
+  required: requiredMessage(PHONE_LABEL),
+  invalid: `${PHONE_LABEL} must match the following pattern: XXX-XXX-XXXX.`,
+} as const;
+
+/** Plain fields, so a page or the lead form can `.pick()` from them. */
+export const ZSignupContactFieldsSchema = z.object({
+  firstName: requiredText('First name', NAME_MAX_LENGTH),
+  lastName: requiredText('Last name', NAME_MAX_LENGTH),
+  email: emailField(SIGNUP_EMAIL_MESSAGES),
+  phone: z
+    .string({ error: SIGNUP_PHONE_MESSAGES.required })
+    .trim()
+    .min(1, { error: SIGNUP_PHONE_MESSAGES.required, abort: true })
+    .regex(SIGNUP_PHONE_PATTERN, { error: SIGNUP_PHONE_MESSAGES.invalid }),
+  phoneCountryCode: z.enum(COUNTRY_CODES, { error: requiredMessage('Phone country code') }),
+  dealership: requiredText('Dealership', 200),
+  deviceType: z.enum(DEVICE_TYPES, { error: requiredMessage('Device type') }),
+  recaptcha: recaptchaField,
+  terms: z.literal(true, { error: TERMS_MESSAGE }),
+});
+
+export const ZSignupContactFormSchema = ZSignupContactFieldsSchema;
+export type TSignupContactForm = z.infer<typeof ZSignupContactFormSchema>;

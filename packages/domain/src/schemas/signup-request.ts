@@ -1,0 +1,117 @@
+/**
+ * The final sign-up payload, `POST /api/v2/signup` (001 §3, §7; DECISIONS R5): every form
+ * value except the card, which the gateway turned into a token; billing filled from the profile
+ * address when `sameAddresses` is on; the phone without separators; and `forwardTo`.
+ */
+import { z } from 'zod';
+import { COUNTRY_CODES } from '../geo/countries.ts';
+import { errorMessage } from '../messages.ts';
+import { normalizePhone } from '../validation/phone.ts';
+import { isBlank } from '../validation/text.ts';
+import {
+  ZBillingAddressFieldsSchema,
+  ZPaymentTokenFieldsSchema,
+  checkBillingAddress,
+  checkPaymentToken,
+} from './billing-fields.ts';
+import type { TClock, TPaymentTokenFields } from './billing-fields.ts';
+import { billingFromAccount } from './billing-form.ts';
+import { optionalEmailField, optionalTenDigitPhoneField, requestPhoneField } from './fields.ts';
+import { SIGNUP_PHONE_MESSAGES, ZSignupContactFieldsSchema } from './signup-contact.ts';
+import { ZSignupDealershipFieldsSchema, checkDealershipAddress } from './signup-dealership.ts';
+import { PROMO_CODE_MAX_LENGTH } from './signup-payment.ts';
+import type { TSignupPaymentFields } from './signup-payment.ts';
+import { ZSignupSubscriptionsFieldsSchema } from './signup-subscriptions.ts';
+
+export const FORWARD_TO_MESSAGE = 'forwardTo must be an absolute http(s) URL.';
+export const LEAD_ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** An absolute http(s) URL; the server also checks the origin is its own (no open redirect). */
+export const ZForwardToSchema = z
+  .url({ protocol: /^https?$/, error: FORWARD_TO_MESSAGE })
+  .max(2048, { error: FORWARD_TO_MESSAGE });
+
+export const ZSignupRequestFieldsSchema = z.object({
+  ...ZSignupContactFieldsSchema.shape,
+  phone: requestPhoneField(SIGNUP_PHONE_MESSAGES.required, SIGNUP_PHONE_MESSAGES.invalid),
+  ...ZSignupSubscriptionsFieldsSchema.shape,
+  ...ZSignupDealershipFieldsSchema.shape,
+  ...ZPaymentTokenFieldsSchema.shape,
+  promoCode: z.string().trim().max(PROMO_CODE_MAX_LENGTH).default(''),
+  hasValidPromoCode: z.boolean().optional(),
+  referrer: z.string().trim().max(200).default(''),
+  sameAddresses: z.boolean().default(true),
+  ...ZBillingAddressFieldsSchema.shape,
+  leadID: z.string().trim().regex(LEAD_ID_PATTERN).optional(),
+  altEmail: optionalEmailField(errorMessage('ALT_EMAIL_NOT_VALID')),
+  altPhone: optionalTenDigitPhoneField('Valid 10 digit phone number is required'),
+  altPhoneCountryCode: z.union([z.enum(COUNTRY_CODES), z.literal('')]).default(''),
+  forwardTo: ZForwardToSchema,
+});
+
+type TSignupRequestFields = z.infer<typeof ZSignupRequestFieldsSchema>;
+
+function fillBilling(values: TSignupRequestFields): TSignupRequestFields {
+  return values.sameAddresses ? { ...values, ...billingFromAccount(values) } : values;
+}
+
+/** The server's schema for the final payload; `clock` judges the card expiry. */
+export function createSignupRequestSchema(clock: TClock) {
+  return ZSignupRequestFieldsSchema.transform(fillBilling).superRefine((values, ctx) => {
+    checkDealershipAddress(values, ctx);
+    const hasToken = !isBlank(values.paymentToken);
+    if (!hasToken && isBlank(values.promoCode)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: errorMessage('PAYMENT_TYPE_REQUIRED'),
+        path: ['paymentToken'],
+      });
+    }
+    if (hasToken) {
+      checkPaymentToken(values, ctx, clock());
+      checkBillingAddress(values, ctx);
+    }
+  });
+}
+export type TSignupRequest = z.infer<ReturnType<typeof createSignupRequestSchema>>;
+export type TSignupRequestInput = z.input<typeof ZSignupRequestFieldsSchema>;
+
+/** The sign-up form's values as the browser holds them (001 §3), card fields included. */
+export type TSignupFormValues = z.input<typeof ZSignupContactFieldsSchema> &
+  z.input<typeof ZSignupSubscriptionsFieldsSchema> &
+  z.input<typeof ZSignupDealershipFieldsSchema> &
+  TSignupPaymentFields & {
+    leadID?: string;
+    altEmail?: string;
+    altPhone?: string;
+    altPhoneCountryCode?: '' | 'US' | 'CA' | 'MX';
+  };
+
+/**
+ * Builds the final payload from the form (001 §3): the card is replaced by the gateway's
+ * token (null when a promotion code covers the charge), billing is filled from the profile
+ * address when the box is on, and the phone loses its separators.
+ */
+export function buildSignupRequest(
+  form: TSignupFormValues,
+  payment: Partial<TPaymentTokenFields> | null,
+  forwardTo: string,
+): TSignupRequestInput {
+  const {
+    creditCardNumber: _number,
+    creditCardCode: _cvv,
+    creditCardExpiration: _expiry,
+    ...rest
+  } = form;
+  const billing = form.sameAddresses === false ? {} : billingFromAccount(form);
+  return {
+    ...rest,
+    ...billing,
+    phone: normalizePhone(form.phone ?? ''),
+    paymentToken: payment?.paymentToken ?? '',
+    cardBrand: payment?.cardBrand ?? '',
+    cardLast4: payment?.cardLast4 ?? '',
+    creditCardExpiration: payment?.creditCardExpiration ?? '',
+    forwardTo,
+  };
+}

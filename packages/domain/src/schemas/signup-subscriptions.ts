@@ -1,0 +1,25 @@
+/** Sign-up page 2, subscriptions (001 §5; selection rules DECISIONS R3). */
+import { z } from 'zod';
+import { SELECTABLE_CODES } from '../catalogue.ts';
+import { selectionProblem } from '../selection.ts';
+
+export const SUBSCRIPTIONS_REQUIRED_MESSAGE = 'At least one subscription is required.';
+export const SUBSCRIPTIONS_INVALID_MESSAGE = 'Please choose subscriptions from the list.';
+
+function selectionField(min: number) {
+  return z
+    .array(z.enum(SELECTABLE_CODES, { error: SUBSCRIPTIONS_INVALID_MESSAGE }), {
+      error: SUBSCRIPTIONS_REQUIRED_MESSAGE,
+    })
+    .min(min, { error: SUBSCRIPTIONS_REQUIRED_MESSAGE, abort: true })
+    .max(SELECTABLE_CODES.length, { error: SUBSCRIPTIONS_INVALID_MESSAGE })
+    .refine((codes) => selectionProblem(codes) === null, { error: SUBSCRIPTIONS_INVALID_MESSAGE });
+}
+
+/** A stored selection (may be empty): known selectable codes, simulcasts with their base. */
+export const ZSubscriptionSelectionSchema = selectionField(0);
+
+export const ZSignupSubscriptionsFieldsSchema = z.object({ subscriptions: selectionField(1) });
+
+export const ZSignupSubscriptionsFormSchema = ZSignupSubscriptionsFieldsSchema;
+export type TSignupSubscriptionsForm = z.infer<typeof ZSignupSubscriptionsFormSchema>;
