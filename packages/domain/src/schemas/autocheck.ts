@@ -23,6 +23,14 @@ export const ZAutoCheckFieldsSchema = z.object({
 });
 export type TAutoCheckFields = z.infer<typeof ZAutoCheckFieldsSchema>;
 
+/** The same fields in a request, without defaults: absent keys change nothing. */
+export const ZAutoCheckRequestFieldsSchema = z.object({
+  autoCheckId: z.string().trim().max(100).optional(),
+  autoCheckPasswd: z.string().max(200).optional(),
+  autoCheckEnabled: z.boolean().optional(),
+  autoCheckAutoPurchase: z.boolean().optional(),
+});
+
 interface IAutoCheckValues {
   autoCheckId?: string;
   autoCheckPasswd?: string;

@@ -21,7 +21,9 @@ import {
 } from './fields.ts';
 import { ZIP_MESSAGE } from './messages.ts';
 import { auctionAccessIdField, dealershipAuctionAccessIdField } from './signup-dealership.ts';
-import { ZAutoCheckFieldsSchema, checkAutoCheckRequest } from './autocheck.ts';
+import { ZAutoCheckRequestFieldsSchema, checkAutoCheckRequest } from './autocheck.ts';
+import { isValidEmail } from '../validation/email.ts';
+import { isTenDigitPhone } from '../validation/phone.ts';
 
 export const PROFILE_MESSAGES = {
   email: 'Please enter a valid email address',
@@ -66,11 +68,20 @@ export type TProfileForm = z.infer<typeof ZProfileFormSchema>;
  */
 export const ZUpdateCurrentUserRequestSchema = z
   .object({
-    altEmail: optionalEmailField(errorMessage('ALT_EMAIL_NOT_VALID')).optional(),
-    altPhone: optionalTenDigitPhoneField(PROFILE_MESSAGES.phone).optional(),
+    // No defaults: a key that is absent leaves the stored value unchanged.
+    altEmail: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || isValidEmail(v), { error: errorMessage('ALT_EMAIL_NOT_VALID') })
+      .optional(),
+    altPhone: z
+      .string()
+      .trim()
+      .refine((v) => v === '' || isTenDigitPhone(v), { error: PROFILE_MESSAGES.phone })
+      .optional(),
     altPhoneCountryCode: z.union([z.enum(COUNTRY_CODES), z.literal('')]).optional(),
     verifyAutoCheckCredentials: z.boolean().optional(),
-    ...ZAutoCheckFieldsSchema.partial().shape,
+    ...ZAutoCheckRequestFieldsSchema.shape,
   })
   .superRefine((values, ctx) => {
     if (values.verifyAutoCheckCredentials !== false) checkAutoCheckRequest(values, ctx);

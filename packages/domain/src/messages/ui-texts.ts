@@ -1,0 +1,99 @@
+/**
+ * Screen texts that are not error codes, verbatim where the specification quotes them
+ * (DECISIONS R1 applied). Texts the specification only describes are marked so.
+ */
+import { fillPlaceholders } from '../messages.ts';
+import type { IMessageVars } from '../messages.ts';
+
+/** 000 §4 billing form: the confirmation before editing billing details in UPDATE mode. */
+export const EDIT_PAYMENT_DIALOG = {
+  title: 'EDIT PAYMENT INFO',
+  question: 'Are you sure you want to edit this information?',
+  detail: 'Editing billing details will require you to re-enter your credit card information.',
+  confirm: 'CONTINUE',
+  cancel: 'CANCEL',
+} as const;
+
+/** 000 §2 billing page labels. */
+export const BILLING_TEXTS = {
+  sameAddress: 'My account and billing details are the same',
+  addNewCard: 'ADD NEW CARD',
+  edit: 'EDIT',
+  remove: 'REMOVE',
+  reactivate: 'REACTIVATE',
+  downloadYear: 'Download Year',
+  removeCardQuestion: 'Are you sure you want to remove this card?',
+} as const;
+
+/** 000 §4: described, not quoted. */
+export function pendingCancelNotice(nextBillDate: string): string {
+  return `Your account has been cancelled and will not incur any further charges. It will become inactive after ${nextBillDate}.`;
+}
+
+/** 000 §4: described, not quoted. */
+export function inactiveReactivationMessage(card: {
+  type: string;
+  lastDigits: string;
+  expiration: string;
+}): string {
+  return `Your account is no longer active. To reactivate it with your previous subscription selections, please re-enter your billing details. Previous card: ${card.type} ending in ${card.lastDigits}, expires ${card.expiration}.`;
+}
+
+/** 001 §4 (R4: shown while validating payment). */
+export function notOperationalMessage(vars?: IMessageVars): string {
+  return fillPlaceholders(
+    'Your account is not fully operational. Please update your credit card information or call customer support toll free at {phone}.',
+    vars,
+  );
+}
+
+/** 000 §4 subscriptions page: described, not quoted. */
+export const SUBSCRIPTIONS_TEXTS = {
+  cancelLink: 'Cancel Subscription',
+  confirmCancel: 'Confirm Cancel',
+  cancelled: 'Your subscription has been cancelled.',
+  reactivationGuidance:
+    'Your account is no longer active. To reactivate it, please update your billing details on the Billing Details page.',
+} as const;
+
+/** 000 §8: the error panel for configuration and token failures. */
+export function errorPanel(message: string, vars?: IMessageVars): { title: string; body: string } {
+  return {
+    title: 'An error has occurred.',
+    body: `${message} ${fillPlaceholders('Please contact Customer Support at {phone}.', vars)}`,
+  };
+}
+
+/** 001 §2 expired snapshot link. */
+export const SNAPSHOT_EXPIRED = {
+  heading: 'SNAPSHOT LINK EXPIRED',
+  message:
+    'This link has expired and can no longer be viewed. Please request a new link from the original sender.',
+} as const;
+
+/** 001 §2 sign-up confirmation. */
+export const SIGNUP_CONFIRMATION = {
+  heading: 'Verification email sent.',
+  instruction: (email: string) =>
+    `Please click the verification link in the email we sent to ${email}.`,
+  close: 'Close',
+  closeTo: '/app/login',
+} as const;
+
+/** 001 §2 sign-up stepper (pages 3 and 4). */
+export const SIGNUP_STEPS = ['Subscriptions', 'Dealership Info', 'Payment'] as const;
+
+/** 001 §4: the final submit waits this long before sending. */
+export const SIGNUP_SUBMIT_DELAY_MS = 300;
+
+/** 001 §7 HTTP helper. */
+export const ENDPOINT_REQUIRED_MESSAGE = 'You must provide an endpoint to create an HTTP request';
+
+/** 001 §2, §9: copyright years start at 2008. */
+export const COPYRIGHT_START_YEAR = 2008;
+
+export function copyrightYears(currentYear: number): string {
+  return currentYear > COPYRIGHT_START_YEAR
+    ? `${COPYRIGHT_START_YEAR}–${currentYear}`
+    : String(COPYRIGHT_START_YEAR);
+}

@@ -1,0 +1,83 @@
+/**
+ * Payment history and receipts: `GET /api/users/paymentHistory?year=`, the year zip
+ * `GET /api/users/paymentHistory/receipts.zip?year=` and the compatibility `POST /api/pdf/zip`
+ * (000 §3, §7; DECISIONS R9).
+ */
+import { z } from 'zod';
+import { FIRST_HISTORY_YEAR } from '../billing/payment-history.ts';
+
+export const YEAR_MESSAGE = 'Please choose a valid year.';
+
+export const ZPaymentHistoryQuerySchema = z.object({
+  year: z.coerce
+    .number({ error: YEAR_MESSAGE })
+    .int({ error: YEAR_MESSAGE })
+    .min(FIRST_HISTORY_YEAR, { error: YEAR_MESSAGE })
+    .max(9999, { error: YEAR_MESSAGE }),
+});
+export type TPaymentHistoryQuery = z.infer<typeof ZPaymentHistoryQuerySchema>;
+
+/** One payment row (000 §3): activationDate is year-first text, amount is dollars. */
+export const ZPaymentSchema = z.object({
+  activationDate: z.string(),
+  paidWith: z.string(),
+  amount: z.number(),
+  receiptBlob: z.string(),
+});
+export type TPayment = z.infer<typeof ZPaymentSchema>;
+
+/** R9 limits for `POST /api/pdf/zip`. */
+export const PDF_ZIP_LIMITS = {
+  maxFiles: 24,
+  maxTotalBytes: 10 * 1024 * 1024,
+  maxFileNameLength: 100,
+} as const;
+
+/** Letters, digits, dot, dash and underscore; no path separators, no leading dot. */
+const SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+/** Base64 of the PDF signature '%PDF-'. */
+const PDF_BASE64_PREFIX = 'JVBERi0';
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export function isSafeFileName(name: string, extension: string): boolean {
+  return (
+    name.length <= PDF_ZIP_LIMITS.maxFileNameLength &&
+    SAFE_NAME.test(name) &&
+    !name.includes('..') &&
+    name.toLowerCase().endsWith(extension)
+  );
+}
+
+/** Bytes a base64 text decodes to. */
+export function base64DecodedLength(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.floor((data.length * 3) / 4) - padding;
+}
+
+export const ZPdfZipRequestSchema = z
+  .object({
+    zipFilename: z.string().refine((n) => isSafeFileName(n, '.zip')),
+    pdfBlobs: z
+      .array(
+        z.object({
+          filename: z.string().refine((n) => isSafeFileName(n, '.pdf')),
+          data: z
+            .string()
+            .max(Math.ceil((PDF_ZIP_LIMITS.maxTotalBytes * 4) / 3) + 4)
+            .refine((d) => d.length % 4 === 0 && BASE64.test(d) && d.startsWith(PDF_BASE64_PREFIX)),
+        }),
+      )
+      .min(1)
+      .max(PDF_ZIP_LIMITS.maxFiles),
+  })
+  .refine(
+    (v) =>
+      v.pdfBlobs.reduce((sum, blob) => sum + base64DecodedLength(blob.data), 0) <=
+      PDF_ZIP_LIMITS.maxTotalBytes,
+    { error: 'The files are too large.', path: ['pdfBlobs'] },
+  )
+  .refine((v) => new Set(v.pdfBlobs.map((b) => b.filename)).size === v.pdfBlobs.length, {
+    error: 'File names must be unique.',
+    path: ['pdfBlobs'],
+  });
+export type TPdfZipRequest = z.infer<typeof ZPdfZipRequestSchema>;
