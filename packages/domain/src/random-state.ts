@@ -15,7 +15,9 @@ export type TRandomBytes = (n: number) => Uint8Array;
 export function randomState(randomBytes: TRandomBytes, length = STATE_LENGTH): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length)) {
+    const bytes = randomBytes(length);
+    if (bytes.length === 0) throw new RangeError('the random source returned no bytes');
+    for (const byte of bytes) {
       if (byte < UNBIASED_LIMIT) out += ALPHABET[byte % 36];
       if (out.length === length) break;
     }

@@ -65,7 +65,7 @@ const sameIgnoringCase = (a: string | null | undefined, b: string | null | undef
 
 /** 000 §4: the box starts checked when billing matches the account (names case-insensitively). */
 export function billingMatchesAccount(
-  billing: Partial<TBillingAddressFields>,
+  billing: Partial<Record<keyof TBillingAddressFields, string | null>>,
   account: IAccountAddress,
 ): boolean {
   const copy = billingFromAccount(account);

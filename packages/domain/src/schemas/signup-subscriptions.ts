@@ -1,19 +1,20 @@
 /** Sign-up page 2, subscriptions (001 §5; selection rules DECISIONS R3). */
 import { z } from 'zod';
 import { SELECTABLE_CODES } from '../catalogue.ts';
+import type { TSubscriptionCode } from '../catalogue.ts';
 import { selectionProblem } from '../selection.ts';
 
 export const SUBSCRIPTIONS_REQUIRED_MESSAGE = 'At least one subscription is required.';
 export const SUBSCRIPTIONS_INVALID_MESSAGE = 'Please choose subscriptions from the list.';
 
 function selectionField(min: number) {
+  // Element errors are reported on the array itself, so the page shows one message.
   return z
-    .array(z.enum(SELECTABLE_CODES, { error: SUBSCRIPTIONS_INVALID_MESSAGE }), {
-      error: SUBSCRIPTIONS_REQUIRED_MESSAGE,
-    })
+    .array(z.string(), { error: SUBSCRIPTIONS_REQUIRED_MESSAGE })
     .min(min, { error: SUBSCRIPTIONS_REQUIRED_MESSAGE, abort: true })
-    .max(SELECTABLE_CODES.length, { error: SUBSCRIPTIONS_INVALID_MESSAGE })
-    .refine((codes) => selectionProblem(codes) === null, { error: SUBSCRIPTIONS_INVALID_MESSAGE });
+    .max(SELECTABLE_CODES.length, { error: SUBSCRIPTIONS_INVALID_MESSAGE, abort: true })
+    .refine((codes) => selectionProblem(codes) === null, { error: SUBSCRIPTIONS_INVALID_MESSAGE })
+    .transform((codes) => codes as TSubscriptionCode[]);
 }
 
 /** A stored selection (may be empty): known selectable codes, simulcasts with their base. */
