@@ -19,9 +19,11 @@ export type TContactPhoneCountry = (typeof CONTACT_PHONE_COUNTRIES)[number];
 
 export const CONTACT_COMMENTS_MAX_LENGTH = 2000;
 export const CONTACT_SOURCE = 'Web';
+export const CONTACT_NAME_MAX_LENGTH = 200;
 
 export const CONTACT_MESSAGES = {
   fullName: 'name is required.',
+  fullNameTooLong: `name must be at most ${CONTACT_NAME_MAX_LENGTH} characters.`,
   email: 'Invalid email address.',
   phoneCountry: 'phone country is required.',
   phoneNumber: 'phone number must be a valid 10 digit number.',
@@ -36,9 +38,11 @@ export const CONTACT_MESSAGES = {
 const M = CONTACT_MESSAGES;
 
 export const ZContactUsRequestSchema = z.object({
-  fullName: z.string({ error: M.fullName }).trim().min(1, { error: M.fullName }).max(200, {
-    error: M.fullName,
-  }),
+  fullName: z
+    .string({ error: M.fullName })
+    .trim()
+    .min(1, { error: M.fullName })
+    .max(CONTACT_NAME_MAX_LENGTH, { error: M.fullNameTooLong }),
   email: z
     .string({ error: M.email })
     .trim()
