@@ -14,7 +14,10 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node } },
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       eqeqeq: ['error', 'smart'],
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
@@ -29,17 +32,37 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['node:*', 'fs', 'path', 'http', 'crypto'], message: 'domain has no I/O.' },
-            { group: ['@dealerpass/server*', '@dealerpass/web*', '**/apps/**'], message: 'domain imports nothing from the apps.' },
+            {
+              group: ['@dealerpass/server*', '@dealerpass/web*', '**/apps/**'],
+              message: 'domain imports nothing from the apps.',
+            },
           ],
         },
       ],
-      'no-restricted-globals': ['error', 'fetch', 'window', 'document', 'localStorage', 'sessionStorage', 'process'],
+      'no-restricted-globals': [
+        'error',
+        'fetch',
+        'window',
+        'document',
+        'localStorage',
+        'sessionStorage',
+        'process',
+      ],
       // No hidden clock or randomness: callers pass the instant and the random source.
       'no-restricted-syntax': [
         'error',
-        { selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']", message: 'pass `now` in.' },
-        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: 'pass `now` in.' },
-        { selector: "MemberExpression[object.name='Math'][property.name='random']", message: 'pass a random source in.' },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'pass `now` in.',
+        },
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'pass `now` in.',
+        },
+        {
+          selector: "MemberExpression[object.name='Math'][property.name='random']",
+          message: 'pass a random source in.',
+        },
       ],
     },
   },
@@ -52,7 +75,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@dealerpass/web*', '**/apps/web/**'], message: 'the server does not import the web app.' }] },
+        {
+          patterns: [
+            {
+              group: ['@dealerpass/web*', '**/apps/web/**'],
+              message: 'the server does not import the web app.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -65,7 +95,14 @@ export default tseslint.config(
       ...jsxA11y.flatConfigs.recommended.rules,
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@dealerpass/server*', '**/apps/server/**'], message: 'the web app talks to the server over HTTP only.' }] },
+        {
+          patterns: [
+            {
+              group: ['@dealerpass/server*', '**/apps/server/**'],
+              message: 'the web app talks to the server over HTTP only.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -79,7 +116,8 @@ export default tseslint.config(
           patterns: [
             {
               group: FEATURES.filter((f) => f !== feature).map((f) => `**/features/${f}/**`),
-              message: 'features do not import each other; move shared code to components/ or lib/.',
+              message:
+                'features do not import each other; move shared code to components/ or lib/.',
             },
             { group: ['**/app/**'], message: 'features do not import the app shell.' },
           ],
@@ -92,7 +130,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'shared code does not import features or the app.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/features/**', '**/app/**'],
+              message: 'shared code does not import features or the app.',
+            },
+          ],
+        },
       ],
     },
   },

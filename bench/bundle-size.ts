@@ -19,7 +19,10 @@ interface ManifestChunk {
 
 const DIST = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 const LIMIT_KB = 100;
-const manifest = JSON.parse(readFileSync(join(DIST, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+const manifest = JSON.parse(readFileSync(join(DIST, '.vite/manifest.json'), 'utf8')) as Record<
+  string,
+  ManifestChunk
+>;
 
 /** Chunks loaded for these manifest keys, following static imports only. */
 function closure(keys: string[]): Set<string> {
@@ -35,7 +38,10 @@ function closure(keys: string[]): Set<string> {
   return seen;
 }
 
-export function firstLoad(routeModule: string): { files: { file: string; gzip: number }[]; totalKb: number } {
+export function firstLoad(routeModule: string): {
+  files: { file: string; gzip: number }[];
+  totalKb: number;
+} {
   const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
   if (!entry) throw new Error('no entry chunk in the manifest');
   const keys = closure([entry, routeModule]);
@@ -51,6 +57,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const { file, gzip } of files.sort((a, b) => b.gzip - a.gzip)) {
     console.log(`${(gzip / 1024).toFixed(1).padStart(7)} KB  ${file}`);
   }
-  console.log(`first load of /home: ${totalKb.toFixed(1)} KB of gzipped JavaScript (limit ${LIMIT_KB} KB) ${totalKb <= LIMIT_KB ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `first load of /home: ${totalKb.toFixed(1)} KB of gzipped JavaScript (limit ${LIMIT_KB} KB) ${totalKb <= LIMIT_KB ? 'PASS' : 'FAIL'}`,
+  );
   process.exitCode = totalKb <= LIMIT_KB ? 0 : 1;
 }

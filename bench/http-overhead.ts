@@ -13,7 +13,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const TARGET = 0.8;
 
 async function start(script: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(new URL(script, import.meta.url)), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve(message.port));
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
@@ -23,7 +25,8 @@ async function start(script: string): Promise<{ child: ChildProcess; port: numbe
 
 async function measure(url: string): Promise<number> {
   const result = await autocannon({ url, ...FLAGS });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return result.requests.average;
 }
 
@@ -43,9 +46,15 @@ try {
   const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const ratio = mean(fullRates) / mean(bareRates);
   console.log(`autocannon flags: ${JSON.stringify(FLAGS)}, ${ROUNDS} alternating rounds`);
-  console.log(`bare Fastify hello world: ${Math.round(mean(bareRates))} req/s (${bareRates.map(Math.round).join(', ')})`);
-  console.log(`DealerPass full stack:    ${Math.round(mean(fullRates))} req/s (${fullRates.map(Math.round).join(', ')})`);
-  console.log(`ratio full/bare: ${ratio.toFixed(3)} (target ≥ ${TARGET}) ${ratio >= TARGET ? 'PASS' : 'FAIL'}`);
+  console.log(
+    `bare Fastify hello world: ${Math.round(mean(bareRates))} req/s (${bareRates.map(Math.round).join(', ')})`,
+  );
+  console.log(
+    `DealerPass full stack:    ${Math.round(mean(fullRates))} req/s (${fullRates.map(Math.round).join(', ')})`,
+  );
+  console.log(
+    `ratio full/bare: ${ratio.toFixed(3)} (target ≥ ${TARGET}) ${ratio >= TARGET ? 'PASS' : 'FAIL'}`,
+  );
   process.exitCode = ratio >= TARGET ? 0 : 1;
 } finally {
   bare.child.kill();

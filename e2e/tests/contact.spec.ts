@@ -11,15 +11,20 @@ async function fillContactForm(page: Page, subjectName: string) {
 }
 
 async function solveCaptcha(page: Page) {
-  await page.getByLabel('I’m not a robot').check();
+  await page.getByLabel('I’m not a robot').click();
   await expect(page.getByText('Verified.')).toBeVisible({ timeout: 30_000 });
 }
 
 test.describe('Contact Us', () => {
-  test('a visitor goes from home to contact, sends a message, and support finds it in the mailbox', async ({ page }) => {
+  test('a visitor goes from home to contact, sends a message, and support finds it in the mailbox', async ({
+    page,
+  }) => {
     await page.goto('/home');
     await acceptEssentialCookies(page);
-    await page.getByRole('link', { name: /contact/i }).first().click();
+    await page
+      .getByRole('link', { name: /contact/i })
+      .first()
+      .click();
     await expect(page).toHaveURL(/\/contact$/);
     await expect(page.getByRole('heading', { name: 'Reach us directly' })).toBeVisible();
 
@@ -36,7 +41,9 @@ test.describe('Contact Us', () => {
     await expect(page.getByLabel('I’m not a robot')).not.toBeChecked();
 
     await page.goto('/dev/mailbox');
-    const message = page.getByRole('listitem').filter({ hasText: 'Contact Us: Technical Support from Robin Retail' });
+    const message = page
+      .getByRole('listitem')
+      .filter({ hasText: 'Contact Us: Technical Support from Robin Retail' });
     await expect(message).toBeVisible();
     await message.getByText('Contact Us: Technical Support from Robin Retail').click();
     await expect(message).toContainText('The market report will not open on my tablet.');
@@ -72,7 +79,11 @@ test.describe('Contact Us', () => {
     await solveCaptcha(page);
     // The server is down for this one request.
     await page.route('**/api/v2/contactUs', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: '{"statusCode":503,"code":"SERVICE_UNAVAILABLE","message":"","errors":[]}' }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: '{"statusCode":503,"code":"SERVICE_UNAVAILABLE","message":"","errors":[]}',
+      }),
     );
     await page.getByRole('button', { name: 'Submit' }).click();
     const toast = page.getByRole('alert').getByTestId('toast');

@@ -1,4 +1,4 @@
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 
 /**
@@ -12,7 +12,8 @@ export const test = base.extend<{ problems: string[] }>({
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
         const text = message.text();
-        if (message.type() === 'error' && /Content Security Policy|Refused to/.test(text)) problems.push(`CSP: ${text}`);
+        if (message.type() === 'error' && /Content Security Policy|Refused to/.test(text))
+          problems.push(`CSP: ${text}`);
       });
       await use(problems);
       expect(problems, 'no CSP violations or uncaught errors').toEqual([]);
@@ -24,9 +25,12 @@ export const test = base.extend<{ problems: string[] }>({
 export { expect };
 
 export async function expectAccessible(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   const summary = results.violations.map(
-    (violation) => `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
+    (violation) =>
+      `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
   );
   expect(summary, 'axe-core WCAG 2.1 A/AA violations').toEqual([]);
 }
@@ -34,5 +38,6 @@ export async function expectAccessible(page: Page): Promise<void> {
 /** Decides the cookie banner so it does not cover the page under test. */
 export async function acceptEssentialCookies(page: Page): Promise<void> {
   const banner = page.getByRole('region', { name: 'Cookies on DealerPass' });
-  if (await banner.isVisible()) await banner.getByRole('button', { name: 'Essential only' }).click();
+  if (await banner.isVisible())
+    await banner.getByRole('button', { name: 'Essential only' }).click();
 }

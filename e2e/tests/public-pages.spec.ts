@@ -10,7 +10,9 @@ const PUBLIC_PAGES = [
 
 test.describe('public pages', () => {
   for (const { path, heading } of PUBLIC_PAGES) {
-    test(`${path} renders in the public layout with no WCAG 2.1 A/AA violation`, async ({ page }) => {
+    test(`${path} renders in the public layout with no WCAG 2.1 A/AA violation`, async ({
+      page,
+    }) => {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link')).toHaveText([
@@ -19,8 +21,14 @@ test.describe('public pages', () => {
         'Account',
       ]);
       const footer = page.getByRole('contentinfo');
-      await expect(footer.getByRole('link', { name: 'Terms of Use' })).toHaveAttribute('href', '/terms#terms');
-      await expect(footer.getByRole('link', { name: 'Privacy Notice' })).toHaveAttribute('href', '/terms#privacy');
+      await expect(footer.getByRole('link', { name: 'Terms of Use' })).toHaveAttribute(
+        'href',
+        '/terms#terms',
+      );
+      await expect(footer.getByRole('link', { name: 'Privacy Notice' })).toHaveAttribute(
+        'href',
+        '/terms#privacy',
+      );
       await expect(footer.getByRole('link', { name: 'Exercise Your Rights' })).toBeVisible();
       await expect(footer.getByRole('button', { name: 'Manage Cookies' })).toBeVisible();
       await expect(footer).toContainText(`© 2008–${new Date().getFullYear()}`);
@@ -57,10 +65,14 @@ test.describe('public pages', () => {
     await expect(page.locator('#privacy')).toBeInViewport();
   });
 
-  test('the expired-link page shows the specified texts and the support phone', async ({ page }) => {
+  test('the expired-link page shows the specified texts and the support phone', async ({
+    page,
+  }) => {
     await page.goto('/snapshot/expired');
     await expect(
-      page.getByText('This link has expired and can no longer be viewed. Please request a new link from the original sender.'),
+      page.getByText(
+        'This link has expired and can no longer be viewed. Please request a new link from the original sender.',
+      ),
     ).toBeVisible();
     await expect(page.locator('a[href^="tel:"]').first()).toContainText('1-800-555-0199');
   });
@@ -80,11 +92,15 @@ test.describe('public pages', () => {
     await expect(page).toHaveURL(/\/terms/);
     await page.goBack();
     await expect(page).toHaveURL(/\/home$/);
-    const events = await page.evaluate(() => (window as unknown as { historyEvents: string[] }).historyEvents);
+    const events = await page.evaluate(
+      () => (window as unknown as { historyEvents: string[] }).historyEvents,
+    );
     expect(events).toEqual(['/home', '/terms', '/home']);
   });
 
-  test('the page carries the CSRF token and referrer origin, and the server sends a strict CSP', async ({ page }) => {
+  test('the page carries the CSRF token and referrer origin, and the server sends a strict CSP', async ({
+    page,
+  }) => {
     const response = await page.goto('/home');
     const csp = response?.headers()['content-security-policy'] ?? '';
     expect(csp).toContain("frame-ancestors 'none'");
@@ -93,12 +109,17 @@ test.describe('public pages', () => {
     expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
     expect(response?.headers()['x-content-type-options']).toBe('nosniff');
     await expect(page.locator('meta[name="csrf-token"]')).toHaveAttribute('content', /^[\w-]{43}$/);
-    await expect(page.locator('meta[name="referrer-origin"]')).toHaveAttribute('content', /^http:\/\/localhost:\d+$/);
+    await expect(page.locator('meta[name="referrer-origin"]')).toHaveAttribute(
+      'content',
+      /^http:\/\/localhost:\d+$/,
+    );
   });
 });
 
 test.describe('cookie consent', () => {
-  test('the choice is kept across visits and can be changed under Manage Cookies', async ({ page }) => {
+  test('the choice is kept across visits and can be changed under Manage Cookies', async ({
+    page,
+  }) => {
     await page.goto('/home');
     const banner = page.getByRole('region', { name: 'Cookies on DealerPass' });
     await expect(banner).toBeVisible();
@@ -121,7 +142,9 @@ test.describe('cookie consent', () => {
     await expect(dialog).toBeHidden();
     await expect(manage).toBeFocused();
 
-    const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('dp.cookieConsent') ?? 'null'));
+    const stored = await page.evaluate(() =>
+      JSON.parse(localStorage.getItem('dp.cookieConsent') ?? 'null'),
+    );
     expect(stored).toMatchObject({ functional: true, analytics: false });
   });
 });

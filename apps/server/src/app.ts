@@ -111,7 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(logRoutes);
-  const sandboxAllowed = config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
+  const sandboxAllowed =
+    config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
   if (config.sandboxes.includes('mailbox') && sandboxAllowed) await app.register(devRoutes);
 
   await app.register(webApp, { webRoot: options.webRoot });

@@ -21,7 +21,9 @@ const ZEnvSchema = z
       .string()
       .regex(/^[A-Za-z0-9+/=_-]{43,}$/, 'must be at least 32 random bytes, base64-encoded')
       .optional(),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    LOG_LEVEL: z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+      .default('info'),
     TRUST_PROXY: booleanFlag.default(false),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().min(3).default('DealerPass <no-reply@dealerpass.example>'),
@@ -47,17 +49,26 @@ const ZEnvSchema = z
     }
     if (env.APP_ENV === 'production') {
       if (!env.SECRET_KEY) {
-        ctx.addIssue({ code: 'custom', path: ['SECRET_KEY'], message: 'is required in production' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SECRET_KEY'],
+          message: 'is required in production',
+        });
       }
       if (!env.PUBLIC_URL?.startsWith('https://')) {
-        ctx.addIssue({ code: 'custom', path: ['PUBLIC_URL'], message: 'must be an https URL in production' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['PUBLIC_URL'],
+          message: 'must be an https URL in production',
+        });
       }
       // DECISIONS R8: a production server refuses the embedded sandboxes unless explicitly allowed.
       if (!env.SMTP_URL && !env.ALLOW_SANDBOX_IN_PRODUCTION) {
         ctx.addIssue({
           code: 'custom',
           path: ['SMTP_URL'],
-          message: 'is required in production (the embedded mailbox is a sandbox; set ALLOW_SANDBOX_IN_PRODUCTION=true to allow it)',
+          message:
+            'is required in production (the embedded mailbox is a sandbox; set ALLOW_SANDBOX_IN_PRODUCTION=true to allow it)',
         });
       }
     }
@@ -79,7 +90,13 @@ export interface Config {
   company: { name: string; emailDomain: string; supportPhone: string; launchAppUrl: string };
   captcha:
     | { kind: 'altcha'; difficulty: number; ttlSeconds: number }
-    | { kind: 'recaptcha'; siteKey: string; secretKey: string; verifyUrl: string; ttlSeconds: number };
+    | {
+        kind: 'recaptcha';
+        siteKey: string;
+        secretKey: string;
+        verifyUrl: string;
+        ttlSeconds: number;
+      };
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
 }
@@ -133,7 +150,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             verifyUrl: env.RECAPTCHA_VERIFY_URL,
             ttlSeconds: env.CAPTCHA_TTL_SECONDS,
           }
-        : { kind: 'altcha', difficulty: env.CAPTCHA_DIFFICULTY, ttlSeconds: env.CAPTCHA_TTL_SECONDS },
+        : {
+            kind: 'altcha',
+            difficulty: env.CAPTCHA_DIFFICULTY,
+            ttlSeconds: env.CAPTCHA_TTL_SECONDS,
+          },
     sandboxes,
   };
 }

@@ -64,35 +64,54 @@ describe('POST /api/v2/contactUs', () => {
     ['blank name', { fullName: '   ' }, 'fullName', CONTACT_MESSAGES.fullName],
     ['bad e-mail', { email: 'dana@' }, 'email', CONTACT_MESSAGES.email],
     ['missing e-mail', { email: undefined }, 'email', CONTACT_MESSAGES.email],
-    ['unknown phone country', { phoneCountry: 'France' }, 'phoneCountry', CONTACT_MESSAGES.phoneCountry],
+    [
+      'unknown phone country',
+      { phoneCountry: 'France' },
+      'phoneCountry',
+      CONTACT_MESSAGES.phoneCountry,
+    ],
     ['nine-digit phone', { phoneNumber: '313555014' }, 'phoneNumber', CONTACT_MESSAGES.phoneNumber],
     ['dashed phone', { phoneNumber: '313-555-0142' }, 'phoneNumber', CONTACT_MESSAGES.phoneNumber],
     ['unknown reason', { queryType: 'Complaint' }, 'queryType', CONTACT_MESSAGES.queryType],
-    ['letters in AuctionACCESS number', { auctionAccessNumber: '12ab' }, 'auctionAccessNumber', CONTACT_MESSAGES.auctionAccessNumber],
+    [
+      'letters in AuctionACCESS number',
+      { auctionAccessNumber: '12ab' },
+      'auctionAccessNumber',
+      CONTACT_MESSAGES.auctionAccessNumber,
+    ],
     ['missing comments', { comments: '' }, 'comments', CONTACT_MESSAGES.comments],
     ['missing captcha', { recaptcha: '' }, 'recaptcha', CONTACT_MESSAGES.recaptcha],
     ['wrong source', { source: 'Mobile' }, 'source', CONTACT_MESSAGES.source],
   ];
 
-  it.each(invalidCases)('refuses %s with the form’s message and stores nothing', async (_name, change, source, message) => {
-    const before = await stored();
-    const response = await browser.request({
-      method: 'POST',
-      url: '/api/v2/contactUs',
-      payload: { ...VALID, recaptcha: 'x', ...change },
-      remoteAddress: freshIp(),
-    });
-    expect(response.statusCode).toBe(400);
-    const body = response.json();
-    expect(body.code).toBe('VALIDATION_FAILED');
-    expect(body.errors).toContainEqual({ source, message });
-    expect(await stored()).toEqual(before);
-  });
+  it.each(invalidCases)(
+    'refuses %s with the form’s message and stores nothing',
+    async (_name, change, source, message) => {
+      const before = await stored();
+      const response = await browser.request({
+        method: 'POST',
+        url: '/api/v2/contactUs',
+        payload: { ...VALID, recaptcha: 'x', ...change },
+        remoteAddress: freshIp(),
+      });
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body.code).toBe('VALIDATION_FAILED');
+      expect(body.errors).toContainEqual({ source, message });
+      expect(await stored()).toEqual(before);
+    },
+  );
 
   it('refuses a captcha that was not solved', async () => {
     const before = await stored();
     const fake = Buffer.from(
-      JSON.stringify({ algorithm: 'SHA-256', challenge: 'a'.repeat(64), number: 1, salt: 'x?expires=9999999999', signature: 'b'.repeat(64) }),
+      JSON.stringify({
+        algorithm: 'SHA-256',
+        challenge: 'a'.repeat(64),
+        number: 1,
+        salt: 'x?expires=9999999999',
+        signature: 'b'.repeat(64),
+      }),
     ).toString('base64');
     for (const recaptcha of [fake, 'not-base64-json']) {
       const response = await browser.request({
@@ -102,17 +121,30 @@ describe('POST /api/v2/contactUs', () => {
         remoteAddress: freshIp(),
       });
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'CAPTCHA_FAILED', message: 'Could not verify reCAPTCHA token.' });
+      expect(response.json()).toMatchObject({
+        code: 'CAPTCHA_FAILED',
+        message: 'Could not verify reCAPTCHA token.',
+      });
     }
     expect(await stored()).toEqual(before);
   });
 
   it('accepts a solved captcha once only', async () => {
     const recaptcha = await t.solveCaptcha();
-    const first = await browser.request({ method: 'POST', url: '/api/v2/contactUs', payload: { ...VALID, recaptcha }, remoteAddress: freshIp() });
+    const first = await browser.request({
+      method: 'POST',
+      url: '/api/v2/contactUs',
+      payload: { ...VALID, recaptcha },
+      remoteAddress: freshIp(),
+    });
     expect(first.statusCode).toBe(201);
     const before = await stored();
-    const replay = await browser.request({ method: 'POST', url: '/api/v2/contactUs', payload: { ...VALID, recaptcha }, remoteAddress: freshIp() });
+    const replay = await browser.request({
+      method: 'POST',
+      url: '/api/v2/contactUs',
+      payload: { ...VALID, recaptcha },
+      remoteAddress: freshIp(),
+    });
     expect(replay.statusCode).toBe(400);
     expect(replay.json().code).toBe('CAPTCHA_FAILED');
     expect(await stored()).toEqual(before);
@@ -124,7 +156,9 @@ describe('POST /api/v2/contactUs', () => {
     try {
       const recaptcha = await timed.solveCaptcha();
       now = new Date(now.getTime() + 61_000);
-      const response = await (await timed.browser()).request({
+      const response = await (
+        await timed.browser()
+      ).request({
         method: 'POST',
         url: '/api/v2/contactUs',
         payload: { ...VALID, recaptcha },
@@ -151,7 +185,11 @@ describe('POST /api/v2/contactUs', () => {
     const crossed = await t.app.inject({
       method: 'POST',
       url: '/api/v2/contactUs',
-      headers: { 'content-type': 'application/json', cookie: browser.cookie, 'x-csrf-token': other.token },
+      headers: {
+        'content-type': 'application/json',
+        cookie: browser.cookie,
+        'x-csrf-token': other.token,
+      },
       payload,
     });
     expect(crossed.statusCode).toBe(403);

@@ -31,7 +31,9 @@ export interface TestBrowser {
  * PostgreSQL database when TEST_DATABASE_URL is set (dropped again by close()).
  */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; now?: () => Date } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha'>> = {},
+  options: { env?: Record<string, string>; now?: () => Date } & Partial<
+    Pick<AppOptions, 'mailTransport' | 'captcha'>
+  > = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     APP_ENV: 'test',
@@ -80,7 +82,9 @@ export async function buildTestApp(
             headers: {
               cookie: cookieHeader,
               'x-csrf-token': token,
-              ...(requestOptions.payload !== undefined ? { 'content-type': 'application/json' } : {}),
+              ...(requestOptions.payload !== undefined
+                ? { 'content-type': 'application/json' }
+                : {}),
               ...requestOptions.headers,
             },
           }),
@@ -88,8 +92,19 @@ export async function buildTestApp(
     },
     async solveCaptcha() {
       const response = await app.inject({ method: 'GET', url: '/api/captcha/challenge' });
-      const challenge = response.json<{ algorithm: string; challenge: string; salt: string; signature: string; maxnumber: number }>();
-      const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+      const challenge = response.json<{
+        algorithm: string;
+        challenge: string;
+        salt: string;
+        signature: string;
+        maxnumber: number;
+      }>();
+      const solution = await solveChallenge(
+        challenge.challenge,
+        challenge.salt,
+        challenge.algorithm,
+        challenge.maxnumber,
+      ).promise;
       if (!solution) throw new Error('captcha challenge could not be solved');
       const payload = {
         algorithm: challenge.algorithm,
@@ -107,7 +122,10 @@ export async function buildTestApp(
   };
 }
 
-async function openTestDatabase(): Promise<{ database: DatabaseHandle; dropDatabase: () => Promise<void> }> {
+async function openTestDatabase(): Promise<{
+  database: DatabaseHandle;
+  dropDatabase: () => Promise<void>;
+}> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     return { database: await openDatabase({ dataDir: null }), dropDatabase: async () => {} };

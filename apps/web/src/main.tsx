@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router/dom';
 import { ToastProvider } from './components/ui/toast.tsx';
-import { createRouter } from './app/router.tsx';
+import { App } from './app/router.tsx';
 import './styles/global.css';
 
 const root = document.getElementById('root');
@@ -11,7 +10,7 @@ if (!root) throw new Error('index.html lacks #root');
 createRoot(root).render(
   <StrictMode>
     <ToastProvider>
-      <RouterProvider router={createRouter()} />
+      <App />
     </ToastProvider>
   </StrictMode>,
 );

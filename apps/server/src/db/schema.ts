@@ -10,7 +10,9 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 
 /** Messages sent through the Contact Us form (001 §3). */
 export const contactRequests = pgTable('contact_requests', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   fullName: text('full_name').notNull(),
   email: text('email').notNull(),
   phoneCountry: text('phone_country').notNull(),
@@ -30,7 +32,9 @@ export const contactRequests = pgTable('contact_requests', {
 export const mailOutbox = pgTable(
   'mail_outbox',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     toAddress: text('to_address').notNull(),
     replyTo: text('reply_to'),
     subject: text('subject').notNull(),

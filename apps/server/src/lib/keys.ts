@@ -19,7 +19,10 @@ export function deriveKeys(secret: Buffer): Keys {
  * The server secret: SECRET_KEY when configured; otherwise (embedded default, DECISIONS R7) a key
  * created in the data folder on first start and read back on every later start.
  */
-export async function resolveSecret(secretKey: string | undefined, dataDir: string): Promise<Buffer> {
+export async function resolveSecret(
+  secretKey: string | undefined,
+  dataDir: string,
+): Promise<Buffer> {
   if (secretKey) return Buffer.from(secretKey, 'base64');
   const path = join(dataDir, 'secret.key');
   try {

@@ -1,5 +1,6 @@
 /** Query parameters whose values never reach a log: authorization codes, tokens, states, secrets. */
-const SECRET_PARAMETER = /^(code|state|token|access_token|id_token|refresh_token|password|passwd|secret|session|nonce)$/i;
+const SECRET_PARAMETER =
+  /^(code|state|token|access_token|id_token|refresh_token|password|passwd|secret|session|nonce)$/i;
 
 /** Masks credential-like query values and any user:password in a URL before it is logged. */
 export function scrubUrl(raw: string): string {

@@ -33,7 +33,13 @@ export default fp(
           source: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body',
           message: issue.message ?? errorMessage(ERROR_CODES.VALIDATION_FAILED),
         }));
-        return send(reply, 400, ERROR_CODES.VALIDATION_FAILED, errorMessage(ERROR_CODES.VALIDATION_FAILED), errors);
+        return send(
+          reply,
+          400,
+          ERROR_CODES.VALIDATION_FAILED,
+          errorMessage(ERROR_CODES.VALIDATION_FAILED),
+          errors,
+        );
       }
       if (error instanceof AppError) {
         if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
@@ -42,19 +48,43 @@ export default fp(
       const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
       if (mapped) return send(reply, error.statusCode ?? 400, mapped, errorMessage(mapped), []);
       if (error.statusCode === 429) {
-        return send(reply, 429, ERROR_CODES.RATE_LIMITED, errorMessage(ERROR_CODES.RATE_LIMITED), []);
+        return send(
+          reply,
+          429,
+          ERROR_CODES.RATE_LIMITED,
+          errorMessage(ERROR_CODES.RATE_LIMITED),
+          [],
+        );
       }
       if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-        return send(reply, error.statusCode, ERROR_CODES.VALIDATION_FAILED, errorMessage(ERROR_CODES.VALIDATION_FAILED), []);
+        return send(
+          reply,
+          error.statusCode,
+          ERROR_CODES.VALIDATION_FAILED,
+          errorMessage(ERROR_CODES.VALIDATION_FAILED),
+          [],
+        );
       }
       request.log.error({ err: error }, 'unexpected failure');
-      return send(reply, 500, ERROR_CODES.INTERNAL_SERVER_ERROR, errorMessage(ERROR_CODES.INTERNAL_SERVER_ERROR), []);
+      return send(
+        reply,
+        500,
+        ERROR_CODES.INTERNAL_SERVER_ERROR,
+        errorMessage(ERROR_CODES.INTERNAL_SERVER_ERROR),
+        [],
+      );
     });
   },
   { name: 'error-handler' },
 );
 
-function send(reply: FastifyReply, statusCode: number, code: TErrorCode, message: string, errors: FieldError[]) {
+function send(
+  reply: FastifyReply,
+  statusCode: number,
+  code: TErrorCode,
+  message: string,
+  errors: FieldError[],
+) {
   const body: ErrorBody = { statusCode, code, message, errors };
   return reply.status(statusCode).type('application/json; charset=utf-8').send(body);
 }

@@ -10,7 +10,9 @@ export default fp(
     app.addHook('onRequest', async (request) => {
       if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
       const length = request.headers['content-length'];
-      const hasBody = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+      const hasBody =
+        (length !== undefined && length !== '0') ||
+        request.headers['transfer-encoding'] !== undefined;
       if (!hasBody) return;
       const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
       if (type !== 'application/json') throw new AppError(ERROR_CODES.UNSUPPORTED_MEDIA_TYPE);

@@ -9,7 +9,9 @@ import fp from 'fastify-plugin';
 export default fp(
   async (app) => {
     const recaptcha = app.config.captcha.kind === 'recaptcha';
-    const google = recaptcha ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'] : [];
+    const google = recaptcha
+      ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']
+      : [];
     await app.register(helmet, {
       enableCSPNonces: true,
       contentSecurityPolicy: {

@@ -34,12 +34,20 @@ export default fp(
 
     const transport =
       overrides.mailTransport ??
-      (app.config.mail.smtpUrl ? createSmtpTransport(app.config.mail.smtpUrl) : createMailboxTransport());
+      (app.config.mail.smtpUrl
+        ? createSmtpTransport(app.config.mail.smtpUrl)
+        : createMailboxTransport());
 
     let running: Promise<unknown> | null = null;
     const dispatch = () => {
       if (running || transport.kind !== 'smtp') return running;
-      running = dispatchPendingMail({ db: app.db, transport, from: app.config.mail.from, now: app.now, log: app.log })
+      running = dispatchPendingMail({
+        db: app.db,
+        transport,
+        from: app.config.mail.from,
+        now: app.now,
+        log: app.log,
+      })
         .catch((error: unknown) => app.log.error({ err: error }, 'mail dispatch failed'))
         .finally(() => {
           running = null;

@@ -18,9 +18,13 @@ const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="u
  */
 export default fp(
   async (app, options: { webRoot: string | null }) => {
-    const webRoot = options.webRoot && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : null;
-    const template = webRoot ? readFileSync(join(webRoot, 'index.html'), 'utf8') : FALLBACK_TEMPLATE;
-    if (!template.includes(HEAD_MARKER)) throw new Error(`index.html lacks the ${HEAD_MARKER} marker`);
+    const webRoot =
+      options.webRoot && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : null;
+    const template = webRoot
+      ? readFileSync(join(webRoot, 'index.html'), 'utf8')
+      : FALLBACK_TEMPLATE;
+    if (!template.includes(HEAD_MARKER))
+      throw new Error(`index.html lacks the ${HEAD_MARKER} marker`);
 
     const publicConfig = JSON.stringify({
       companyName: app.config.company.name,
@@ -41,7 +45,9 @@ export default fp(
         setHeaders: (res, path) => {
           res.header(
             'cache-control',
-            path.includes(`${join(webRoot, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+            path.includes(`${join(webRoot, 'assets')}`)
+              ? 'public, max-age=31536000, immutable'
+              : 'public, max-age=3600',
           );
         },
       });
@@ -57,15 +63,16 @@ export default fp(
       const html = template
         .replace(HEAD_MARKER, head)
         .replaceAll('<script ', `<script nonce="${nonce}" `);
-      return reply
-        .type('text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(html);
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     }
 
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '';
-      if (path === '/api' || path.startsWith('/api/') || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      if (
+        path === '/api' ||
+        path.startsWith('/api/') ||
+        (request.method !== 'GET' && request.method !== 'HEAD')
+      ) {
         return reply.status(404).send({
           statusCode: 404,
           code: ERROR_CODES.NOT_FOUND,

@@ -23,7 +23,9 @@ export class ApiError extends Error {
       message?: unknown;
       errors?: unknown;
     };
-    super(typeof parsed.message === 'string' ? parsed.message : `Request failed with status ${status}`);
+    super(
+      typeof parsed.message === 'string' ? parsed.message : `Request failed with status ${status}`,
+    );
     this.status = status;
     this.code = codeForStatus(status, typeof parsed.code === 'string' ? parsed.code : undefined);
     this.errors = Array.isArray(parsed.errors) ? (parsed.errors as ApiFieldError[]) : [];
@@ -69,7 +71,10 @@ export function onApiFailure(listener: FailureListener): () => void {
  * The one HTTP client of the web app (001 §7): JSON with accept, no-cache and content type, the
  * CSRF token and referrer origin from the page's meta tags, the three trace headers, and cookies.
  */
-export async function request<T = unknown>(endpoint: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+export async function request<T = unknown>(
+  endpoint: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse<T>> {
   if (!endpoint) throw new Error(MISSING_ENDPOINT);
   const headers: Record<string, string> = {
     accept: 'application/json',

@@ -19,7 +19,9 @@ export interface NotificationDetail {
 }
 
 export function emitAnalyticsEvent(name: string, detail: Record<string, unknown> = {}): void {
-  window.dispatchEvent(new CustomEvent<AnalyticsDetail>(ANALYTICS_EVENT, { detail: { name, ...detail } }));
+  window.dispatchEvent(
+    new CustomEvent<AnalyticsDetail>(ANALYTICS_EVENT, { detail: { name, ...detail } }),
+  );
 }
 
 export function emitNotification(message: string, type: NotificationDetail['type']): void {

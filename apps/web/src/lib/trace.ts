@@ -3,7 +3,11 @@
  * 2^31, kept in local storage so a page, a browser session and a user keep theirs across reloads.
  */
 export const TRACE_LIMIT = 2147483648;
-export const TRACE_KEYS = { page: 'dp.trace.pageId', session: 'dp.trace.sessionId', user: 'dp.trace.userId' } as const;
+export const TRACE_KEYS = {
+  page: 'dp.trace.pageId',
+  session: 'dp.trace.sessionId',
+  user: 'dp.trace.userId',
+} as const;
 
 function randomBelow(limit: number): number {
   const values = new Uint32Array(1);

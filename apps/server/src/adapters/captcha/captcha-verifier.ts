@@ -1,7 +1,6 @@
 /** What the browser needs to show the captcha; safe to publish in the page. */
 export type CaptchaPublicConfig =
-  | { kind: 'altcha'; challengeUrl: string }
-  | { kind: 'recaptcha'; siteKey: string };
+  { kind: 'altcha'; challengeUrl: string } | { kind: 'recaptcha'; siteKey: string };
 
 export type CaptchaVerdict =
   | {

@@ -23,13 +23,18 @@ export function createRecaptchaVerifier(options: {
         response = await doFetch(options.verifyUrl, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({ secret: options.secretKey, response: token, remoteip: remoteIp }),
+          body: new URLSearchParams({
+            secret: options.secretKey,
+            response: token,
+            remoteip: remoteIp,
+          }),
           signal: AbortSignal.timeout(5000),
         });
       } catch {
         return { ok: false, reason: 'verification service unreachable' };
       }
-      if (!response.ok) return { ok: false, reason: `verification service answered ${response.status}` };
+      if (!response.ok)
+        return { ok: false, reason: `verification service answered ${response.status}` };
       const body = (await response.json().catch(() => null)) as { success?: unknown } | null;
       if (body?.success !== true) return { ok: false, reason: 'rejected by verification service' };
       return {

@@ -8,11 +8,17 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.database.ping();
       return {
         status: 'ok',
-        database: { engine: app.database.engine, status: 'up', latencyMs: Math.round(performance.now() - started) },
+        database: {
+          engine: app.database.engine,
+          status: 'up',
+          latencyMs: Math.round(performance.now() - started),
+        },
       };
     } catch (error) {
       app.log.error({ err: error }, 'database health check failed');
-      return reply.status(503).send({ status: 'degraded', database: { engine: app.database.engine, status: 'down' } });
+      return reply
+        .status(503)
+        .send({ status: 'degraded', database: { engine: app.database.engine, status: 'down' } });
     }
   });
 };

@@ -26,7 +26,9 @@ export async function redeemCaptcha(
 }
 
 function captchaError(): AppError {
-  return new AppError(ERROR_CODES.CAPTCHA_FAILED, { errors: [{ source: 'recaptcha', message: '' }] });
+  return new AppError(ERROR_CODES.CAPTCHA_FAILED, {
+    errors: [{ source: 'recaptcha', message: '' }],
+  });
 }
 
 /** Replay records are needed only until their captcha would have expired anyway. */

@@ -36,8 +36,16 @@ export async function dispatchPendingMail(deps: {
       // A lease: if this process dies mid-send, the rows become due again in five minutes.
       await tx
         .update(mailOutbox)
-        .set({ nextAttemptAt: new Date(now.getTime() + 300_000), attempts: sql`${mailOutbox.attempts} + 1` })
-        .where(inArray(mailOutbox.id, due.map((row) => row.id)));
+        .set({
+          nextAttemptAt: new Date(now.getTime() + 300_000),
+          attempts: sql`${mailOutbox.attempts} + 1`,
+        })
+        .where(
+          inArray(
+            mailOutbox.id,
+            due.map((row) => row.id),
+          ),
+        );
     }
     return due;
   });
@@ -64,7 +72,10 @@ export async function dispatchPendingMail(deps: {
       const attempts = row.attempts + 1;
       const giveUp = attempts >= MAX_ATTEMPTS;
       const delay = BACKOFF_SECONDS[Math.min(attempts - 1, BACKOFF_SECONDS.length - 1)] ?? 3600;
-      deps.log.warn({ mailId: row.id, attempts, err: error }, giveUp ? 'mail failed for good' : 'mail failed; will retry');
+      deps.log.warn(
+        { mailId: row.id, attempts, err: error },
+        giveUp ? 'mail failed for good' : 'mail failed; will retry',
+      );
       await deps.db
         .update(mailOutbox)
         .set({

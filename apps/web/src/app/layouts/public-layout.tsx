@@ -1,9 +1,13 @@
-import { Suspense, useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet, ScrollRestoration, useLocation } from 'react-router';
-import { emitAnalyticsEvent } from '../../lib/events.ts';
+import { Suspense, useRef } from 'react';
+import { Link, NavLink, Outlet, useLocation } from 'react-router';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
-import { CookieConsent, OPEN_COOKIE_PREFERENCES } from '../../features/consent/components/cookie-consent.tsx';
+import {
+  CookieConsent,
+  OPEN_COOKIE_PREFERENCES,
+} from '../../features/consent/components/cookie-consent.tsx';
 import { PageLoading } from '../page-loading.tsx';
+import { RouteErrorBoundary } from '../route-error.tsx';
+import { useNavigationEffects } from '../use-navigation-effects.ts';
 
 export const COPYRIGHT_START_YEAR = 2008;
 
@@ -12,24 +16,7 @@ export function PublicLayout() {
   const config = runtimeConfig();
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
-  const first = useRef(true);
-
-  // 001 §2: a history-change event on every navigation. Focus moves to the new page's content
-  // so screen-reader users hear that the page changed (not on the first load, nor to an anchor).
-  useEffect(() => {
-    emitAnalyticsEvent('history change', { path: location.pathname, search: location.search, hash: location.hash });
-    if (first.current) {
-      first.current = false;
-      return;
-    }
-    if (location.hash) {
-      // Anchored sections (e.g. /terms#refund) take focus too, after ScrollRestoration scrolled.
-      const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
-      target?.focus({ preventScroll: true });
-    } else {
-      main.current?.focus({ preventScroll: true });
-    }
-  }, [location.pathname, location.search, location.hash]);
+  useNavigationEffects(main);
 
   return (
     <div className="site">
@@ -68,9 +55,11 @@ export function PublicLayout() {
         </nav>
       </header>
       <main id="main" ref={main} tabIndex={-1} className="site-main">
-        <Suspense fallback={<PageLoading />}>
-          <Outlet />
-        </Suspense>
+        <RouteErrorBoundary resetKey={location.pathname}>
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <footer className="site-footer">
         <nav aria-label="Legal">
@@ -96,11 +85,11 @@ export function PublicLayout() {
           </ul>
         </nav>
         <p className="site-footer__copyright">
-          © {COPYRIGHT_START_YEAR}–{new Date().getFullYear()} {config.companyName}. All rights reserved.
+          © {COPYRIGHT_START_YEAR}–{new Date().getFullYear()} {config.companyName}. All rights
+          reserved.
         </p>
       </footer>
       <CookieConsent />
-      <ScrollRestoration />
     </div>
   );
 }

@@ -1,4 +1,11 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes, type Ref } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+  type Ref,
+} from 'react';
 
 /**
  * Labelled form fields. Every field has a visible label, marks itself required and invalid for
@@ -36,7 +43,10 @@ function FieldFrame({ id, label, error, hint, required, children }: FieldFramePr
 }
 
 function describedBy(id: string, error?: string, hint?: ReactNode): string | undefined {
-  return [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') || undefined;
+  return (
+    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
+    undefined
+  );
 }
 
 type Common = { label: string; error?: string | undefined; hint?: ReactNode };

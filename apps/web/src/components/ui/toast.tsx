@@ -1,4 +1,12 @@
-import { createContext, useCallback, useContext, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { TOAST } from '@dealerpass/domain/messages';
 import { emitNotification } from '../../lib/events.ts';
 
@@ -34,12 +42,18 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const nextId = useRef(1);
 
-  const dismiss = useCallback((id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)), []);
+  const dismiss = useCallback(
+    (id: number) => setToasts((list) => list.filter((toast) => toast.id !== id)),
+    [],
+  );
 
   const show = useCallback(
     (kind: ToastKind, title: string, message: string, options: ToastOptions = {}) => {
       const id = nextId.current++;
-      setToasts((list) => [...list, { id, kind, title, message, placement: options.placement ?? 'top-right' }]);
+      setToasts((list) => [
+        ...list,
+        { id, kind, title, message, placement: options.placement ?? 'top-right' },
+      ]);
       window.setTimeout(() => dismiss(id), options.durationMs ?? TOAST.durationMs);
       if (kind !== 'success') emitNotification(message, kind);
     },
@@ -48,7 +62,8 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
   const api = useMemo<ToastApi>(
     () => ({
-      success: (message = TOAST.success, options) => show('success', TOAST.successTitle, message, options),
+      success: (message = TOAST.success, options) =>
+        show('success', TOAST.successTitle, message, options),
       error: (message = TOAST.error, options) => show('error', TOAST.errorTitle, message, options),
       alert: (message = TOAST.alert, options) => show('alert', 'ALERT', message, options),
     }),
@@ -89,7 +104,12 @@ function ToastView({ toast, onDismiss }: { toast: Toast; onDismiss: (id: number)
         <p className="toast__title">{toast.title}</p>
         <p className="toast__message">{toast.message}</p>
       </div>
-      <button type="button" className="toast__close" onClick={() => onDismiss(toast.id)} aria-label="Dismiss notification">
+      <button
+        type="button"
+        className="toast__close"
+        onClick={() => onDismiss(toast.id)}
+        aria-label="Dismiss notification"
+      >
         ×
       </button>
     </div>

@@ -31,7 +31,11 @@ function read(): ConsentChoice | null {
     const parsed = raw ? (JSON.parse(raw) as Partial<ConsentChoice>) : null;
     cachedChoice =
       parsed && typeof parsed.functional === 'boolean' && typeof parsed.analytics === 'boolean'
-        ? { functional: parsed.functional, analytics: parsed.analytics, decidedAt: String(parsed.decidedAt ?? '') }
+        ? {
+            functional: parsed.functional,
+            analytics: parsed.analytics,
+            decidedAt: String(parsed.decidedAt ?? ''),
+          }
         : null;
   } catch {
     cachedChoice = null;

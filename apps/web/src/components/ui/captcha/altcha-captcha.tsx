@@ -17,7 +17,11 @@ const STATUS_TEXT: Record<State, string> = {
  * A checkbox that proves the visitor is not a robot by a few seconds of proof-of-work in the
  * browser (self-hosted ALTCHA protocol): no third party, no tracking, operable by keyboard.
  */
-export function AltchaCaptcha({ onChange, resetSignal, error, challengeUrl }: CaptchaProps & { challengeUrl: string }) {
+export function AltchaCaptcha({
+  onChange,
+  error,
+  challengeUrl,
+}: Omit<CaptchaProps, 'resetSignal'> & { challengeUrl: string }) {
   const [state, setState] = useState<State>('idle');
   const id = useId();
   const abort = useRef<AbortController | null>(null);
@@ -27,21 +31,14 @@ export function AltchaCaptcha({ onChange, resetSignal, error, challengeUrl }: Ca
     onChangeRef.current = onChange;
   });
 
-  // Cleared on load and whenever the form asks for a reset (001 §4).
+  // Cleared on load (001 §4); a reset remounts this component (see captcha.tsx), which lands here too.
   useEffect(() => {
-    abort.current?.abort();
-    window.clearTimeout(expiryTimer.current);
-    setState('idle');
     onChangeRef.current(null);
-  }, [resetSignal]);
-
-  useEffect(
-    () => () => {
+    return () => {
       abort.current?.abort();
       window.clearTimeout(expiryTimer.current);
-    },
-    [],
-  );
+    };
+  }, []);
 
   async function verify() {
     abort.current?.abort();
@@ -49,17 +46,22 @@ export function AltchaCaptcha({ onChange, resetSignal, error, challengeUrl }: Ca
     abort.current = controller;
     setState('verifying');
     try {
-      const { data: challenge } = await request<AltchaChallenge>(challengeUrl, { signal: controller.signal });
+      const { data: challenge } = await request<AltchaChallenge>(challengeUrl, {
+        signal: controller.signal,
+      });
       const token = await solveAltcha(challenge, controller.signal);
       if (!token) throw new Error('no solution');
       setState('verified');
       onChangeRef.current(token);
       const expiresAt = altchaExpiry(challenge);
       if (expiresAt) {
-        expiryTimer.current = window.setTimeout(() => {
-          setState('expired');
-          onChangeRef.current(null);
-        }, Math.max(0, expiresAt - Date.now() - 5000));
+        expiryTimer.current = window.setTimeout(
+          () => {
+            setState('expired');
+            onChangeRef.current(null);
+          },
+          Math.max(0, expiresAt - Date.now() - 5000),
+        );
       }
     } catch (cause) {
       if (controller.signal.aborted) return;

@@ -22,5 +22,13 @@ export function Captcha(props: CaptchaProps) {
       </Suspense>
     );
   }
-  return <AltchaCaptcha {...props} challengeUrl={config.challengeUrl} />;
+  // A new key is a fresh widget: state, pending work and expiry timer all go.
+  return (
+    <AltchaCaptcha
+      key={props.resetSignal}
+      onChange={props.onChange}
+      error={props.error}
+      challengeUrl={config.challengeUrl}
+    />
+  );
 }

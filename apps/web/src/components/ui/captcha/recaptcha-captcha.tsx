@@ -18,9 +18,11 @@ let loading: Promise<Grecaptcha> | null = null;
 /** Loads Google's script once, only on pages that show a captcha, only when reCAPTCHA is configured. */
 function loadRecaptcha(): Promise<Grecaptcha> {
   loading ??= new Promise((resolve, reject) => {
-    window.dealerpassRecaptchaLoaded = () => (window.grecaptcha ? resolve(window.grecaptcha) : reject(new Error('no grecaptcha')));
+    window.dealerpassRecaptchaLoaded = () =>
+      window.grecaptcha ? resolve(window.grecaptcha) : reject(new Error('no grecaptcha'));
     const script = document.createElement('script');
-    script.src = 'https://www.google.com/recaptcha/api.js?onload=dealerpassRecaptchaLoaded&render=explicit';
+    script.src =
+      'https://www.google.com/recaptcha/api.js?onload=dealerpassRecaptchaLoaded&render=explicit';
     script.async = true;
     script.onerror = () => {
       loading = null;
@@ -32,7 +34,12 @@ function loadRecaptcha(): Promise<Grecaptcha> {
 }
 
 /** Google reCAPTCHA v2, used instead of ALTCHA when its keys are configured (DECISIONS R8). */
-export default function RecaptchaCaptcha({ onChange, resetSignal, error, siteKey }: CaptchaProps & { siteKey: string }) {
+export default function RecaptchaCaptcha({
+  onChange,
+  resetSignal,
+  error,
+  siteKey,
+}: CaptchaProps & { siteKey: string }) {
   const container = useRef<HTMLDivElement>(null);
   const widget = useRef<{ api: Grecaptcha; id: number } | null>(null);
   const onChangeRef = useRef(onChange);

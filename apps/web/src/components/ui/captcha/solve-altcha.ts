@@ -18,8 +18,12 @@ async function sha256Hex(text: string): Promise<string> {
  * Finds the number n with sha256(salt + n) = challenge, a batch of digests at a time so the page
  * stays responsive, and returns the base64 payload the server verifies. Null if there is none.
  */
-export async function solveAltcha(challenge: AltchaChallenge, signal?: AbortSignal): Promise<string | null> {
-  if (challenge.algorithm !== 'SHA-256') throw new Error(`unsupported captcha algorithm ${challenge.algorithm}`);
+export async function solveAltcha(
+  challenge: AltchaChallenge,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  if (challenge.algorithm !== 'SHA-256')
+    throw new Error(`unsupported captcha algorithm ${challenge.algorithm}`);
   const max = challenge.maxnumber ?? 1_000_000;
   for (let start = 0; start <= max; start += BATCH) {
     signal?.throwIfAborted();

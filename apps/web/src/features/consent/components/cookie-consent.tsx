@@ -40,16 +40,24 @@ export function CookieConsent() {
             Cookies on DealerPass
           </h2>
           <p>
-            We use essential cookies to keep you signed in and to protect forms. With your permission we also use
-            cookies for live chat and to understand how the site is used. See our{' '}
-            <Link to="/terms#privacy">Privacy Notice</Link>.
+            We use essential cookies to keep you signed in and to protect forms. With your
+            permission we also use cookies for live chat and to understand how the site is used. See
+            our <Link to="/terms#privacy">Privacy Notice</Link>.
           </p>
           <div className="cookie-banner__actions">
-            <Button onClick={() => decide({ functional: true, analytics: true })}>Accept all</Button>
-            <Button variant="secondary" onClick={() => decide({ functional: false, analytics: false })}>
+            <Button onClick={() => decide({ functional: true, analytics: true })}>
+              Accept all
+            </Button>
+            <Button
+              variant="secondary"
+              onClick={() => decide({ functional: false, analytics: false })}
+            >
               Essential only
             </Button>
-            <Button variant="link" onClick={() => window.dispatchEvent(new Event(OPEN_COOKIE_PREFERENCES))}>
+            <Button
+              variant="link"
+              onClick={() => window.dispatchEvent(new Event(OPEN_COOKIE_PREFERENCES))}
+            >
               Choose cookies
             </Button>
           </div>
@@ -71,7 +79,13 @@ export function CookieConsent() {
         <fieldset className="consent-options">
           <legend className="visually-hidden">Cookie categories</legend>
           <div className="consent-option">
-            <input id="consent-essential" type="checkbox" checked disabled aria-describedby="consent-essential-desc" />
+            <input
+              id="consent-essential"
+              type="checkbox"
+              checked
+              disabled
+              aria-describedby="consent-essential-desc"
+            />
             <label htmlFor="consent-essential">Essential</label>
             <p id="consent-essential-desc">Sign-in, security and form protection. Always on.</p>
           </div>

@@ -21,8 +21,8 @@ export function ContactDirectory() {
         <div>
           <dt>Sales and new subscriptions</dt>
           <dd>
-            Call <a href={tel}>{supportPhone}</a> and choose option 1, or pick “New Subscriber” or “Sales” in the
-            form.
+            Call <a href={tel}>{supportPhone}</a> and choose option 1, or pick “New Subscriber” or
+            “Sales” in the form.
           </dd>
         </div>
         <div>

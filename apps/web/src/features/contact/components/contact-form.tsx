@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { CONTACT_SUBMITTED } from '@dealerpass/domain/messages';
 import {
   CONTACT_COMMENTS_MAX_LENGTH,
@@ -45,7 +45,6 @@ export function ContactForm() {
     reset,
     setError,
     setValue,
-    watch,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<TContactUsRequest>({
     resolver: zodResolver(ZContactUsRequestSchema),
@@ -53,8 +52,8 @@ export function ContactForm() {
     mode: 'onTouched',
   });
 
-  const captcha = watch('recaptcha');
-  const comments = watch('comments') ?? '';
+  const captcha = useWatch({ control, name: 'recaptcha' });
+  const comments = useWatch({ control, name: 'comments' }) ?? '';
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -68,7 +67,11 @@ export function ContactForm() {
       setCaptchaReset((n) => n + 1);
       if (error instanceof ApiError) {
         for (const fieldError of error.errors) {
-          if (FIELDS.has(fieldError.source) && fieldError.source !== 'recaptcha' && fieldError.message) {
+          if (
+            FIELDS.has(fieldError.source) &&
+            fieldError.source !== 'recaptcha' &&
+            fieldError.message
+          ) {
             setError(fieldError.source as keyof TContactUsRequest, { message: fieldError.message });
           }
         }
@@ -77,10 +80,21 @@ export function ContactForm() {
   });
 
   return (
-    <form className="contact-form card" onSubmit={onSubmit} noValidate aria-labelledby="contact-form-title">
+    <form
+      className="contact-form card"
+      onSubmit={onSubmit}
+      noValidate
+      aria-labelledby="contact-form-title"
+    >
       <h2 id="contact-form-title">Send us a message</h2>
       <p className="form-note">Fields marked * are required.</p>
-      <TextField label="Full name" autoComplete="name" required {...register('fullName')} error={errors.fullName?.message} />
+      <TextField
+        label="Full name"
+        autoComplete="name"
+        required
+        {...register('fullName')}
+        error={errors.fullName?.message}
+      />
       <TextField
         label="Email"
         type="email"
@@ -142,7 +156,11 @@ export function ContactForm() {
             resetSignal={captchaReset}
             error={fieldState.error?.message}
             onChange={(token) =>
-              setValue('recaptcha', token ?? '', { shouldDirty: false, shouldValidate: token !== null, shouldTouch: true })
+              setValue('recaptcha', token ?? '', {
+                shouldDirty: false,
+                shouldValidate: token !== null,
+                shouldTouch: true,
+              })
             }
           />
         )}

@@ -10,7 +10,9 @@ export default function ContactPage() {
   return (
     <div className="page">
       <h1>Contact Us</h1>
-      <p className="lead">Questions about a subscription, your account or our data? We answer every message.</p>
+      <p className="lead">
+        Questions about a subscription, your account or our data? We answer every message.
+      </p>
       <div className="contact-layout">
         <ContactForm />
         <ContactDirectory />

@@ -11,6 +11,8 @@ export interface MailboxMessage {
 
 /** GET /api/dev/mailbox: the embedded mailbox of a demo or development server (DECISIONS R8). */
 export async function getMailbox(signal?: AbortSignal): Promise<MailboxMessage[]> {
-  const response = await request<{ data: { messages: MailboxMessage[] } }>('/api/dev/mailbox', { signal });
+  const response = await request<{ data: { messages: MailboxMessage[] } }>('/api/dev/mailbox', {
+    signal,
+  });
   return response.data.data.messages;
 }

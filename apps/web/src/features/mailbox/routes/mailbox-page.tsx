@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { getMailbox, type MailboxMessage } from '../api/get-mailbox.ts';
@@ -16,7 +16,15 @@ function LinkedText({ text }: { text: string }) {
   const parts = text.split(URL_PATTERN);
   return (
     <pre className="mailbox__text">
-      {parts.map((part, index) => (index % 2 === 1 ? <a key={index} href={part}>{part}</a> : part))}
+      {parts.map((part, index) =>
+        index % 2 === 1 ? (
+          <a key={index} href={part}>
+            {part}
+          </a>
+        ) : (
+          part
+        ),
+      )}
     </pre>
   );
 }
@@ -24,23 +32,29 @@ function LinkedText({ text }: { text: string }) {
 /** The development mailbox: every e-mail the server would have sent, newest first. */
 export default function MailboxPage() {
   const [state, setState] = useState<State>({ status: 'loading' });
-
-  const load = useCallback(async (signal?: AbortSignal) => {
-    setState({ status: 'loading' });
-    try {
-      setState({ status: 'ready', messages: await getMailbox(signal) });
-    } catch (error) {
-      if (signal?.aborted) return;
-      setState({ status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'error' });
-    }
-  }, []);
+  const [reloads, setReloads] = useState(0);
 
   useEffect(() => {
     document.title = 'Development mailbox · DealerPass';
+  }, []);
+
+  useEffect(() => {
     const controller = new AbortController();
-    void load(controller.signal);
+    getMailbox(controller.signal)
+      .then((messages) => setState({ status: 'ready', messages }))
+      .catch((error: unknown) => {
+        if (controller.signal.aborted) return;
+        setState({
+          status: error instanceof ApiError && error.status === 404 ? 'unavailable' : 'error',
+        });
+      });
     return () => controller.abort();
-  }, [load]);
+  }, [reloads]);
+
+  const refresh = () => {
+    setState({ status: 'loading' });
+    setReloads((n) => n + 1);
+  };
 
   return (
     <div className="page">
@@ -49,7 +63,7 @@ export default function MailboxPage() {
         This server keeps e-mail here instead of sending it, because no SMTP server is configured.
       </p>
       <p>
-        <Button variant="secondary" onClick={() => void load()}>
+        <Button variant="secondary" onClick={refresh}>
           Refresh
         </Button>
       </p>
@@ -57,7 +71,9 @@ export default function MailboxPage() {
       {state.status === 'unavailable' ? (
         <p role="alert">The mailbox is not available on this server: mail is delivered by SMTP.</p>
       ) : null}
-      {state.status === 'error' ? <p role="alert">The mailbox could not be loaded. Please try again.</p> : null}
+      {state.status === 'error' ? (
+        <p role="alert">The mailbox could not be loaded. Please try again.</p>
+      ) : null}
       {state.status === 'ready' && state.messages.length === 0 ? <p>No mail yet.</p> : null}
       {state.status === 'ready' && state.messages.length > 0 ? (
         <ol className="mailbox" aria-label="Messages, newest first">
@@ -70,7 +86,9 @@ export default function MailboxPage() {
                     To {message.to} · {new Date(message.createdAt).toLocaleString()}
                   </span>
                 </summary>
-                {message.replyTo ? <p className="mailbox__meta">Reply to {message.replyTo}</p> : null}
+                {message.replyTo ? (
+                  <p className="mailbox__meta">Reply to {message.replyTo}</p>
+                ) : null}
                 <LinkedText text={message.text} />
               </details>
             </li>

@@ -1,0 +1,47 @@
+import { useEffect, useRef, type RefObject } from 'react';
+import { useLocation } from 'react-router';
+import { emitAnalyticsEvent } from '../lib/events.ts';
+
+/** How long to wait for a lazily loaded page to render the element an anchor points at. */
+const ANCHOR_WAIT_MS = 3000;
+
+/**
+ * What every navigation does: emit the history-change event (001 §2), scroll to the top or to the
+ * anchored element, and move focus to the new content so screen-reader users hear the change
+ * (not on the first load, where the browser starts at the top of the document anyway).
+ */
+export function useNavigationEffects(main: RefObject<HTMLElement | null>): void {
+  const location = useLocation();
+  const first = useRef(true);
+
+  useEffect(() => {
+    emitAnalyticsEvent('history change', {
+      path: location.pathname,
+      search: location.search,
+      hash: location.hash,
+    });
+    const isFirst = first.current;
+    first.current = false;
+
+    if (!location.hash) {
+      if (isFirst) return;
+      window.scrollTo(0, 0);
+      main.current?.focus({ preventScroll: true });
+      return;
+    }
+    const id = decodeURIComponent(location.hash.slice(1));
+    const started = performance.now();
+    let frame = 0;
+    const seek = () => {
+      const target = document.getElementById(id);
+      if (target) {
+        target.scrollIntoView({ block: 'start' });
+        target.focus({ preventScroll: true });
+      } else if (performance.now() - started < ANCHOR_WAIT_MS) {
+        frame = requestAnimationFrame(seek);
+      }
+    };
+    seek();
+    return () => cancelAnimationFrame(frame);
+  }, [location.pathname, location.search, location.hash, location.key, main]);
+}
