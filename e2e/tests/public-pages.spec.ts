@@ -38,6 +38,16 @@ test.describe('public pages', () => {
     });
   }
 
+  test('no public page is wider than a phone screen', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 800 });
+    for (const { path } of PUBLIC_PAGES) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+    }
+  });
+
   test('the root and any unknown path land on /home', async ({ page }) => {
     for (const path of ['/', '/no/such/page', '/account-typo?x=1']) {
       await page.goto(path);

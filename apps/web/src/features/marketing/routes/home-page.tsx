@@ -64,7 +64,7 @@ function PriceTable({
             Monthly price
           </th>
           <th scope="col" className="home-num">
-            Simulcast option
+            Simulcast
           </th>
         </tr>
       </thead>
