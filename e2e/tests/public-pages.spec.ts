@@ -43,7 +43,9 @@ test.describe('public pages', () => {
     for (const { path } of PUBLIC_PAGES) {
       await page.goto(path);
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
       expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
     }
   });

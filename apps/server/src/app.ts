@@ -59,6 +59,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     genReqId: () => randomUUID(),
+    // The three trace ids of the web app's HTTP client (001 §7) go on every log line of the request.
+    childLoggerFactory: (logger, bindings, options, rawRequest) => {
+      const headers = rawRequest.headers;
+      const pageId = traceHeader(headers['x-trace-page-id']);
+      const sessionId = traceHeader(headers['x-trace-session-id']);
+      const userId = traceHeader(headers['x-trace-user-id']);
+      const trace = pageId || sessionId || userId ? { trace: { pageId, sessionId, userId } } : {};
+      return logger.child({ ...bindings, ...trace }, options);
+    },
     requestIdHeader: false,
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
@@ -80,18 +89,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ),
   );
 
-  // The three trace ids of the web app's HTTP client (001 §7) go on every log line of the request.
-  app.addHook('onRequest', async (request) => {
-    const trace = {
-      pageId: traceHeader(request.headers['x-trace-page-id']),
-      sessionId: traceHeader(request.headers['x-trace-session-id']),
-      userId: traceHeader(request.headers['x-trace-user-id']),
-    };
-    if (trace.pageId || trace.sessionId || trace.userId) request.log = request.log.child({ trace });
-  });
-
   await app.register(errorHandler);
-  await app.register(cookie);
+  // Cookies are parsed where they are read (CSRF, sessions), not on every request.
+  await app.register(cookie, { hook: false });
   await app.register(rateLimit, {
     global: true,
     max: 300,

@@ -17,8 +17,8 @@ declare module 'fastify' {
     captcha: CaptchaVerifier & { createChallenge?: () => Promise<AltchaChallenge> };
     mail: {
       transport: MailTransport;
-      /** Delivers pending outbox rows now instead of at the next tick. */
-      kick(): void;
+      /** Delivers pending outbox rows now instead of at the next tick; resolves when that run ends. */
+      kick(): Promise<void>;
     };
   }
 }

@@ -31,9 +31,12 @@ export interface TestBrowser {
  * PostgreSQL database when TEST_DATABASE_URL is set (dropped again by close()).
  */
 export async function buildTestApp(
-  options: { env?: Record<string, string>; now?: () => Date } & Partial<
-    Pick<AppOptions, 'mailTransport' | 'captcha'>
-  > = {},
+  options: {
+    env?: Record<string, string>;
+    now?: () => Date;
+    /** Extra routes a test needs, registered before the app is ready. */
+    routes?: (app: FastifyInstance) => void;
+  } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha'>> = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     APP_ENV: 'test',
@@ -62,6 +65,7 @@ export async function buildTestApp(
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.captcha ? { captcha: options.captcha } : {}),
   });
+  options.routes?.(app);
   await app.ready();
 
   return {

@@ -21,17 +21,23 @@ export default fp(
       return issueCsrfToken(this.request, this);
     });
 
-    app.addHook('onRequest', async (request) => {
-      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
-      const secret = request.cookies[CSRF_COOKIE];
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return done();
+      const secret = readCookie(request, CSRF_COOKIE);
       const token = request.headers[CSRF_HEADER];
       if (!secret || typeof token !== 'string' || !safeEqual(token, hmac(app.keys.csrf, secret))) {
-        throw new AppError(ERROR_CODES.CSRF_FAILED);
+        return done(new AppError(ERROR_CODES.CSRF_FAILED));
       }
+      done();
     });
 
+    function readCookie(request: FastifyRequest, name: string): string | undefined {
+      const header = request.headers.cookie;
+      return header ? app.parseCookie(header)[name] : undefined;
+    }
+
     function issueCsrfToken(request: FastifyRequest, reply: FastifyReply): string {
-      let secret = request.cookies[CSRF_COOKIE];
+      let secret = readCookie(request, CSRF_COOKIE);
       if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) {
         secret = randomBytes(32).toString('base64url');
         reply.setCookie(CSRF_COOKIE, secret, {

@@ -7,15 +7,17 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The API speaks JSON only (001 §7): a body of any other type is refused with 415 before parsing. */
 export default fp(
   async (app) => {
-    app.addHook('onRequest', async (request) => {
-      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return;
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return done();
       const length = request.headers['content-length'];
       const hasBody =
         (length !== undefined && length !== '0') ||
         request.headers['transfer-encoding'] !== undefined;
-      if (!hasBody) return;
+      if (!hasBody) return done();
       const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-      if (type !== 'application/json') throw new AppError(ERROR_CODES.UNSUPPORTED_MEDIA_TYPE);
+      done(
+        type === 'application/json' ? undefined : new AppError(ERROR_CODES.UNSUPPORTED_MEDIA_TYPE),
+      );
     });
   },
   { name: 'json-only' },

@@ -1,49 +1,65 @@
-import helmet from '@fastify/helmet';
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Config } from '../config.ts';
+
+/** Headers every response carries; computed once, set with one call per request. */
+const STATIC_HEADERS: Record<string, string> = {
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'strict-origin-when-cross-origin',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  // Non-HTML answers (JSON, assets) may not run or embed anything at all.
+  'content-security-policy':
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+};
+
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 /**
- * Headers on every response: a strict CSP (scripts only from us, with a per-response nonce, and no
- * inline scripts), no framing, nosniff, a referrer policy; HSTS when the request came over HTTPS;
- * and `no-store` on every API answer, since most carry user data.
+ * The CSP of an HTML page: scripts only from us and only with this response's nonce (no inline
+ * script), styles and images from us, no framing, no plugins, no <base>.
+ */
+export function pageContentSecurityPolicy(config: Config, nonce: string): string {
+  const recaptcha = config.captcha.kind === 'recaptcha';
+  const google = recaptcha
+    ? ' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/'
+    : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}'${google}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    `frame-src ${recaptcha ? 'https://www.google.com/recaptcha/' : "'none'"}`,
+    "worker-src 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}
+
+/** Sets a page's CSP and returns the nonce its script tags must carry. */
+export function setPagePolicy(reply: FastifyReply, config: Config): string {
+  const nonce = randomBytes(16).toString('base64');
+  reply.header('content-security-policy', pageContentSecurityPolicy(config, nonce));
+  return nonce;
+}
+
+/**
+ * Security headers on every response (nosniff, referrer policy, no framing, a strict CSP), HSTS
+ * when the request came over HTTPS, and `no-store` on every API answer, since most carry user
+ * data. One synchronous hook with precomputed values: this runs on every request.
  */
 export default fp(
   async (app) => {
-    const recaptcha = app.config.captcha.kind === 'recaptcha';
-    const google = recaptcha
-      ? ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/']
-      : [];
-    await app.register(helmet, {
-      enableCSPNonces: true,
-      contentSecurityPolicy: {
-        useDefaults: false,
-        directives: {
-          defaultSrc: ["'self'"],
-          scriptSrc: ["'self'", ...google],
-          styleSrc: ["'self'"],
-          imgSrc: ["'self'", 'data:'],
-          fontSrc: ["'self'"],
-          connectSrc: ["'self'"],
-          frameSrc: recaptcha ? ['https://www.google.com/recaptcha/'] : ["'none'"],
-          workerSrc: ["'self'"],
-          formAction: ["'self'"],
-          frameAncestors: ["'none'"],
-          objectSrc: ["'none'"],
-          baseUri: ["'none'"],
-        },
-      },
-      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-      // Sent only over HTTPS, below: HSTS on plain HTTP is meaningless and breaks local use.
-      strictTransportSecurity: false,
-      crossOriginEmbedderPolicy: false,
-    });
-
-    app.addHook('onSend', async (request, reply) => {
-      if (request.protocol === 'https') {
-        reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
-      }
-      if (request.url.startsWith('/api/')) {
-        reply.header('cache-control', 'no-store');
-      }
+    app.addHook('onRequest', (request, reply, done) => {
+      reply.headers(STATIC_HEADERS);
+      if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+      if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+      done();
     });
   },
   { name: 'security-headers', dependencies: ['config'] },

@@ -54,7 +54,7 @@ export default fp(
         });
       return running;
     };
-    app.decorate('mail', { transport, kick: () => void dispatch() });
+    app.decorate('mail', { transport, kick: async () => void (await dispatch()) });
 
     const interval = overrides.backgroundIntervalMs ?? 5000;
     let timer: NodeJS.Timeout | undefined;

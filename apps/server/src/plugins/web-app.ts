@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import { setPagePolicy } from './security-headers.ts';
 
 /** Where the head of index.html receives the per-response meta tags. */
 const HEAD_MARKER = '<!--app-head-->';
@@ -54,7 +55,7 @@ export default fp(
     }
 
     function renderPage(_request: FastifyRequest, reply: FastifyReply) {
-      const nonce = reply.cspNonce.script;
+      const nonce = setPagePolicy(reply, app.config);
       const head = [
         `<meta name="csrf-token" content="${escapeAttribute(reply.csrfToken())}">`,
         `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
@@ -66,7 +67,8 @@ export default fp(
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     }
 
-    app.setNotFoundHandler((request, reply) => {
+    // Unknown paths (the app's pages, unknown API paths) count against the rate limit too.
+    app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       if (
         path === '/api' ||

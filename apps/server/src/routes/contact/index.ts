@@ -22,7 +22,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
         request.ip,
       );
-      app.mail.kick();
+      void app.mail.kick();
       request.log.info({ contactRequestId: result.id }, 'contact request stored');
       return reply.status(201).send({ data: { id: result.id } });
     },

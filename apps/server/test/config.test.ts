@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+describe('loadConfig', () => {
+  it('has working defaults: demo, port 3000, PGlite in ./data, the mailbox and ALTCHA', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      env: 'demo',
+      port: 3000,
+      publicUrl: 'http://localhost:3000',
+      dataDir: './data',
+      databaseUrl: undefined,
+      captcha: { kind: 'altcha' },
+      sandboxes: ['mailbox'],
+      company: { supportPhone: '1-800-555-0199', emailDomain: 'dealerpass.example' },
+    });
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }).port).toBe(3000);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ APP_ENV: 'staging' }, 'APP_ENV'],
+    [{ DATABASE_URL: 'mysql://localhost/db' }, 'DATABASE_URL'],
+    [{ SMTP_URL: 'http://mail' }, 'SMTP_URL'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'],
+    [{ SECRET_KEY: 'short' }, 'SECRET_KEY'],
+    [{ RECAPTCHA_SITE_KEY: 'site' }, 'RECAPTCHA_SECRET_KEY'],
+    [
+      { APP_ENV: 'production', PUBLIC_URL: 'https://dealerpass.example', SMTP_URL: 'smtp://mail' },
+      'SECRET_KEY',
+    ],
+  ])('names the variable when a value is wrong: %j', (env, variable) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
+  });
+
+  it('never repeats a secret value in its message', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(/\*\*\*/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).not.toThrow(/hunter2/);
+  });
+
+  it('refuses the embedded mailbox in production unless sandboxes are allowed (DECISIONS R8)', () => {
+    const production = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://dealerpass.example',
+      SECRET_KEY: 'a'.repeat(44),
+    };
+    expect(() => loadConfig(production)).toThrow(/SMTP_URL/);
+    expect(loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).sandboxes).toEqual([
+      'mailbox',
+    ]);
+    expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example:587' }).sandboxes).toEqual(
+      [],
+    );
+  });
+
+  it('switches to reCAPTCHA when both keys are set', () => {
+    expect(
+      loadConfig({ RECAPTCHA_SITE_KEY: 'site', RECAPTCHA_SECRET_KEY: 'secret' }).captcha,
+    ).toMatchObject({
+      kind: 'recaptcha',
+      siteKey: 'site',
+    });
+  });
+});

@@ -1,0 +1,129 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailOutbox } from '../src/db/schema.ts';
+import { dispatchPendingMail } from '../src/services/mail/dispatch-pending-mail.ts';
+import { createSmtpTransport } from '../src/adapters/mail/smtp-transport.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on loopback that keeps what it receives, or refuses everything when told to. */
+async function startSmtpServer() {
+  const received: Received[] = [];
+  let refuse = false;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+      stream.on('end', () => {
+        if (refuse) return callback(new Error('mailbox unavailable'));
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
+        callback();
+      });
+    },
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server.server, 'listening');
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received,
+    setRefuse: (value: boolean) => (refuse = value),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('mail through SMTP', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let t: TestApp;
+  // Real time plus an offset the test moves: outbox rows are stamped by the database's clock.
+  let offsetMs = 0;
+  const now = () => new Date(Date.now() + offsetMs);
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    t = await buildTestApp({ env: { SMTP_URL: smtp.url }, now });
+  });
+  afterAll(async () => {
+    await t.close();
+    await smtp.close();
+  });
+
+  /** A second dispatcher, as a second server instance would run. */
+  const dispatchElsewhere = () =>
+    dispatchPendingMail({
+      db: t.app.db,
+      transport: createSmtpTransport(smtp.url),
+      from: t.app.config.mail.from,
+      now,
+      log: t.app.log,
+    });
+
+  it('delivers the Contact Us mail to support and marks it sent; the dev mailbox does not exist', async () => {
+    const browser = await t.browser();
+    const response = await browser.request({
+      method: 'POST',
+      url: '/api/v2/contactUs',
+      payload: {
+        fullName: 'Sam Smtp',
+        email: 'sam@example.com',
+        phoneCountry: 'Mexico',
+        phoneNumber: '5512345678',
+        queryType: 'Other',
+        comments: 'Testing the real mail path.',
+        recaptcha: await t.solveCaptcha(),
+        source: 'Web',
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    expect((await t.app.inject({ method: 'GET', url: '/api/dev/mailbox' })).statusCode).toBe(404);
+
+    // The request kicked the app's dispatcher; wait for that run.
+    await t.app.mail.kick();
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.to).toEqual(['support@dealerpass.example']);
+    expect(smtp.received[0]?.raw).toContain('Subject: Contact Us: Other from Sam Smtp');
+    expect(smtp.received[0]?.raw).toContain('Reply-To: sam@example.com');
+    const rows = await t.app.db.select().from(mailOutbox);
+    expect(rows.map((row) => row.status)).toEqual(['sent']);
+    expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 0 }); // nothing is sent twice
+  });
+
+  it('retries a refused mail later with backoff, then delivers it', async () => {
+    await t.app.db
+      .insert(mailOutbox)
+      .values({
+        toAddress: 'a@example.com',
+        subject: 'Retry me',
+        textBody: 'x',
+        status: 'pending',
+      });
+    smtp.setRefuse(true);
+    expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 1 });
+    const [failedOnce] = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, 'Retry me'));
+    expect(failedOnce).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(failedOnce?.lastError).toContain('mailbox unavailable');
+    expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 0 }); // not due yet
+
+    smtp.setRefuse(false);
+    offsetMs += 61_000;
+    expect(await dispatchElsewhere()).toEqual({ sent: 1, failed: 0 });
+    expect(smtp.received.at(-1)?.raw).toContain('Subject: Retry me');
+  });
+});
