@@ -1,13 +1,22 @@
 import { act, render, screen } from '@testing-library/react';
+import { useEffect } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NOTIFICATION_EVENT, type NotificationDetail } from '../../lib/events.ts';
 import { ToastProvider, useToast, type ToastApi } from './toast.tsx';
 
-let api: ToastApi;
+const captured: { api?: ToastApi } = {};
 function Grab() {
-  api = useToast();
+  const toast = useToast();
+  useEffect(() => {
+    captured.api = toast;
+  }, [toast]);
   return null;
 }
+const api = {
+  success: (...args: Parameters<ToastApi['success']>) => captured.api!.success(...args),
+  error: (...args: Parameters<ToastApi['error']>) => captured.api!.error(...args),
+  alert: (...args: Parameters<ToastApi['alert']>) => captured.api!.alert(...args),
+};
 
 describe('toasts (000 §8–9)', () => {
   beforeEach(() => {
