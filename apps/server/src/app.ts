@@ -29,6 +29,8 @@ export interface AppOptions extends ServiceOverrides {
   now?: () => Date;
   /** Pino destination for the logs; tests capture them here. */
   logStream?: NodeJS.WritableStream;
+  /** Human-readable logs (pino-pretty) for a person at a terminal; JSON lines otherwise. */
+  prettyLogs?: boolean;
 }
 
 /** Anything that could identify or authenticate someone, masked wherever it appears in a log line. */
@@ -57,6 +59,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '***' },
       ...(options.logStream ? { stream: options.logStream } : {}),
+      ...(options.prettyLogs
+        ? {
+            transport: {
+              target: 'pino-pretty',
+              options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' },
+            },
+          }
+        : {}),
     },
     genReqId: () => randomUUID(),
     // The three trace ids of the web app's HTTP client (001 §7) go on every log line of the request.

@@ -4,6 +4,16 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import { resolveSecret } from './lib/keys.ts';
 
+/** pino-pretty is a development dependency: absent from a production install, and then not used. */
+async function hasPinoPretty(): Promise<boolean> {
+  try {
+    await import('pino-pretty');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Starts DealerPass: configuration, database (with migrations), the app, and a graceful stop. */
 async function main(): Promise<void> {
   let config;
@@ -24,6 +34,10 @@ async function main(): Promise<void> {
     database,
     secret,
     webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+    prettyLogs:
+      process.stdout.isTTY === true &&
+      (config.env === 'demo' || config.env === 'development') &&
+      (await hasPinoPretty()),
   });
 
   let stopping = false;

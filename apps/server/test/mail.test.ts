@@ -103,14 +103,12 @@ describe('mail through SMTP', () => {
   });
 
   it('retries a refused mail later with backoff, then delivers it', async () => {
-    await t.app.db
-      .insert(mailOutbox)
-      .values({
-        toAddress: 'a@example.com',
-        subject: 'Retry me',
-        textBody: 'x',
-        status: 'pending',
-      });
+    await t.app.db.insert(mailOutbox).values({
+      toAddress: 'a@example.com',
+      subject: 'Retry me',
+      textBody: 'x',
+      status: 'pending',
+    });
     smtp.setRefuse(true);
     expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 1 });
     const [failedOnce] = await t.app.db
