@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The database schema. `npm run db:generate -w @dealerpass/server` turns changes here into a new
@@ -56,4 +56,164 @@ export const captchaRedemptions = pgTable('captcha_redemptions', {
   signature: text('signature').primaryKey(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   redeemedAt: timestamp('redeemed_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * DealerPass ID accounts of the embedded identity provider (DECISIONS R6). `id` is the OpenID
+ * subject; a user's `karId` holds it. The password hash is Argon2id; null until the user sets a
+ * password from the verification link.
+ */
+export const identities = pgTable('identities', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash'),
+  emailVerified: boolean('email_verified').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Single-use, expiring links: set a password (verification e-mail) or reset a forgotten one. */
+export const identityTokens = pgTable('identity_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  identityId: uuid('identity_id')
+    .notNull()
+    .references(() => identities.id, { onDelete: 'cascade' }),
+  purpose: text('purpose', { enum: ['set-password', 'reset-password'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Failed sign-ins, counted per account (identity id or legacy username) over the last hour. */
+export const signInFailures = pgTable(
+  'sign_in_failures',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    accountKey: text('account_key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('sign_in_failures_account_idx').on(table.accountKey, table.at)],
+);
+
+/** The account record of 000 §3. Secrets (AutoCheck password, legacy password) are never returned. */
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  dealerpassUserId: text('dealerpass_user_id').notNull().unique(),
+  karId: uuid('kar_id')
+    .unique()
+    .references(() => identities.id, { onDelete: 'set null' }),
+  email: text('email').notNull(),
+  altEmail: text('alt_email'),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  dealership: text('dealership').notNull(),
+  phone: text('phone').notNull(),
+  phoneCountryCode: text('phone_country_code').notNull().default('US'),
+  altPhone: text('alt_phone'),
+  altPhoneCountryCode: text('alt_phone_country_code'),
+  auctionAccessId: text('auction_access_id'),
+  dealershipAuctionAccessId: text('dealership_auction_access_id'),
+  address1: text('address1').notNull(),
+  address2: text('address2'),
+  city: text('city').notNull(),
+  state: text('state').notNull(),
+  zip: text('zip').notNull(),
+  country: text('country').notNull().default('US'),
+  billingFirstName: text('billing_first_name'),
+  billingLastName: text('billing_last_name'),
+  billingCountry: text('billing_country'),
+  billingAddress1: text('billing_address1'),
+  billingAddress2: text('billing_address2'),
+  billingCity: text('billing_city'),
+  billingState: text('billing_state'),
+  billingZip: text('billing_zip'),
+  /** Display only (DECISIONS R5): the card itself lives at the payment gateway. */
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  cardExpiration: text('card_expiration'),
+  subscriptions: text('subscriptions').array().notNull().default(sql`'{}'::text[]`),
+  accountStatus: text('account_status').notNull().default('active'),
+  accountStatusDetails: text('account_status_details'),
+  nextBillDate: date('next_bill_date'),
+  balanceCents: integer('balance_cents').notNull().default(0),
+  /** The DealerPass ID deadline of migrated accounts (000 §3 programDate). */
+  programDate: timestamp('program_date', { withTimezone: true }),
+  preferences: jsonb('preferences').notNull().default({}),
+  autoCheckId: text('autocheck_id'),
+  /** AES-256-GCM with the server's encryption key (DECISIONS R7). */
+  autoCheckPasswordEnc: text('autocheck_password_enc'),
+  autoCheckEnabled: boolean('autocheck_enabled').notNull().default(false),
+  autoCheckAutoPurchase: boolean('autocheck_auto_purchase').notNull().default(false),
+  /** Migrated accounts sign in with these until they link a DealerPass ID (DECISIONS R6). */
+  legacyUsername: text('legacy_username').unique(),
+  legacyPasswordHash: text('legacy_password_hash'),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Server-side sessions (DECISIONS R6). The cookie holds a random id; only its SHA-256 is stored.
+ * Provider tokens stay here, encrypted, and never reach the browser.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** web, app, af (partner-embedded) or ext (extension): picks error bodies and logout callbacks. */
+    context: text('context', { enum: ['web', 'app', 'af', 'ext'] }).notNull(),
+    /** True when the sign-in came through a DealerPass ID (the banner's rule, 000 §4). */
+    viaKarId: boolean('via_kar_id').notNull(),
+    tokensEnc: text('tokens_enc'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason', { enum: ['logout', 'duplicate', 'expired'] }),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+/** A sign-in in progress at the provider: PKCE verifier, nonce and where to go after. Single use. */
+export const loginTransactions = pgTable('login_transactions', {
+  stateHash: text('state_hash').primaryKey(),
+  /** Hash of the browser's login cookie, so a state works only in the browser that started it. */
+  browserHash: text('browser_hash').notNull(),
+  nonce: text('nonce').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  returnTo: text('return_to').notNull(),
+  context: text('context', { enum: ['web', 'app', 'af', 'ext'] }).notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** oidc-provider's models (sessions, grants, codes, tokens, interactions), so no state is in memory. */
+export const oidcPayloads = pgTable(
+  'oidc_payloads',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  },
+  (table) => [
+    primaryKey({ columns: [table.model, table.id] }),
+    index('oidc_payloads_grant_idx').on(table.grantId),
+    index('oidc_payloads_uid_idx').on(table.uid),
+    index('oidc_payloads_user_code_idx').on(table.userCode),
+  ],
+);
+
+/** The provider's signing keys: private JWKs encrypted at rest, shared by every server instance. */
+export const oidcKeys = pgTable('oidc_keys', {
+  kid: text('kid').primaryKey(),
+  privateJwkEnc: text('private_jwk_enc').notNull(),
+  createdAt: createdAt(),
 });
