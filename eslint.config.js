@@ -4,7 +4,16 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
 
-const FEATURES = ['contact', 'legal', 'marketing', 'mailbox', 'consent'];
+const FEATURES = [
+  'contact',
+  'legal',
+  'marketing',
+  'mailbox',
+  'consent',
+  'auth',
+  'identity',
+  'account',
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'test-results/**'] },
