@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import {
+  ZForgotPasswordRequestSchema,
+  ZResetPasswordRequestSchema,
+  ZSetPasswordRequestSchema,
+} from '@dealerpass/domain/schemas/identity';
+import { AppError } from '../../errors/app-error.ts';
+import { requestPasswordReset } from '../../services/identity/request-password-reset.ts';
+import { setPasswordWithToken } from '../../services/identity/set-password-with-token.ts';
+
+/** Per client address: enough for a person retyping a password, too few to guess links. */
+const PASSWORD_RATE_LIMIT = { max: 20, timeWindow: '10 minutes' };
+const FORGOT_RATE_LIMIT = { max: 10, timeWindow: '10 minutes' };
+
+/**
+ * The DealerPass ID password links (docs/decisions/009, 001 §8): set a password from the
+ * verification e-mail, reset one from the forgot-password e-mail, and ask for that e-mail.
+ */
+const identityRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/api/identity/password/set',
+    {
+      schema: { body: ZSetPasswordRequestSchema },
+      bodyLimit: 4 * 1024,
+      config: { rateLimit: PASSWORD_RATE_LIMIT },
+    },
+    async (request) => {
+      const { email } = await setPasswordWithToken(app.db, {
+        token: request.body.token,
+        password: request.body.password,
+        purpose: 'set-password',
+        now: app.now(),
+      });
+      request.log.info('identity password set from the verification link');
+      return { data: { email } };
+    },
+  );
+
+  app.post(
+    '/api/identity/password/reset',
+    {
+      schema: { body: ZResetPasswordRequestSchema },
+      bodyLimit: 4 * 1024,
+      config: { rateLimit: PASSWORD_RATE_LIMIT },
+    },
+    async (request) => {
+      const { email } = await setPasswordWithToken(app.db, {
+        token: request.body.token,
+        password: request.body.password,
+        purpose: 'reset-password',
+        now: app.now(),
+      });
+      request.log.info('identity password reset from the e-mailed link');
+      return { data: { email } };
+    },
+  );
+
+  app.post(
+    '/api/identity/password/forgot',
+    {
+      schema: { body: ZForgotPasswordRequestSchema },
+      bodyLimit: 16 * 1024,
+      config: { rateLimit: FORGOT_RATE_LIMIT },
+    },
+    async (request) => {
+      const { found } = await requestPasswordReset(
+        {
+          db: app.db,
+          captcha: app.captcha,
+          mailKind: app.mail.transport.kind,
+          publicUrl: app.config.publicUrl,
+          companyName: app.config.company.name,
+        },
+        request.body,
+        request.ip,
+        app.now(),
+      );
+      if (!found) {
+        throw new AppError(ERROR_CODES.USERNAME_NOT_FOUND, {
+          errors: [{ source: 'email', message: errorMessage(ERROR_CODES.USERNAME_NOT_FOUND) }],
+        });
+      }
+      void app.mail.kick();
+      return { data: { sent: true } };
+    },
+  );
+};
+
+export default identityRoutes;

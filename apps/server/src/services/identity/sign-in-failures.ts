@@ -1,0 +1,54 @@
+import { and, count, eq, gt, lt } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.ts';
+import { signInFailures } from '../../db/schema.ts';
+
+/** Issue 4: at most 100 failed sign-ins per account per hour. */
+export const MAX_SIGN_IN_FAILURES = 100;
+export const SIGN_IN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
+
+/**
+ * The key failures are counted under. It is built from what the person typed, not from a row,
+ * so an unknown e-mail locks exactly like a known one and the lock does not reveal existence.
+ */
+export function emailAccountKey(email: string): string {
+  return `email:${email.trim().toLowerCase()}`;
+}
+
+export function legacyAccountKey(username: string): string {
+  return `legacy:${username.trim().toLowerCase()}`;
+}
+
+export async function isSignInLocked(
+  db: Database | Transaction,
+  accountKey: string,
+  now: Date,
+): Promise<boolean> {
+  const since = new Date(now.getTime() - SIGN_IN_FAILURE_WINDOW_MS);
+  const [row] = await db
+    .select({ n: count() })
+    .from(signInFailures)
+    .where(and(eq(signInFailures.accountKey, accountKey), gt(signInFailures.at, since)));
+  return (row?.n ?? 0) >= MAX_SIGN_IN_FAILURES;
+}
+
+export async function recordSignInFailure(
+  db: Database | Transaction,
+  accountKey: string,
+  now: Date,
+): Promise<void> {
+  await db.insert(signInFailures).values({ accountKey, at: now });
+}
+
+/** A password set from an e-mailed link proves control of the account: its lock is lifted. */
+export async function clearSignInFailures(
+  db: Database | Transaction,
+  accountKey: string,
+): Promise<void> {
+  await db.delete(signInFailures).where(eq(signInFailures.accountKey, accountKey));
+}
+
+/** Failures older than the window no longer count; a background job may drop them. */
+export async function purgeOldSignInFailures(db: Database, now: Date): Promise<void> {
+  const before = new Date(now.getTime() - SIGN_IN_FAILURE_WINDOW_MS);
+  await db.delete(signInFailures).where(lt(signInFailures.at, before));
+}
