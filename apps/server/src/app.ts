@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { CustomFetch } from 'openid-client';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { deriveKeys } from './lib/keys.ts';
@@ -11,16 +12,22 @@ import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import identity from './plugins/identity.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
+import session from './plugins/session.ts';
 import webApp from './plugins/web-app.ts';
+import authRoutes from './routes/auth/index.ts';
 import captchaRoutes from './routes/captcha/index.ts';
 import contactRoutes from './routes/contact/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import logRoutes from './routes/log/index.ts';
+import oidcRoutes from './routes/oidc/index.ts';
 import './types.ts';
 
 export interface AppOptions extends ServiceOverrides {
+  /** How the relying party reaches an external provider (tests hand in a double's fetch). */
+  rpFetch?: CustomFetch;
   config: Config;
   database: DatabaseHandle;
   secret: Buffer;
@@ -116,16 +123,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     captcha: options.captcha,
     backgroundIntervalMs: options.backgroundIntervalMs,
   } satisfies ServiceOverrides);
+  await app.register(session);
+  await app.register(identity, options.rpFetch ? { rpFetch: options.rpFetch } : {});
+  // The web app first: routes below answer some paths with its page (reply.sendAppPage).
+  await app.register(webApp, { webRoot: options.webRoot });
 
   await app.register(healthRoutes);
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(logRoutes);
+  await app.register(oidcRoutes);
+  await app.register(authRoutes);
   const sandboxAllowed =
     config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
   if (config.sandboxes.includes('mailbox') && sandboxAllowed) await app.register(devRoutes);
-
-  await app.register(webApp, { webRoot: options.webRoot });
 
   app.addHook('onClose', async () => {
     await options.database.close();

@@ -38,6 +38,10 @@ const ZEnvSchema = z
     CAPTCHA_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
     CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
     ALLOW_SANDBOX_IN_PRODUCTION: booleanFlag.default(false),
+    OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    SEED_DEMO_DATA: booleanFlag.optional(),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
@@ -45,6 +49,18 @@ const ZEnvSchema = z
         code: 'custom',
         path: [env.RECAPTCHA_SITE_KEY ? 'RECAPTCHA_SECRET_KEY' : 'RECAPTCHA_SITE_KEY'],
         message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are set together or not at all',
+      });
+    }
+    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
+      const missing = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].find(
+        (_, i) => !oidc[i],
+      );
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing ?? 'OIDC_ISSUER'],
+        message:
+          'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together or not at all',
       });
     }
     if (env.APP_ENV === 'production') {
@@ -97,6 +113,12 @@ export interface Config {
         verifyUrl: string;
         ttlSeconds: number;
       };
+  /** The embedded OpenID provider by default; an external one when configured (DECISIONS R6). */
+  identity:
+    | { kind: 'embedded' }
+    | { kind: 'external'; issuer: string; clientId: string; clientSecret: string };
+  /** Seed the demo accounts into an empty database at start (demo and development by default). */
+  seedDemoData: boolean;
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
 }
@@ -155,6 +177,16 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             difficulty: env.CAPTCHA_DIFFICULTY,
             ttlSeconds: env.CAPTCHA_TTL_SECONDS,
           },
+    identity:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? {
+            kind: 'external',
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+          }
+        : { kind: 'embedded' },
+    seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
     sandboxes,
   };
 }

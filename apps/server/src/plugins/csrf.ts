@@ -10,6 +10,11 @@ export const CSRF_COOKIE = '__Host-dp-csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+/** Our JSON endpoints: the API and the sign-in pages' calls (the provider's own endpoints are not ours). */
+export function isOurWriteEndpoint(url: string): boolean {
+  return url.startsWith('/api/') || url.startsWith('/oidc/interaction/');
+}
+
 /**
  * CSRF protection (docs/decisions/003-csrf-and-sessions.md): a random secret in an HttpOnly cookie;
  * the page carries HMAC(secret) in a meta tag; the web app echoes it in `x-csrf-token`. A forged
@@ -22,7 +27,7 @@ export default fp(
     });
 
     app.addHook('onRequest', (request, _reply, done) => {
-      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return done();
+      if (!UNSAFE.has(request.method) || !isOurWriteEndpoint(request.url)) return done();
       const secret = readCookie(request, CSRF_COOKIE);
       const token = request.headers[CSRF_HEADER];
       if (!secret || typeof token !== 'string' || !safeEqual(token, hmac(app.keys.csrf, secret))) {

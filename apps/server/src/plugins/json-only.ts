@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
+import { isOurWriteEndpoint } from './csrf.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -8,7 +9,7 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 export default fp(
   async (app) => {
     app.addHook('onRequest', (request, _reply, done) => {
-      if (!UNSAFE.has(request.method) || !request.url.startsWith('/api/')) return done();
+      if (!UNSAFE.has(request.method) || !isOurWriteEndpoint(request.url)) return done();
       const length = request.headers['content-length'];
       const hasBody =
         (length !== undefined && length !== '0') ||

@@ -6,6 +6,7 @@ import { createMailboxTransport, type MailTransport } from '../adapters/mail/mai
 import { createSmtpTransport } from '../adapters/mail/smtp-transport.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
+import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {
   mailTransport?: MailTransport;
@@ -66,6 +67,9 @@ export default fp(
         if (++ticks % 60 === 0) {
           purgeExpiredCaptchaRedemptions(app.db, app.now()).catch((error: unknown) =>
             app.log.warn({ err: error }, 'captcha purge failed'),
+          );
+          purgeExpiredOidcPayloads(app.db).catch((error: unknown) =>
+            app.log.warn({ err: error }, 'oidc purge failed'),
           );
         }
       }, interval);

@@ -68,6 +68,10 @@ export default fp(
     }
 
     // Unknown paths (the app's pages, unknown API paths) count against the rate limit too.
+    app.decorateReply('sendAppPage', function (this: FastifyReply) {
+      return renderPage(this.request, this);
+    });
+
     app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       if (
@@ -87,6 +91,13 @@ export default fp(
   },
   { name: 'web-app', dependencies: ['csrf', 'security-headers'] },
 );
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Answers with the web app's page, for server routes whose page is the single-page app. */
+    sendAppPage(): FastifyReply;
+  }
+}
 
 function escapeAttribute(value: string): string {
   return value

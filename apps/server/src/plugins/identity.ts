@@ -1,0 +1,115 @@
+import { hkdfSync, randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type Provider from 'oidc-provider';
+import type { CustomFetch } from 'openid-client';
+import { createEmbeddedProvider, EMBEDDED_MOUNT } from '../identity/provider/embedded-provider.ts';
+import { createRelyingParty, type RelyingParty } from '../identity/relying-party.ts';
+
+export const LOGIN_CALLBACK_PATH = '/web/oauth/callback/karid/login';
+/** 001 §2: one logout callback per context. */
+export const LOGOUT_CALLBACK_PATHS = {
+  web: '/web/oauth/callback/karid/logout',
+  app: '/app/oauth/callback/karid/logout',
+  af: '/af/oauth/callback/karid/logout',
+  ext: '/ext/oauth/callback/karid/logout',
+} as const;
+
+/** Marks the relying party's in-process calls to the embedded provider (not rate-limited). */
+export const INTERNAL_HEADER = 'x-dealerpass-internal';
+
+function derive(secretKey: Buffer, purpose: string): string {
+  return Buffer.from(
+    hkdfSync('sha256', secretKey, Buffer.alloc(0), `dealerpass:${purpose}`, 32),
+  ).toString('base64url');
+}
+
+/**
+ * Identity (docs/decisions/009): the embedded provider unless an external one is configured, and
+ * the relying party that talks to whichever it is.
+ */
+export default fp(
+  async (app, options: { rpFetch?: CustomFetch }) => {
+    const { config } = app;
+    const internalToken = randomBytes(24).toString('base64url');
+    let provider: Provider | null = null;
+    let rp: RelyingParty;
+
+    if (config.identity.kind === 'external') {
+      rp = createRelyingParty({
+        issuer: config.identity.issuer,
+        clientId: config.identity.clientId,
+        clientSecret: config.identity.clientSecret,
+        redirectUri: `${config.publicUrl}${LOGIN_CALLBACK_PATH}`,
+        ...(options.rpFetch ? { fetch: options.rpFetch } : {}),
+      });
+    } else {
+      const clientId = 'dealerpass-web';
+      const clientSecret = derive(app.keys.encryption, 'oidc-client-secret');
+      provider = await createEmbeddedProvider({
+        issuer: `${config.publicUrl}${EMBEDDED_MOUNT}`,
+        db: app.db,
+        encryptionKey: app.keys.encryption,
+        cookieKeys: [derive(app.keys.encryption, 'oidc-cookies')],
+        client: {
+          clientId,
+          clientSecret,
+          redirectUri: `${config.publicUrl}${LOGIN_CALLBACK_PATH}`,
+          postLogoutRedirectUris: Object.values(LOGOUT_CALLBACK_PATHS).map(
+            (path) => `${config.publicUrl}${path}`,
+          ),
+        },
+        trustProxy: true, // forwarded headers are ours only: see the mount route
+      });
+      rp = createRelyingParty({
+        issuer: `${config.publicUrl}${EMBEDDED_MOUNT}`,
+        clientId,
+        clientSecret,
+        redirectUri: `${config.publicUrl}${LOGIN_CALLBACK_PATH}`,
+        fetch: options.rpFetch ?? inProcessFetch(app, internalToken),
+      });
+    }
+    app.decorate('identity', { provider, rp, internalToken });
+  },
+  { name: 'identity', dependencies: ['config'] },
+);
+
+/**
+ * The relying party reaches the embedded provider through `app.inject`: the same HTTP requests
+ * and responses, without a network hop or a dependency on PUBLIC_URL resolving from inside.
+ */
+function inProcessFetch(app: FastifyInstance, internalToken: string): CustomFetch {
+  const publicUrl = new URL(app.config.publicUrl);
+  return async (url, options) => {
+    const target = new URL(url);
+    const body = options.body;
+    const response = await app.inject({
+      method: options.method as 'GET' | 'POST',
+      url: `${target.pathname}${target.search}`,
+      headers: {
+        ...options.headers,
+        host: publicUrl.host,
+        'x-forwarded-proto': publicUrl.protocol.replace(':', ''),
+        [INTERNAL_HEADER]: internalToken,
+      },
+      ...(body === undefined || body === null
+        ? {}
+        : { payload: typeof body === 'string' ? body : body.toString() }),
+    });
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value === undefined) continue;
+      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, String(item));
+    }
+    return new Response(response.statusCode === 204 ? null : response.rawPayload, {
+      status: response.statusCode,
+      headers,
+    });
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    identity: { provider: Provider | null; rp: RelyingParty; internalToken: string };
+  }
+}

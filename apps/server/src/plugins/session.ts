@@ -1,0 +1,84 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { SESSION_FAILURE_BODIES } from '@dealerpass/domain/account/session-failure';
+import { AppError } from '../errors/app-error.ts';
+import {
+  resolveSession,
+  SESSION_ABSOLUTE_MS,
+  type ActiveSession,
+  type SessionContext,
+} from '../services/session/session-store.ts';
+
+export const SESSION_COOKIE = '__Host-dp-session';
+
+const DUPLICATE_BODY: Record<SessionContext, string> = {
+  web: SESSION_FAILURE_BODIES.duplicateSession,
+  app: SESSION_FAILURE_BODIES.duplicateSession,
+  af: SESSION_FAILURE_BODIES.afDuplicateSession,
+  ext: SESSION_FAILURE_BODIES.extDuplicateSession,
+};
+
+/**
+ * `app.requireSession`: the guard of every signed-in route (docs/decisions/009). No cookie → 401;
+ * unknown, ended or expired → 403 "invalidToken"; ended by a newer sign-in → 403 "duplicateSession"
+ * (or its AF/Ext variant). Otherwise `request.session` is set.
+ */
+export default fp(
+  async (app) => {
+    app.decorateRequest('session', null);
+
+    app.decorate('readSessionCookie', (request: FastifyRequest): string | undefined => {
+      const header = request.headers.cookie;
+      return header ? app.parseCookie(header)[SESSION_COOKIE] : undefined;
+    });
+
+    app.decorate('setSessionCookie', (reply: FastifyReply, rawId: string | null) => {
+      if (rawId === null) {
+        reply.clearCookie(SESSION_COOKIE, {
+          path: '/',
+          httpOnly: true,
+          secure: true,
+          sameSite: 'lax',
+        });
+        return;
+      }
+      reply.setCookie(SESSION_COOKIE, rawId, {
+        path: '/',
+        httpOnly: true,
+        secure: true,
+        sameSite: 'lax',
+        maxAge: SESSION_ABSOLUTE_MS / 1000,
+      });
+    });
+
+    app.decorate('requireSession', async (request: FastifyRequest, reply: FastifyReply) => {
+      const rawId = app.readSessionCookie(request);
+      if (!rawId) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+      const lookup = await resolveSession(app.db, rawId, app.now());
+      if (lookup.status === 'active') {
+        request.session = lookup.session;
+        return;
+      }
+      const body =
+        lookup.status === 'duplicate'
+          ? DUPLICATE_BODY[lookup.context]
+          : SESSION_FAILURE_BODIES.invalidToken;
+      request.log.info({ sessionFailure: body }, 'session refused');
+      return reply.status(403).type('application/json; charset=utf-8').send(JSON.stringify(body));
+    });
+  },
+  { name: 'session', dependencies: ['config', '@fastify/cookie'] },
+);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `app.requireSession` on signed-in routes. */
+    session: ActiveSession | null;
+  }
+  interface FastifyInstance {
+    requireSession(request: FastifyRequest, reply: FastifyReply): Promise<unknown>;
+    readSessionCookie(request: FastifyRequest): string | undefined;
+    setSessionCookie(reply: FastifyReply, rawId: string | null): void;
+  }
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { users } from '../../db/schema.ts';
+import { LEGACY_SUBJECT_PREFIX } from '../../identity/provider/embedded-provider.ts';
+import { CSRF_COOKIE } from '../../plugins/csrf.ts';
+import { LOGIN_CALLBACK_PATH, LOGOUT_CALLBACK_PATHS } from '../../plugins/identity.ts';
+import {
+  consumeLoginTransaction,
+  startLoginTransaction,
+} from '../../services/session/login-transactions.ts';
+import {
+  createSession,
+  endSession,
+  hashSessionId,
+  type SessionContext,
+} from '../../services/session/session-store.ts';
+
+const LOGIN_COOKIE = '__Host-dp-login';
+const COOKIE_OPTIONS = { path: '/', httpOnly: true, secure: true, sameSite: 'lax' } as const;
+
+/** Where a failed or refused sign-in lands (the web app explains each `err`). */
+export const SIGN_IN_FAILED = '/authlogin?err=3';
+export const NO_ACCOUNT = '/authlogin?err=4';
+
+const ZLoginQuery = z.object({
+  hint: z.string().max(254).optional(),
+  returnTo: z.string().max(2048).optional(),
+});
+
+/** Only our own paths: no scheme, no host, no protocol-relative `//`. */
+export function safeReturnTo(value: string | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
+    return '/account';
+  return value;
+}
+
+const LOGIN_PATHS: Record<string, SessionContext> = {
+  '/login': 'web',
+  '/app/login': 'app',
+  '/af/login': 'af',
+  '/ext/login': 'ext',
+};
+
+/**
+ * Sign-in and sign-out, our server being the relying party (DECISIONS R6, docs/decisions/009).
+ * The browser never sees a provider token: they are exchanged, kept and revoked here.
+ */
+const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { rp } = app.identity;
+
+  for (const [path, context] of Object.entries(LOGIN_PATHS)) {
+    app.get(
+      path,
+      {
+        schema: { querystring: ZLoginQuery },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      },
+      async (request, reply) => {
+        const browserSecret = randomBytes(32).toString('base64url');
+        const checks = await startLoginTransaction(app.db, {
+          browserSecret,
+          context,
+          returnTo: safeReturnTo(request.query.returnTo),
+          now: app.now(),
+        });
+        const url = await rp.authorizationUrl({ ...checks, loginHint: request.query.hint });
+        reply.setCookie(LOGIN_COOKIE, browserSecret, { ...COOKIE_OPTIONS, maxAge: 600 });
+        reply.header('cache-control', 'no-store');
+        return reply.redirect(url, 303);
+      },
+    );
+  }
+
+  app.get(
+    LOGIN_CALLBACK_PATH,
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      reply.clearCookie(LOGIN_COOKIE, COOKIE_OPTIONS);
+      const callbackUrl = new URL(request.url, app.config.publicUrl);
+      const state = callbackUrl.searchParams.get('state');
+      const cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
+      const transaction = state
+        ? await consumeLoginTransaction(app.db, {
+            state,
+            browserSecret: cookies[LOGIN_COOKIE],
+            now: app.now(),
+          })
+        : null;
+      if (!transaction || !state) {
+        request.log.warn('sign-in callback refused: unknown, replayed or foreign state');
+        return reply.redirect(SIGN_IN_FAILED, 303);
+      }
+
+      let result;
+      try {
+        result = await rp.completeSignIn(callbackUrl, {
+          state,
+          nonce: transaction.nonce,
+          codeVerifier: transaction.codeVerifier,
+        });
+      } catch (error) {
+        request.log.warn({ err: error }, 'sign-in callback refused by the relying-party checks');
+        return reply.redirect(SIGN_IN_FAILED, 303);
+      }
+
+      const legacy = result.subject.startsWith(LEGACY_SUBJECT_PREFIX);
+      const [user] = await app.db
+        .select({ id: users.id })
+        .from(users)
+        .where(
+          legacy
+            ? eq(users.id, result.subject.slice(LEGACY_SUBJECT_PREFIX.length))
+            : eq(users.karId, result.subject),
+        )
+        .limit(1);
+      if (!user) {
+        request.log.info('signed in with a DealerPass ID that has no DealerPass account');
+        await rp.revoke(result.tokens).catch(() => undefined);
+        return reply.redirect(NO_ACCOUNT, 303);
+      }
+
+      const { rawId, replaced } = await createSession(app.db, {
+        userId: user.id,
+        context: transaction.context,
+        viaKarId: !legacy,
+        tokens: result.tokens,
+        now: app.now(),
+        encryptionKey: app.keys.encryption,
+      });
+      app.setSessionCookie(reply, rawId);
+      for (const tokens of replaced) {
+        await rp
+          .revoke(tokens)
+          .catch((error: unknown) =>
+            request.log.warn({ err: error }, 'revoking a replaced session failed'),
+          );
+      }
+      // A new CSRF secret with the new session: the next page issues it.
+      reply.clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
+      request.log.info({ userId: user.id, context: transaction.context }, 'session started');
+      return reply.redirect(transaction.returnTo, 303);
+    },
+  );
+
+  app.post(
+    '/api/auth/logout',
+    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      return { data: { redirectTo: await signOut(request, reply) } };
+    },
+  );
+
+  for (const path of Object.values(LOGOUT_CALLBACK_PATHS)) {
+    app.get(path, async (_request, reply) => reply.redirect('/authlogout', 303));
+  }
+
+  /** Ends our session, revokes the provider's tokens, and returns where the browser goes next. */
+  async function signOut(request: FastifyRequest, reply: FastifyReply): Promise<string> {
+    const rawId = app.readSessionCookie(request);
+    app.setSessionCookie(reply, null);
+    if (!rawId) return '/authlogout';
+    const ended = await endSession(app.db, hashSessionId(rawId), app.now(), app.keys.encryption);
+    if (!ended) return '/authlogout';
+    await rp
+      .revoke(ended.tokens)
+      .catch((error: unknown) => request.log.warn({ err: error }, 'token revocation failed'));
+    request.log.info('session ended by sign-out');
+    try {
+      return await rp.endSessionUrl({
+        idToken: ended.tokens.idToken,
+        postLogoutRedirectUri: `${app.config.publicUrl}${LOGOUT_CALLBACK_PATHS[ended.context]}`,
+      });
+    } catch (error) {
+      request.log.warn({ err: error }, 'no end-session URL; signing out locally only');
+      return '/authlogout';
+    }
+  }
+};
+
+export default authRoutes;

@@ -1,0 +1,168 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { oidcKeys, oidcPayloads, sessions } from '../src/db/schema.ts';
+import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { open } from '../src/lib/secret-box.ts';
+import { hashSessionId } from '../src/services/session/session-store.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import { createAccount, TestBrowserSession, TEST_PASSWORD } from './sign-in.ts';
+
+describe('sign-in through the embedded OpenID provider (DECISIONS R6)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      routes: (app) =>
+        app.get('/api/test/whoami', { preHandler: app.requireSession }, async (request) => ({
+          data: request.session,
+        })),
+    });
+    await createAccount(t, { email: 'flow@example.com' });
+  });
+  afterAll(() => t.close());
+
+  it('publishes discovery with PKCE S256, refresh tokens and RP-initiated logout, and its keys', async () => {
+    const discovery = (
+      await t.app.inject({
+        method: 'GET',
+        url: '/oidc/.well-known/openid-configuration',
+        headers: { host: 'localhost:3000' },
+      })
+    ).json();
+    expect(discovery.issuer).toBe('http://localhost:3000/oidc');
+    expect(discovery.code_challenge_methods_supported).toEqual(['S256']);
+    expect(discovery.grant_types_supported).toContain('refresh_token');
+    expect(discovery.end_session_endpoint).toBe('http://localhost:3000/oidc/session/end');
+    expect(discovery.scopes_supported).toEqual(
+      expect.arrayContaining(['openid', 'profile', 'email', 'offline_access']),
+    );
+    const jwks = (await t.app.inject({ method: 'GET', url: '/oidc/jwks' })).json();
+    expect(jwks.keys).toHaveLength(1);
+    expect(jwks.keys[0]).not.toHaveProperty('d'); // public part only
+    const [stored] = await t.app.db.select().from(oidcKeys);
+    expect(stored?.privateJwkEnc).toMatch(/^v1\./); // sealed at rest
+  });
+
+  it('signs in by e-mail and password, lands on the target, with a Secure HttpOnly __Host- session cookie', async () => {
+    const browser = new TestBrowserSession(t);
+    const { login, landed } = await browser.signIn(
+      { method: 'email', email: 'flow@example.com', password: TEST_PASSWORD },
+      '/account/billing',
+    );
+    expect(login.statusCode).toBe(200);
+    expect(landed).toBe('/account/billing');
+
+    const whoami = await browser.get('/api/test/whoami');
+    expect(whoami.statusCode).toBe(200);
+    expect(whoami.json().data).toMatchObject({ context: 'web', viaKarId: true });
+
+    // No provider token in what the browser holds or sees.
+    const [row] = await t.app.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, whoami.json().data.idHash));
+    expect(row?.tokensEnc).toMatch(/^v1\./);
+    expect(whoami.body).not.toMatch(/eyJ/);
+  });
+
+  it('refuses a wrong password with the specification’s message', async () => {
+    const browser = new TestBrowserSession(t);
+    const { login, landed } = await browser.signIn({
+      method: 'email',
+      email: 'flow@example.com',
+      password: 'Wrong!Passw0rd',
+    });
+    expect(landed).toBeNull();
+    expect(login.statusCode).toBe(400);
+    expect(login.json()).toMatchObject({
+      code: 'INVALID_CREDENTIALS',
+      message: 'Invalid credentials. Please try again.',
+    });
+  });
+
+  it('rotates: every sign-in gets a new session id, and the older session gets 403 duplicateSession', async () => {
+    const first = new TestBrowserSession(t);
+    await first.signIn({ method: 'email', email: 'flow@example.com', password: TEST_PASSWORD });
+    const firstId = first.jar.get(SESSION_COOKIE);
+    const second = new TestBrowserSession(t);
+    second.jar.set(SESSION_COOKIE, firstId ?? ''); // even a planted cookie is replaced
+    await second.signIn({ method: 'email', email: 'flow@example.com', password: TEST_PASSWORD });
+    const secondId = second.jar.get(SESSION_COOKIE);
+    expect(secondId).toBeDefined();
+    expect(secondId).not.toBe(firstId);
+    expect(secondId!.length).toBeGreaterThanOrEqual(43); // 256 bits, base64url
+
+    const stale = await first.get('/api/test/whoami');
+    expect(stale.statusCode).toBe(403);
+    expect(stale.json()).toBe('duplicateSession');
+    expect((await second.get('/api/test/whoami')).statusCode).toBe(200);
+  });
+
+  it('signs out: tokens revoked, the provider session ended, and the old cookie gets 403 invalidToken', async () => {
+    const browser = new TestBrowserSession(t);
+    await browser.signIn({ method: 'email', email: 'flow@example.com', password: TEST_PASSWORD });
+    const cookie = browser.jar.get(SESSION_COOKIE)!;
+    const [session] = await t.app.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, hashSessionId(cookie)));
+    const { refreshToken } = JSON.parse(
+      open(t.app.keys.encryption, session!.tokensEnc!, session!.idHash),
+    ) as { refreshToken: string };
+    expect(refreshToken).toBeTruthy();
+    const logout = await browser.send('POST', '/api/auth/logout');
+    expect(logout.statusCode).toBe(200);
+    const redirectTo = new URL(logout.json().data.redirectTo as string);
+    expect(redirectTo.pathname).toBe('/oidc/session/end');
+    expect(redirectTo.searchParams.get('post_logout_redirect_uri')).toBe(
+      'http://localhost:3000/web/oauth/callback/karid/logout',
+    );
+
+    // The provider's confirmation page posts itself; a browser without script presses the button.
+    const end = await browser.get(`${redirectTo.pathname}${redirectTo.search}`);
+    expect(end.statusCode).toBe(200);
+    const action = /<form[^>]*action="([^"]+)"/.exec(end.body)?.[1];
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(end.body)?.[1];
+    expect(end.headers['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: new URL(action!).pathname,
+      headers: {
+        cookie: browser.jar.header('/oidc/session/end/confirm'),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: new URLSearchParams({ xsrf: xsrf!, logout: 'yes' }).toString(),
+    });
+    browser.jar.take(confirm);
+    expect(confirm.statusCode).toBe(303);
+    const back = new URL(confirm.headers.location as string);
+    expect(back.pathname).toBe('/web/oauth/callback/karid/logout');
+    expect((await browser.follow(back.pathname)).url).toBe('/authlogout');
+
+    browser.jar.set(SESSION_COOKIE, cookie);
+    const after = await browser.get('/api/test/whoami');
+    expect(after.statusCode).toBe(403);
+    expect(after.json()).toBe('invalidToken');
+    // Revoked at the provider: the refresh token no longer exists there.
+    const stored = await t.app.db
+      .select()
+      .from(oidcPayloads)
+      .where(and(eq(oidcPayloads.model, 'RefreshToken'), eq(oidcPayloads.id, refreshToken)));
+    expect(stored).toEqual([]);
+    const [ended] = await t.app.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, hashSessionId(cookie)));
+    expect(ended).toMatchObject({ endReason: 'logout', tokensEnc: null });
+  });
+
+  it('answers 401 without a cookie and 403 invalidToken for an unknown one', async () => {
+    expect((await t.app.inject({ method: 'GET', url: '/api/test/whoami' })).statusCode).toBe(401);
+    const unknown = await t.app.inject({
+      method: 'GET',
+      url: '/api/test/whoami',
+      headers: { cookie: `${SESSION_COOKIE}=made-up` },
+    });
+    expect(unknown.statusCode).toBe(403);
+    expect(unknown.json()).toBe('invalidToken');
+  });
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/**
+ * The sign-in form of the embedded identity provider (DECISIONS R6): a DealerPass ID by e-mail and
+ * password, or a migrated account's legacy username and password.
+ */
+export const SIGN_IN_MESSAGES = {
+  email: 'Email is required.',
+  username: 'Username is required.',
+  password: 'Password is required.',
+} as const;
+
+export const ZSignInRequestSchema = z.discriminatedUnion('method', [
+  z.object({
+    method: z.literal('email'),
+    email: z
+      .string({ error: SIGN_IN_MESSAGES.email })
+      .trim()
+      .min(1, { error: SIGN_IN_MESSAGES.email })
+      .max(254),
+    password: z
+      .string({ error: SIGN_IN_MESSAGES.password })
+      .min(1, { error: SIGN_IN_MESSAGES.password })
+      .max(128),
+  }),
+  z.object({
+    method: z.literal('legacy'),
+    username: z
+      .string({ error: SIGN_IN_MESSAGES.username })
+      .trim()
+      .min(1, { error: SIGN_IN_MESSAGES.username })
+      .max(100),
+    password: z
+      .string({ error: SIGN_IN_MESSAGES.password })
+      .min(1, { error: SIGN_IN_MESSAGES.password })
+      .max(128),
+  }),
+]);
+
+export type TSignInRequest = z.infer<typeof ZSignInRequestSchema>;
