@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { ZConnectKarIdRequestSchema } from '@dealerpass/domain/schemas/identity';
+import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
+import { AppError } from '../../errors/app-error.ts';
+import { connectKarId } from '../../services/users/connect-kar-id.ts';
+import { getUserRow } from '../../services/users/get-user-row.ts';
+import { isAlternateEmailTaken, isUserIdTaken } from '../../services/users/is-email-taken.ts';
+import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+
+const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
+const ZTakenResponseSchema = z.object({ data: z.boolean() });
+
+/**
+ * The account record (000 §3, §7; docs/decisions/009). Signed-in routes go through
+ * `app.requireSession` and touch only the session's own user; the response schema lets no field
+ * outside 000 §3 (minus secrets, R7) leave the server.
+ */
+const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** A blocked account still gets its record, so the web app can send it to /authlogin. */
+  app.get(
+    '/api/users/current',
+    { preHandler: app.requireSession, schema: { response: { 200: ZUserResponseSchema } } },
+    async (request) => {
+      const { userId } = sessionOf(request);
+      return { data: serializeUser(await getUserRow(app.db, userId)) };
+    },
+  );
+
+  app.post(
+    '/api/users/current/karid',
+    {
+      preHandler: app.requireSession,
+      schema: { body: ZConnectKarIdRequestSchema, response: { 200: ZUserResponseSchema } },
+      bodyLimit: 4 * 1024,
+      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      const row = await connectKarId(
+        {
+          db: app.db,
+          companyEmailDomain: app.config.company.emailDomain,
+          messageVars: { company: app.config.company.name, phone: app.config.company.supportPhone },
+        },
+        {
+          userId: session.userId,
+          sessionIdHash: session.idHash,
+          request: request.body,
+          now: app.now(),
+        },
+      );
+      request.log.info({ mode: request.body.mode }, 'DealerPass ID connected');
+      return { data: serializeUser(row) };
+    },
+  );
+
+  // Public (sign-up page 1 and 4, 001 §4–§7): limited per client so they cannot list accounts.
+  const takenOptions = {
+    schema: { params: ZEmailParamSchema, response: { 200: ZTakenResponseSchema } },
+    config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+  };
+  app.get('/api/users/userIdTaken/:email', takenOptions, async (request) => ({
+    data: await isUserIdTaken(app.db, request.params.email),
+  }));
+  app.get('/api/users/alternateEmailTaken/:email', takenOptions, async (request) => ({
+    data: await isAlternateEmailTaken(app.db, request.params.email),
+  }));
+};
+
+function sessionOf(request: FastifyRequest) {
+  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+  return request.session;
+}
+
+export default userRoutes;

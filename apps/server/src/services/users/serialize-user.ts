@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import { STATUS_DESCRIPTIONS, isAccountStatus } from '@dealerpass/domain/account/status';
+import { centsToDollars } from '@dealerpass/domain/money';
+import { normalizeAuctionAccessId } from '@dealerpass/domain/validation/auction-access';
+import type { users } from '../../db/schema.ts';
+
+export type UserRow = typeof users.$inferSelect;
+
+/**
+ * The current user as the API returns it (000 §3; DECISIONS R1, R4, R7). Every field of the
+ * specification is here except the secrets: `autoCheckPasswd` and `creditCardCode` are never
+ * sent (`autoCheckPasswdSet` says whether one is stored; a card code is never stored, R5).
+ * Used as the routes' response schema, so a key not listed here cannot leave the server.
+ */
+export const ZCurrentUserSchema = z.object({
+  dealerpassUserId: z.string(),
+  karId: z.string(),
+  email: z.string(),
+  altEmail: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  dealership: z.string(),
+  phone: z.string(),
+  phoneCountryCode: z.string(),
+  altPhone: z.string(),
+  altPhoneCountryCode: z.string(),
+  auctionAccessId: z.string(),
+  dealershipAuctionAccessId: z.string(),
+  address1: z.string(),
+  address2: z.string(),
+  city: z.string(),
+  state: z.string(),
+  zip: z.string(),
+  country: z.string(),
+  billingFirstName: z.string(),
+  billingLastName: z.string(),
+  billingCountry: z.string(),
+  billingAddress1: z.string(),
+  billingAddress2: z.string(),
+  billingCity: z.string(),
+  billingState: z.string(),
+  billingZip: z.string(),
+  creditCardNumber: z.string(),
+  creditCardType: z.string(),
+  creditCardExpiration: z.string(),
+  subscriptions: z.array(z.string()),
+  subscriptionStatus: z.string(),
+  subscriptionStatusDescription: z.string(),
+  nextBillDate: z.string().nullable(),
+  currentBalance: z.number(),
+  accountStatus: z.string(),
+  accountStatusDetails: z.string(),
+  programDate: z.string().nullable(),
+  preferences: z.record(z.string(), z.unknown()),
+  autoCheckId: z.string(),
+  autoCheckEnabled: z.boolean(),
+  autoCheckAutoPurchase: z.boolean(),
+  autoCheckPasswdSet: z.boolean(),
+});
+export type CurrentUser = z.infer<typeof ZCurrentUserSchema>;
+
+/** 000 §3: the card number is shown masked, last four digits only. */
+export function maskCardNumber(last4: string | null): string {
+  return last4 && /^\d{4}$/.test(last4) ? `${'*'.repeat(12)}${last4}` : '';
+}
+
+export function serializeUser(row: UserRow): CurrentUser {
+  const status = row.accountStatus;
+  const text = (value: string | null) => value ?? '';
+  return {
+    dealerpassUserId: row.dealerpassUserId,
+    karId: text(row.karId),
+    email: row.email,
+    altEmail: text(row.altEmail),
+    firstName: row.firstName,
+    lastName: row.lastName,
+    dealership: row.dealership,
+    phone: row.phone,
+    phoneCountryCode: row.phoneCountryCode,
+    altPhone: text(row.altPhone),
+    altPhoneCountryCode: text(row.altPhoneCountryCode),
+    auctionAccessId: normalizeAuctionAccessId(row.auctionAccessId),
+    dealershipAuctionAccessId: normalizeAuctionAccessId(row.dealershipAuctionAccessId),
+    address1: row.address1,
+    address2: text(row.address2),
+    city: row.city,
+    state: row.state,
+    zip: row.zip,
+    country: row.country,
+    billingFirstName: text(row.billingFirstName),
+    billingLastName: text(row.billingLastName),
+    billingCountry: text(row.billingCountry),
+    billingAddress1: text(row.billingAddress1),
+    billingAddress2: text(row.billingAddress2),
+    billingCity: text(row.billingCity),
+    billingState: text(row.billingState),
+    billingZip: text(row.billingZip),
+    creditCardNumber: maskCardNumber(row.cardLast4),
+    creditCardType: text(row.cardBrand),
+    creditCardExpiration: text(row.cardExpiration),
+    subscriptions: [...row.subscriptions],
+    subscriptionStatus: status,
+    subscriptionStatusDescription: isAccountStatus(status) ? STATUS_DESCRIPTIONS[status] : status,
+    nextBillDate: row.nextBillDate ?? null,
+    currentBalance: centsToDollars(row.balanceCents),
+    accountStatus: status,
+    accountStatusDetails: text(row.accountStatusDetails),
+    programDate: row.programDate ? row.programDate.toISOString() : null,
+    preferences: isPlainObject(row.preferences) ? row.preferences : {},
+    autoCheckId: text(row.autoCheckId),
+    autoCheckEnabled: row.autoCheckEnabled,
+    autoCheckAutoPurchase: row.autoCheckAutoPurchase,
+    autoCheckPasswdSet: row.autoCheckPasswordEnc != null && row.autoCheckPasswordEnc !== '',
+  };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
