@@ -11,6 +11,20 @@ const SnapshotExpiredPage = lazy(
   () => import('../features/snapshot/routes/snapshot-expired-page.tsx'),
 );
 const MailboxPage = lazy(() => import('../features/mailbox/routes/mailbox-page.tsx'));
+// Identity and the account area (docs/decisions/009). /login, /app/login and /web/oauth/* are the
+// server's: the SPA has no route for them, and links to them are plain anchors (full navigation).
+const SignInPage = lazy(() => import('../features/auth/routes/sign-in-page.tsx'));
+const AuthLoginPage = lazy(() => import('../features/auth/routes/auth-login-page.tsx'));
+const AuthLogoutPage = lazy(() => import('../features/auth/routes/auth-logout-page.tsx'));
+const LogoutPage = lazy(() => import('../features/auth/routes/logout-page.tsx'));
+const SetPasswordPage = lazy(() => import('../features/identity/routes/set-password-page.tsx'));
+const ResetPasswordPage = lazy(() => import('../features/identity/routes/reset-password-page.tsx'));
+const ForgotPasswordPage = lazy(
+  () => import('../features/identity/routes/forgot-password-page.tsx'),
+);
+const AccountLayout = lazy(() => import('./layouts/account-layout.tsx'));
+const AccountHomePage = lazy(() => import('../features/account/routes/account-home-page.tsx'));
+const KarIdConnectPage = lazy(() => import('../features/account/routes/karid-connect-page.tsx'));
 
 export function AppRoutes() {
   return (
@@ -22,6 +36,19 @@ export function AppRoutes() {
         <Route path="contact" element={<ContactPage />} />
         <Route path="snapshot/expired" element={<SnapshotExpiredPage />} />
         <Route path="dev/mailbox" element={<MailboxPage />} />
+        <Route path="oidc/interaction/:uid" element={<SignInPage />} />
+        <Route path="identity/set-password" element={<SetPasswordPage />} />
+        <Route path="identity/reset-password" element={<ResetPasswordPage />} />
+        <Route path="identity/forgot-password" element={<ForgotPasswordPage />} />
+        <Route path="authlogin" element={<AuthLoginPage />} />
+        <Route path="authlogout" element={<AuthLogoutPage />} />
+        <Route path="logout" element={<LogoutPage />} />
+        <Route path="account" element={<AccountLayout />}>
+          <Route index element={<AccountHomePage />} />
+          <Route path="karid/connect" element={<KarIdConnectPage />} />
+          {/* Until the account pages of issue 7 exist, every account path shows the welcome. */}
+          <Route path="*" element={<AccountHomePage />} />
+        </Route>
         {/* 001 §2: any other path redirects to /home. */}
         <Route path="*" element={<Navigate to="/home" replace />} />
       </Route>

@@ -1,0 +1,188 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useId, useState } from 'react';
+import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { Link } from 'react-router';
+import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
+import { Button } from '../../../components/ui/button.tsx';
+import { TextField } from '../../../components/ui/fields.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
+import { failureMessage, fieldErrorsOf } from '../error-text.ts';
+import { loadPage } from '../full-page-navigation.ts';
+import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
+
+type TSignInMethod = TSignInRequest['method'];
+
+/** Both ways' fields live in one form, so switching keeps what was typed. */
+interface ISignInFormValues {
+  method: TSignInMethod;
+  email: string;
+  username: string;
+  password: string;
+}
+
+const FIELD_IDS = {
+  email: 'sign-in-email',
+  username: 'sign-in-username',
+  password: 'sign-in-password',
+} as const;
+type TField = keyof typeof FIELD_IDS;
+const FIELDS = Object.keys(FIELD_IDS) as TField[];
+
+// The domain's schema is a union on `method`; it reads only the chosen way's fields.
+const resolver = zodResolver(ZSignInRequestSchema) as unknown as Resolver<
+  ISignInFormValues,
+  unknown,
+  TSignInRequest
+>;
+
+const METHODS: { value: TSignInMethod; label: string; hint: string }[] = [
+  { value: 'email', label: 'DealerPass ID', hint: 'Your email address and password.' },
+  {
+    value: 'legacy',
+    label: 'Legacy username',
+    hint: 'For accounts moved from our previous system that have no DealerPass ID yet.',
+  },
+];
+
+interface SignInFormProps {
+  uid: string;
+  loginHint: string | null;
+  /** The interaction ended while the form was open (404): the page offers a fresh start. */
+  onExpired: () => void;
+}
+
+/** The embedded provider's sign-in form (DECISIONS R6, docs/decisions/009). */
+export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
+  const groupId = useId();
+  const [summary, setSummary] = useState<{ title: string; items: IErrorSummaryItem[] }>({
+    title: '',
+    items: [],
+  });
+  const [focusKey, setFocusKey] = useState(0);
+  const [leaving, setLeaving] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<ISignInFormValues, unknown, TSignInRequest>({
+    resolver,
+    mode: 'onTouched',
+    shouldFocusError: false,
+    defaultValues: { method: 'email', email: loginHint ?? '', username: '', password: '' },
+  });
+  const method = useWatch({ control, name: 'method' });
+
+  const showSummary = (title: string, items: IErrorSummaryItem[]) => {
+    setSummary({ title, items });
+    setFocusKey((key) => key + 1);
+  };
+
+  const onValid = async (values: TSignInRequest) => {
+    setSummary({ title: '', items: [] });
+    try {
+      const { redirectTo } = await submitInteractionLogin(uid, values);
+      setLeaving(true);
+      // A full navigation: the provider finishes the authorization and sends the browser on.
+      loadPage(redirectTo);
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        onExpired();
+        return;
+      }
+      // Keep the e-mail or username; the password is typed again.
+      setValue('password', '');
+      for (const { field, message } of fieldErrorsOf(error, FIELDS)) {
+        setError(field, { message });
+      }
+      showSummary('We could not sign you in', [{ message: failureMessage(error) }]);
+    }
+  };
+
+  const onInvalid = (invalid: FieldErrors<ISignInFormValues>) => {
+    showSummary(
+      'There is a problem',
+      FIELDS.flatMap((field) => {
+        const message = invalid[field]?.message;
+        return message ? [{ message, fieldId: FIELD_IDS[field] }] : [];
+      }),
+    );
+  };
+
+  const busy = isSubmitting || leaving;
+  return (
+    <form
+      className="auth-form card"
+      onSubmit={handleSubmit(onValid, onInvalid)}
+      noValidate
+      aria-labelledby="sign-in-title"
+    >
+      <h2 id="sign-in-title" className="visually-hidden">
+        Sign-in details
+      </h2>
+      <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey} />
+      <fieldset className="choice-group">
+        <legend className="choice-group__legend">Sign in with</legend>
+        {METHODS.map((option) => (
+          <div className="choice" key={option.value}>
+            <input
+              type="radio"
+              id={`${groupId}-${option.value}`}
+              value={option.value}
+              aria-describedby={`${groupId}-${option.value}-hint`}
+              {...register('method', { onChange: () => clearErrors() })}
+            />
+            <label htmlFor={`${groupId}-${option.value}`}>{option.label}</label>
+            <p id={`${groupId}-${option.value}-hint`} className="choice__hint">
+              {option.hint}
+            </p>
+          </div>
+        ))}
+      </fieldset>
+      {method === 'legacy' ? (
+        <TextField
+          id={FIELD_IDS.username}
+          label="Username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          required
+          {...register('username')}
+          error={errors.username?.message}
+        />
+      ) : (
+        <TextField
+          id={FIELD_IDS.email}
+          label="Email"
+          type="email"
+          autoComplete="username"
+          spellCheck={false}
+          required
+          {...register('email')}
+          error={errors.email?.message}
+        />
+      )}
+      <TextField
+        id={FIELD_IDS.password}
+        label="Password"
+        type="password"
+        autoComplete="current-password"
+        required
+        {...register('password')}
+        error={errors.password?.message}
+      />
+      <p className="auth-form__aside">
+        <Link to="/identity/forgot-password">Forgot password?</Link>
+      </p>
+      <div className="form-actions">
+        <Button type="submit" busy={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,135 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useState } from 'react';
+import { useForm, type FieldErrors } from 'react-hook-form';
+import { Link } from 'react-router';
+import {
+  ZNewPasswordFormSchema,
+  type TNewPasswordForm,
+  type TSetPasswordRequest,
+} from '@dealerpass/domain/schemas/identity';
+import { Button } from '../../../components/ui/button.tsx';
+import { TextField } from '../../../components/ui/fields.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { failureMessage, fieldErrorsOf } from '../error-text.ts';
+import { PASSWORD_RULE_HINT } from '../password-rule.ts';
+import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
+
+const FIELD_IDS = { password: 'new-password', confirmPassword: 'confirm-new-password' } as const;
+type TField = keyof typeof FIELD_IDS;
+const FIELDS = Object.keys(FIELD_IDS) as TField[];
+
+/** Codes after which the link itself is no good: the user needs a new one. */
+const DEAD_LINK_CODES = new Set(['TEMPORARY_PASSWORD_EXPIRED', 'RESET_INVALID']);
+
+interface NewPasswordFormProps {
+  token: string;
+  submit: (body: TSetPasswordRequest) => Promise<{ email: string }>;
+  submitLabel: string;
+  onDone: (email: string) => void;
+}
+
+/** New password and its confirmation, for the verification link and the reset link (001 §5, §8). */
+export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPasswordFormProps) {
+  const [summary, setSummary] = useState<{
+    title: string;
+    items: IErrorSummaryItem[];
+    deadLink: boolean;
+  }>({ title: '', items: [], deadLink: false });
+  const [focusKey, setFocusKey] = useState(0);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<TNewPasswordForm>({
+    resolver: zodResolver(ZNewPasswordFormSchema),
+    mode: 'onTouched',
+    shouldFocusError: false,
+    defaultValues: { password: '', confirmPassword: '' },
+  });
+
+  const show = (title: string, items: IErrorSummaryItem[], deadLink = false) => {
+    setSummary({ title, items, deadLink });
+    setFocusKey((key) => key + 1);
+  };
+
+  const onValid = async (values: TNewPasswordForm) => {
+    setSummary({ title: '', items: [], deadLink: false });
+    try {
+      const { email } = await submit({ token, ...values });
+      onDone(email);
+    } catch (error) {
+      const fieldProblems = fieldErrorsOf(error, FIELDS);
+      for (const { field, message } of fieldProblems) setError(field, { message });
+      const otherProblems =
+        error instanceof ApiError
+          ? error.errors.filter(
+              (e) => e.message && !(FIELDS as readonly string[]).includes(e.source),
+            )
+          : [];
+      const items: IErrorSummaryItem[] = [
+        ...fieldProblems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] })),
+        ...otherProblems.map((e) => ({ message: e.message })),
+      ];
+      const deadLink =
+        error instanceof ApiError &&
+        (DEAD_LINK_CODES.has(error.code) || otherProblems.some((e) => e.source === 'token'));
+      show(
+        'Your password was not saved',
+        items.length > 0 ? items : [{ message: failureMessage(error) }],
+        deadLink,
+      );
+    }
+  };
+
+  const onInvalid = (invalid: FieldErrors<TNewPasswordForm>) => {
+    show(
+      'There is a problem',
+      FIELDS.flatMap((field) => {
+        const message = invalid[field]?.message;
+        return message ? [{ message, fieldId: FIELD_IDS[field] }] : [];
+      }),
+    );
+  };
+
+  return (
+    <form
+      className="identity-form card"
+      onSubmit={handleSubmit(onValid, onInvalid)}
+      noValidate
+      aria-label="New password"
+    >
+      <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey}>
+        {summary.deadLink ? (
+          <p className="error-summary__extra">
+            <Link to="/identity/forgot-password">Request a new link</Link>
+          </p>
+        ) : null}
+      </ErrorSummary>
+      <TextField
+        id={FIELD_IDS.password}
+        label="New password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint={PASSWORD_RULE_HINT}
+        {...register('password')}
+        error={errors.password?.message}
+      />
+      <TextField
+        id={FIELD_IDS.confirmPassword}
+        label="Confirm new password"
+        type="password"
+        autoComplete="new-password"
+        required
+        {...register('confirmPassword')}
+        error={errors.confirmPassword?.message}
+      />
+      <div className="form-actions">
+        <Button type="submit" busy={isSubmitting}>
+          {isSubmitting ? 'Saving…' : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}

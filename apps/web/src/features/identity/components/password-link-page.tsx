@@ -1,0 +1,74 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { errorMessage } from '@dealerpass/domain/messages';
+import {
+  IDENTITY_TOKEN_PATTERN,
+  type TSetPasswordRequest,
+} from '@dealerpass/domain/schemas/identity';
+import { signInUrl } from '../password-rule.ts';
+import { NewPasswordForm } from './new-password-form.tsx';
+import '../identity.css';
+
+interface PasswordLinkPageProps {
+  title: string;
+  heading: string;
+  intro: string;
+  submitLabel: string;
+  doneHeading: string;
+  submit: (body: TSetPasswordRequest) => Promise<{ email: string }>;
+}
+
+/**
+ * The page behind a password link from an e-mail (`?token=`): the verification link after
+ * sign-up and the forgot-password link share it (DECISIONS R6).
+ */
+export function PasswordLinkPage(props: PasswordLinkPageProps) {
+  const [params] = useSearchParams();
+  const token = params.get('token')?.trim() ?? '';
+  const [doneFor, setDoneFor] = useState<string | null>(null);
+  const doneHeading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    document.title = `${props.title} · DealerPass`;
+  }, [props.title]);
+
+  useEffect(() => {
+    if (doneFor !== null) doneHeading.current?.focus();
+  }, [doneFor]);
+
+  return (
+    <div className="page identity-page">
+      <h1>{props.heading}</h1>
+      {doneFor !== null ? (
+        <section className="card identity-done" aria-labelledby="password-done">
+          <h2 id="password-done" ref={doneHeading} tabIndex={-1}>
+            {props.doneHeading}
+          </h2>
+          <p>You can now sign in with your new password.</p>
+          <p className="form-actions">
+            <a className="button button--primary" href={signInUrl(doneFor)}>
+              Sign in
+            </a>
+          </p>
+        </section>
+      ) : IDENTITY_TOKEN_PATTERN.test(token) ? (
+        <>
+          <p className="lead">{props.intro}</p>
+          <NewPasswordForm
+            token={token}
+            submit={props.submit}
+            submitLabel={props.submitLabel}
+            onDone={setDoneFor}
+          />
+        </>
+      ) : (
+        <div className="identity-notice" role="alert">
+          <p>{errorMessage('RESET_INVALID')}</p>
+          <p>
+            <Link to="/identity/forgot-password">Request a new link</Link>
+          </p>
+        </div>
+      )}
+    </div>
+  );
+}
