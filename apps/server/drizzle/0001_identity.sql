@@ -69,7 +69,7 @@ CREATE TABLE "sign_in_failures" (
 CREATE TABLE "users" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"dealerpass_user_id" text NOT NULL,
-	"kar_id" uuid,
+	"kar_id" text,
 	"email" text NOT NULL,
 	"alt_email" text,
 	"first_name" text NOT NULL,
@@ -120,7 +120,6 @@ CREATE TABLE "users" (
 --> statement-breakpoint
 ALTER TABLE "identity_tokens" ADD CONSTRAINT "identity_tokens_identity_id_identities_id_fk" FOREIGN KEY ("identity_id") REFERENCES "public"."identities"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "users" ADD CONSTRAINT "users_kar_id_identities_id_fk" FOREIGN KEY ("kar_id") REFERENCES "public"."identities"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "oidc_payloads_grant_idx" ON "oidc_payloads" USING btree ("grant_id");--> statement-breakpoint
 CREATE INDEX "oidc_payloads_uid_idx" ON "oidc_payloads" USING btree ("uid");--> statement-breakpoint
 CREATE INDEX "oidc_payloads_user_code_idx" ON "oidc_payloads" USING btree ("user_code");--> statement-breakpoint

@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * The database schema. `npm run db:generate -w @dealerpass/server` turns changes here into a new
@@ -64,7 +75,9 @@ export const captchaRedemptions = pgTable('captcha_redemptions', {
  * password from the verification link.
  */
 export const identities = pgTable('identities', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash'),
   emailVerified: boolean('email_verified').notNull().default(false),
@@ -88,7 +101,9 @@ export const identityTokens = pgTable('identity_tokens', {
 export const signInFailures = pgTable(
   'sign_in_failures',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     accountKey: text('account_key').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -97,11 +112,12 @@ export const signInFailures = pgTable(
 
 /** The account record of 000 §3. Secrets (AutoCheck password, legacy password) are never returned. */
 export const users = pgTable('users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   dealerpassUserId: text('dealerpass_user_id').notNull().unique(),
-  karId: uuid('kar_id')
-    .unique()
-    .references(() => identities.id, { onDelete: 'set null' }),
+  /** The DealerPass ID: the provider's subject (an `identities.id` with the embedded provider). */
+  karId: text('kar_id').unique(),
   email: text('email').notNull(),
   altEmail: text('alt_email'),
   firstName: text('first_name').notNull(),
@@ -131,7 +147,10 @@ export const users = pgTable('users', {
   cardBrand: text('card_brand'),
   cardLast4: text('card_last4'),
   cardExpiration: text('card_expiration'),
-  subscriptions: text('subscriptions').array().notNull().default(sql`'{}'::text[]`),
+  subscriptions: text('subscriptions')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
   accountStatus: text('account_status').notNull().default('active'),
   accountStatusDetails: text('account_status_details'),
   nextBillDate: date('next_bill_date'),
