@@ -36,7 +36,7 @@ export async function buildTestApp(
     now?: () => Date;
     /** Extra routes a test needs, registered before the app is ready. */
     routes?: (app: FastifyInstance) => void;
-  } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha'>> = {},
+  } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha' | 'rpFetch'>> = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     APP_ENV: 'test',
@@ -64,6 +64,7 @@ export async function buildTestApp(
     ...(options.now ? { now: options.now } : {}),
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.captcha ? { captcha: options.captcha } : {}),
+    ...(options.rpFetch ? { rpFetch: options.rpFetch } : {}),
   });
   options.routes?.(app);
   await app.ready();
