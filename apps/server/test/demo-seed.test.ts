@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { count, eq } from 'drizzle-orm';
+import { karIdBanner } from '@dealerpass/domain/account/karid-banner';
+import { accountFlags } from '@dealerpass/domain/account/status';
+import { isRegionOf, isValidPostalCode } from '@dealerpass/domain/geo/countries';
+import {
+  isAuctionAccessId,
+  isDealershipAuctionAccessId,
+} from '@dealerpass/domain/validation/auction-access';
+import { isCompanyEmail, isValidEmail } from '@dealerpass/domain/validation/email';
+import { isExpiryInFuture } from '@dealerpass/domain/validation/expiry';
+import { isValidPassword } from '@dealerpass/domain/validation/password';
+import { identities, users } from '../src/db/schema.ts';
+import { open } from '../src/lib/secret-box.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/services/demo/demo-accounts.ts';
+import { DEMO_AUTOCHECK, seedDemoData } from '../src/services/demo/seed-demo-data.ts';
+import {
+  authenticateLegacy,
+  authenticateWithEmail,
+} from '../src/services/identity/authenticate.ts';
+import { serializeUser } from '../src/services/users/serialize-user.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+
+const NOW = new Date('2026-03-02T15:00:00Z');
+const TODAY = '2026-03-02';
+
+describe('seedDemoData', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => NOW });
+  });
+  afterAll(() => t.close());
+
+  const seed = () => seedDemoData(t.app.db, { now: NOW, encryptionKey: t.app.keys.encryption });
+  const allUsers = () => t.app.db.select().from(users);
+
+  it('seeds an empty database once, and leaves it alone afterwards', async () => {
+    expect(await seed()).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length });
+    const first = await allUsers();
+    expect(first).toHaveLength(DEMO_ACCOUNTS.length);
+
+    expect(await seed()).toEqual({ seeded: false, accounts: 0 });
+    expect(await allUsers()).toEqual(first);
+    const [identityCount] = await t.app.db.select({ n: count() }).from(identities);
+    expect(identityCount?.n).toBe(DEMO_ACCOUNTS.filter((a) => a.method === 'email').length);
+  });
+
+  it('has one account per state', async () => {
+    const rows = await allUsers();
+    const flags = rows.map((row) => ({ row, flags: accountFlags(row) }));
+    const one = (predicate: (f: ReturnType<typeof accountFlags>) => boolean) =>
+      flags.filter(({ flags: f }) => predicate(f));
+    expect(one((f) => f.pendingCancel)).toHaveLength(1);
+    expect(one((f) => f.inactive)).toHaveLength(1);
+    expect(one((f) => f.validatingPayment)).toHaveLength(1);
+    expect(one((f) => f.blocked)).toHaveLength(1);
+    expect(one((f) => f.complimentary)).toHaveLength(1);
+    expect(rows.filter((row) => row.karId === null)).toHaveLength(1);
+    expect(new Set(rows.map((row) => row.accountStatus))).toEqual(
+      new Set(['active', 'pending cancel', 'inactive', 'validating payment', 'blocked']),
+    );
+    expect(DEMO_ACCOUNTS.map((a) => a.key)).toEqual([
+      'active',
+      'pendingCancel',
+      'inactive',
+      'validatingPayment',
+      'blocked',
+      'complimentary',
+      'migrated',
+    ]);
+  });
+
+  it('lets every demo sign-in in, each to its own account', async () => {
+    expect(isValidPassword(DEMO_PASSWORD)).toBe(true);
+    const rows = await allUsers();
+    for (const account of DEMO_ACCOUNTS) {
+      if (account.method === 'email') {
+        const result = await authenticateWithEmail(t.app.db, {
+          email: account.signIn,
+          password: account.password,
+          now: NOW,
+        });
+        if (!result.ok) throw new Error(`${account.signIn} did not sign in: ${result.reason}`);
+        const user = rows.find((row) => row.karId === result.identityId);
+        expect(user?.accountStatus).toBe(account.state);
+        expect(user?.accountStatusDetails ?? undefined).toBe(account.details);
+        const [identity] = await t.app.db
+          .select({ emailVerified: identities.emailVerified })
+          .from(identities)
+          .where(eq(identities.id, result.identityId));
+        expect(identity?.emailVerified).toBe(true);
+      } else {
+        const result = await authenticateLegacy(t.app.db, {
+          username: account.signIn,
+          password: account.password,
+          now: NOW,
+        });
+        if (!result.ok) throw new Error(`${account.signIn} did not sign in: ${result.reason}`);
+        expect(rows.find((row) => row.id === result.userId)?.accountStatus).toBe(account.state);
+      }
+    }
+  });
+
+  it('gives the migrated account no DealerPass ID and a deadline ten days away', async () => {
+    const [migrated] = await t.app.db
+      .select()
+      .from(users)
+      .where(eq(users.legacyUsername, 'migrated.dealer'));
+    expect(migrated?.karId).toBeNull();
+    expect(migrated?.programDate).toEqual(new Date('2026-03-12T15:00:00Z'));
+    expect(migrated?.legacyPasswordHash).toMatch(/^\$argon2id\$/);
+    const banner = karIdBanner({
+      now: NOW,
+      deadline: migrated?.programDate,
+      lastDismissedAt: null,
+      loggedInViaKarId: false,
+    });
+    expect(banner).toMatchObject({ visible: true, level: 'alert', daysRemaining: 10 });
+    // Only the migrated account has legacy credentials.
+    const rows = await allUsers();
+    expect(rows.filter((row) => row.legacyUsername !== null)).toHaveLength(1);
+  });
+
+  it('holds realistic, valid account data', async () => {
+    for (const row of await allUsers()) {
+      const user = serializeUser(row);
+      expect(isValidEmail(user.email)).toBe(true);
+      expect(user.email.endsWith('@example.com')).toBe(true);
+      expect(isCompanyEmail(user.email, 'dealerpass.example')).toBe(false);
+      expect(user.phone).toMatch(/^\d{10}$/);
+      expect(isAuctionAccessId(user.auctionAccessId)).toBe(true);
+      expect(isDealershipAuctionAccessId(user.dealershipAuctionAccessId)).toBe(true);
+      expect(user.country).toBe('US');
+      expect(isRegionOf('US', user.state)).toBe(true);
+      expect(isValidPostalCode('US', user.zip)).toBe(true);
+      expect(user.dealership.length).toBeGreaterThan(3);
+      expect(user.subscriptions.length).toBeGreaterThan(0);
+      if (user.creditCardNumber) {
+        expect(user.creditCardNumber).toMatch(/^\*{12}\d{4}$/);
+        expect(['visa', 'mastercard', 'amex', 'discover']).toContain(user.creditCardType);
+        expect(isExpiryInFuture(user.creditCardExpiration, NOW)).toBe(true);
+        expect(isValidPostalCode('US', user.billingZip)).toBe(true);
+      }
+      if (user.accountStatus === 'inactive') {
+        expect(user.nextBillDate).toBeNull();
+        expect(user.creditCardNumber).not.toBe('');
+      } else {
+        expect(user.nextBillDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect((user.nextBillDate ?? '') > TODAY).toBe(true);
+      }
+      if (user.accountStatus === 'validating payment') {
+        // NADA 70 + RETAIL 35 + the 3-dollar platform fee (R3).
+        expect(user.currentBalance).toBe(108);
+      } else {
+        expect(user.currentBalance).toBe(0);
+      }
+    }
+  });
+
+  it('has Carfax and AutoCheck on the active account, its AutoCheck password sealed to it', async () => {
+    const [row] = await t.app.db.select().from(users).where(eq(users.email, 'active@example.com'));
+    if (!row) throw new Error('no active demo account');
+    expect(row.subscriptions).toEqual(expect.arrayContaining(['CF', 'AC', 'NADA', 'MMR']));
+    expect(row.autoCheckId).toBe(DEMO_AUTOCHECK.id);
+    expect(row.autoCheckPasswordEnc).not.toContain(DEMO_AUTOCHECK.password);
+    expect(open(t.app.keys.encryption, row.autoCheckPasswordEnc ?? '', row.id)).toBe(
+      DEMO_AUTOCHECK.password,
+    );
+    expect(serializeUser(row).autoCheckPasswdSet).toBe(true);
+  });
+
+  it('the complimentary account is active, with no card', async () => {
+    const [row] = await t.app.db
+      .select()
+      .from(users)
+      .where(eq(users.email, 'complimentary@example.com'));
+    if (!row) throw new Error('no complimentary demo account');
+    expect(serializeUser(row)).toMatchObject({
+      accountStatus: 'active',
+      accountStatusDetails: 'complimentary',
+      creditCardNumber: '',
+    });
+  });
+});
+
+describe('seedDemoData on a database that already has users', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('adds nothing', async () => {
+    await t.app.db.insert(users).values({
+      dealerpassUserId: 'real.user@example.com',
+      email: 'real.user@example.com',
+      firstName: 'Real',
+      lastName: 'User',
+      dealership: 'Real Motors',
+      phone: '3135550100',
+      address1: '1 Main St',
+      city: 'Detroit',
+      state: 'MI',
+      zip: '48201',
+    });
+    expect(
+      await seedDemoData(t.app.db, { now: NOW, encryptionKey: t.app.keys.encryption }),
+    ).toEqual({ seeded: false, accounts: 0 });
+    const [userCount] = await t.app.db.select({ n: count() }).from(users);
+    const [identityCount] = await t.app.db.select({ n: count() }).from(identities);
+    expect(userCount?.n).toBe(1);
+    expect(identityCount?.n).toBe(0);
+  });
+});
