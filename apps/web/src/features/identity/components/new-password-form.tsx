@@ -97,7 +97,7 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
       className="identity-form card"
       onSubmit={handleSubmit(onValid, onInvalid)}
       noValidate
-      aria-label="New password"
+      aria-label="Choose a password"
     >
       <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey}>
         {summary.deadLink ? (
