@@ -22,7 +22,9 @@ import contactRoutes from './routes/contact/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import logRoutes from './routes/log/index.ts';
+import identityRoutes from './routes/identity/index.ts';
 import oidcRoutes from './routes/oidc/index.ts';
+import userRoutes from './routes/users/index.ts';
 import './types.ts';
 
 export interface AppOptions extends ServiceOverrides {
@@ -134,6 +136,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(logRoutes);
   await app.register(oidcRoutes);
   await app.register(authRoutes);
+  await app.register(identityRoutes);
+  await app.register(userRoutes);
   const sandboxAllowed =
     config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
   if (config.sandboxes.includes('mailbox') && sandboxAllowed) await app.register(devRoutes);
