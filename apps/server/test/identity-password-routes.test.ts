@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { captchaRedemptions, identities, identityTokens, mailOutbox } from '../src/db/schema.ts';
-import identityRoutes from '../src/routes/identity/index.ts';
 import { authenticateWithEmail } from '../src/services/identity/authenticate.ts';
 import { createIdentity } from '../src/services/identity/create-identity.ts';
 import { hashIdentityToken, issueIdentityToken } from '../src/services/identity/identity-tokens.ts';
@@ -33,9 +32,6 @@ let browser: TestBrowser;
 beforeAll(async () => {
   t = await buildTestApp({
     now: () => clock,
-    routes: (app) => {
-      app.register(identityRoutes);
-    },
   });
 });
 afterAll(() => t.close());

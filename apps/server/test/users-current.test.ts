@@ -3,7 +3,6 @@ import { count, eq } from 'drizzle-orm';
 import { identities, sessions, signInFailures, users } from '../src/db/schema.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
-import userRoutes from '../src/routes/users/index.ts';
 import { authenticateWithEmail } from '../src/services/identity/authenticate.ts';
 import { createIdentity } from '../src/services/identity/create-identity.ts';
 import { hashPassword } from '../src/services/identity/passwords.ts';
@@ -74,9 +73,6 @@ let browser: TestBrowser;
 beforeAll(async () => {
   t = await buildTestApp({
     now: () => clock,
-    routes: (app) => {
-      app.register(userRoutes);
-    },
   });
   browser = await t.browser();
 });
