@@ -52,6 +52,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
       CAPTCHA_DIFFICULTY: '5000',
+      SEED_DEMO_DATA: 'true',
       DATABASE_URL: '',
       SMTP_URL: '',
     },

@@ -2,7 +2,8 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
-import { resolveSecret } from './lib/keys.ts';
+import { deriveKeys, resolveSecret } from './lib/keys.ts';
+import { seedDemoData } from './services/demo/seed-demo-data.ts';
 
 /** pino-pretty is a development dependency: absent from a production install, and then not used. */
 async function hasPinoPretty(): Promise<boolean> {
@@ -29,6 +30,14 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const secret = await resolveSecret(config.secretKey, config.dataDir);
+  if (config.seedDemoData) {
+    const seeded = await seedDemoData(database.db, {
+      now: new Date(),
+      encryptionKey: deriveKeys(secret).encryption,
+    });
+    if (seeded.seeded)
+      console.warn(`Seeded ${seeded.accounts} demo accounts (see README, "Demo accounts").`);
+  }
   const app = await buildApp({
     config,
     database,

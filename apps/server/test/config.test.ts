@@ -59,6 +59,27 @@ describe('loadConfig', () => {
     );
   });
 
+  it('uses the embedded identity provider unless all three external settings are given', () => {
+    expect(loadConfig({}).identity).toEqual({ kind: 'embedded' });
+    expect(
+      loadConfig({
+        OIDC_ISSUER: 'https://id.example.com',
+        OIDC_CLIENT_ID: 'c',
+        OIDC_CLIENT_SECRET: 's',
+      }).identity,
+    ).toMatchObject({
+      kind: 'external',
+      issuer: 'https://id.example.com',
+    });
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://id.example.com' })).toThrow(/OIDC_CLIENT_ID/);
+  });
+
+  it('seeds demo data in demo and development only, unless told otherwise', () => {
+    expect(loadConfig({}).seedDemoData).toBe(true);
+    expect(loadConfig({ APP_ENV: 'test' }).seedDemoData).toBe(false);
+    expect(loadConfig({ APP_ENV: 'test', SEED_DEMO_DATA: 'true' }).seedDemoData).toBe(true);
+  });
+
   it('switches to reCAPTCHA when both keys are set', () => {
     expect(
       loadConfig({ RECAPTCHA_SITE_KEY: 'site', RECAPTCHA_SECRET_KEY: 'secret' }).captcha,
