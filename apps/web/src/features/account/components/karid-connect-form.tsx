@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useId, useState, type MouseEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import {
   ZConnectKarIdRequestSchema,
@@ -10,6 +10,12 @@ import { TextField } from '../../../components/ui/fields.tsx';
 import { connectKarId } from '../api/connect-karid.ts';
 import { failureMessage, fieldErrorsOf } from '../error-text.ts';
 import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
+
+/**
+ * Pressing submit does not blur the field first: the message that blur would show moves the
+ * button away before the click lands. Validation runs on submit anyway.
+ */
+const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 type TMode = TConnectKarIdRequest['mode'];
 
@@ -173,7 +179,7 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
         />
       ) : null}
       <div className="form-actions">
-        <Button type="submit" busy={isSubmitting}>
+        <Button type="submit" busy={isSubmitting} onMouseDown={keepFocusOnPress}>
           {isSubmitting ? 'Saving…' : creating ? 'Create DealerPass ID' : 'Link DealerPass ID'}
         </Button>
       </div>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState } from 'react';
+import { useId, useState, type MouseEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
 import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
@@ -10,6 +10,12 @@ import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
 import { failureMessage, fieldErrorsOf } from '../error-text.ts';
 import { loadPage } from '../full-page-navigation.ts';
 import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
+
+/**
+ * Pressing submit does not blur the field first: the message that blur would show moves the
+ * button away before the click lands. Validation runs on submit anyway.
+ */
+const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 type TSignInMethod = TSignInRequest['method'];
 
@@ -179,7 +185,7 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
         <Link to="/identity/forgot-password">Forgot password?</Link>
       </p>
       <div className="form-actions">
-        <Button type="submit" busy={busy}>
+        <Button type="submit" busy={busy} onMouseDown={keepFocusOnPress}>
           {busy ? 'Signing in…' : 'Sign in'}
         </Button>
       </div>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
 import {
@@ -13,6 +13,12 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage, fieldErrorsOf } from '../error-text.ts';
 import { PASSWORD_RULE_HINT } from '../password-rule.ts';
 import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
+
+/**
+ * Pressing submit does not blur the field first: the message that blur would show moves the
+ * button away before the click lands. Validation runs on submit anyway.
+ */
+const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 const FIELD_IDS = { password: 'new-password', confirmPassword: 'confirm-new-password' } as const;
 type TField = keyof typeof FIELD_IDS;
@@ -126,7 +132,7 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
         error={errors.confirmPassword?.message}
       />
       <div className="form-actions">
-        <Button type="submit" busy={isSubmitting}>
+        <Button type="submit" busy={isSubmitting} onMouseDown={keepFocusOnPress}>
           {isSubmitting ? 'Saving…' : submitLabel}
         </Button>
       </div>

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { errorMessage } from '@dealerpass/domain/messages';
 import {
@@ -14,6 +14,12 @@ import { requestPasswordReset } from '../api/request-password-reset.ts';
 import { ErrorSummary, type IErrorSummaryItem } from '../components/error-summary.tsx';
 import { failureMessage, fieldErrorsOf } from '../error-text.ts';
 import '../identity.css';
+
+/**
+ * Pressing submit does not blur the field first: the message that blur would show moves the
+ * button away before the click lands. Validation runs on submit anyway.
+ */
+const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 const EMAIL_ID = 'forgot-password-email';
 
@@ -158,7 +164,7 @@ export default function ForgotPasswordPage() {
               )}
             />
             <div className="form-actions">
-              <Button type="submit" busy={isSubmitting}>
+              <Button type="submit" busy={isSubmitting} onMouseDown={keepFocusOnPress}>
                 {isSubmitting ? 'Sending…' : 'Send reset link'}
               </Button>
             </div>
