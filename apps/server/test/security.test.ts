@@ -31,6 +31,31 @@ describe('security headers and API conventions', () => {
     expect(first.headers['cache-control']).toBe('no-store'); // the page carries a CSRF token
   });
 
+  it('takes a JSON write without a body as no body, and still refuses malformed JSON', async () => {
+    const browser = await t.browser();
+    const empty = await browser.request({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual({ data: { redirectTo: '/authlogout' } });
+    const broken = await browser.request({
+      method: 'POST',
+      url: '/api/log',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"message":',
+    });
+    expect(broken.statusCode).toBe(400);
+    const poisoned = await browser.request({
+      method: 'POST',
+      url: '/api/log',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"message":"x","url":"/","__proto__":{"admin":true}}',
+    });
+    expect(poisoned.statusCode).toBe(400);
+  });
+
   it('sends HSTS when the request came over HTTPS', async () => {
     const response = await t.app.inject({
       method: 'GET',
