@@ -1,10 +1,12 @@
 import type { Page } from '@playwright/test';
+import { DEMO_PASSWORD } from '../../apps/server/src/services/demo/demo-accounts.ts';
 import { acceptEssentialCookies, expect, expectAccessible, test } from './fixtures.ts';
 
 /**
  * The identity pages that stand on their own (docs/decisions/009): what /authlogin says for each
- * reason, /authlogout, the password pages' forms, and the provider sign-in page for an interaction
- * that does not exist. The whole sign-in with a demo account is in its own test.
+ * reason, /authlogout, the password pages' forms, the provider sign-in page for an interaction
+ * that does not exist; then, with the demo accounts, the reset-password round trip and the
+ * DealerPass ID page of a migrated account. The sign-in itself is tested in sign-in.spec.ts.
  */
 
 async function expectPublicLayout(page: Page) {
@@ -46,21 +48,19 @@ test.describe('/authlogin', () => {
     await expectAccessible(page);
   });
 
-  for (const [err, text] of [
-    ['2', 'Your session has ended. Please sign in again.'],
-    ['1', 'You were signed out because your account was signed in somewhere else.'],
-    ['3', 'Signing in did not work. Please try again.'],
-    ['4', 'This DealerPass ID is not connected to a DealerPass account.'],
-  ] as const) {
-    test(`explains err=${err}`, async ({ page }) => {
+  test('explains each err, and says nothing for an unknown one', async ({ page }) => {
+    // One page, several visits: the browser keeps the app's files, so the server sees few requests.
+    for (const [err, text] of [
+      ['2', 'Your session has ended. Please sign in again.'],
+      ['1', 'You were signed out because your account was signed in somewhere else.'],
+      ['3', 'Signing in did not work. Please try again.'],
+      ['4', 'This DealerPass ID is not connected to a DealerPass account.'],
+    ] as const) {
       await page.goto(`/authlogin?err=${err}`);
       await acceptEssentialCookies(page);
       await expect(page.getByTestId('session-notice')).toContainText(text);
       await expectAccessible(page);
-    });
-  }
-
-  test('an unknown err says nothing', async ({ page }) => {
+    }
     await page.goto('/authlogin?err=9');
     await expect(page.getByRole('heading', { level: 1, name: 'Sign in' })).toBeVisible();
     await expect(page.getByTestId('session-notice')).toHaveCount(0);
@@ -142,8 +142,8 @@ test.describe('password pages', () => {
     await expectAccessible(page);
   });
 
-  for (const path of ['/identity/set-password', '/identity/reset-password?token=short']) {
-    test(`${path} without a usable token offers a new link`, async ({ page }) => {
+  test('a link without a usable token offers a new one', async ({ page }) => {
+    for (const path of ['/identity/set-password', '/identity/reset-password?token=short']) {
       await page.goto(path);
       await acceptEssentialCookies(page);
       await expect(
@@ -155,8 +155,8 @@ test.describe('password pages', () => {
       await page.getByRole('link', { name: 'Request a new link' }).click();
       await expect(page).toHaveURL(/\/identity\/forgot-password$/);
       await expect(page.getByRole('heading', { level: 1, name: 'Forgot password' })).toBeVisible();
-    });
-  }
+    }
+  });
 });
 
 test('the sign-in page of an interaction that does not exist offers a fresh start', async ({
@@ -170,4 +170,114 @@ test('the sign-in page of an interaction that does not exist offers a fresh star
     '/login',
   );
   await expectAccessible(page);
+});
+
+test.describe('with the server’s demo accounts', () => {
+  async function solveCaptcha(page: Page) {
+    await page.getByLabel('I’m not a robot').click();
+    await expect(page.getByText('Verified.')).toBeVisible({ timeout: 30_000 });
+  }
+
+  test('forgot password: an unknown e-mail is told so; a known one gets a link that resets the password and leads to sign-in with the e-mail filled in', async ({
+    page,
+  }) => {
+    const email = 'pending-cancel@example.com';
+    await page.goto('/identity/forgot-password');
+    await acceptEssentialCookies(page);
+
+    await page.getByLabel('Email').fill('nobody-here@example.com');
+    await solveCaptcha(page);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    const refused = page
+      .getByRole('alert')
+      .filter({ hasText: 'Username was not found. Please try again.' });
+    await expect(refused).toBeFocused();
+    await expect(page.getByLabel('I’m not a robot')).not.toBeChecked(); // spent: a new one is needed
+    await expectAccessible(page);
+
+    await page.getByLabel('Email').fill(email);
+    await solveCaptcha(page);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeFocused();
+    await expect(page.getByText(email)).toBeVisible();
+
+    await page.goto('/dev/mailbox');
+    const mail = page.getByRole('listitem').filter({ hasText: `To ${email}` });
+    await mail.getByText(/Reset your .* password/).click();
+    await mail.getByRole('link', { name: /\/identity\/reset-password\?token=/ }).click();
+
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Reset your password' }),
+    ).toBeVisible();
+    // The demo password again, so the account stays as the other tests expect it.
+    await page.getByRole('textbox', { name: 'New password', exact: true }).fill(DEMO_PASSWORD);
+    await page.getByLabel('Confirm new password').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await expect(page.getByRole('heading', { name: 'Your password has been reset' })).toBeFocused();
+    await expectAccessible(page);
+
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
+    await expect(page.getByLabel(/^Email/)).toHaveValue(email);
+    await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
+  });
+
+  test('a reset link the server does not know is refused, with a way to ask for a new one', async ({
+    page,
+  }) => {
+    await page.goto('/identity/reset-password?token=' + 'x'.repeat(43));
+    await acceptEssentialCookies(page);
+    await page.getByRole('textbox', { name: 'New password', exact: true }).fill('Str0ng!Pass');
+    await page.getByLabel('Confirm new password').fill('Str0ng!Pass');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Your password was not saved' });
+    await expect(alert).toBeFocused();
+    await expect(alert.getByRole('link', { name: 'Request a new link' })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test('a migrated account is shown as not linked and can open the DealerPass ID page, keyboard only', async ({
+    page,
+  }) => {
+    await page.goto('/login');
+    await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
+    await acceptEssentialCookies(page);
+    await expect(page.getByRole('heading', { level: 1, name: /^Sign in to/ })).toBeVisible();
+    await expectAccessible(page);
+
+    // The two ways are a radio group: arrow keys switch, and what was typed stays.
+    const dealerPassId = page.getByRole('radio', { name: 'DealerPass ID' });
+    await expect(dealerPassId).toBeChecked();
+    await page.getByLabel(/^Email/).fill('typed@example.com');
+    await dealerPassId.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('radio', { name: 'Legacy username' })).toBeChecked();
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel(/^Username/)).toBeFocused();
+    await page.keyboard.type('migrated.dealer');
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel(/^Password/)).toBeFocused();
+    await page.keyboard.type(DEMO_PASSWORD);
+    await page.keyboard.press('Enter');
+
+    await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByText('Signed in as')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Log out' })).toHaveAttribute('href', '/logout');
+    await page.getByRole('link', { name: 'connect your DealerPass ID' }).click();
+    await expect(page).toHaveURL(/\/account\/karid\/connect$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Your DealerPass ID' })).toBeVisible();
+    await expectAccessible(page);
+
+    // Linking with the wrong password is refused; nothing changes on the account.
+    await page.getByRole('radio', { name: 'Link an existing DealerPass ID' }).check();
+    await page.getByLabel(/^Email/).fill('active@example.com');
+    await page.getByLabel(/^Password/).fill('Not-the-password1!');
+    await page.getByRole('button', { name: 'Link DealerPass ID' }).click();
+    const refused = page.getByRole('alert').filter({ hasText: 'was not connected' });
+    await expect(refused).toBeFocused();
+    await expectAccessible(page);
+  });
 });
