@@ -42,6 +42,10 @@ export interface AppOptions extends ServiceOverrides {
   prettyLogs?: boolean;
 }
 
+/** Requests per minute per client address on routes without a stricter limit of their own. */
+export const GLOBAL_RATE_LIMIT_PER_MINUTE = 600;
+const STATIC_FILE = /^\/(assets\/[\w.-]+|favicon\.svg|robots\.txt)(\?|$)/;
+
 /** Anything that could identify or authenticate someone, masked wherever it appears in a log line. */
 const REDACTED_PATHS = [
   'req.headers.cookie',
@@ -121,9 +125,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cookie, { hook: false });
   await app.register(rateLimit, {
     global: true,
-    max: 300,
+    max: GLOBAL_RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     keyGenerator: (request) => request.ip,
+    // Static files are not a client's actions: a page load fetches a dozen, and staff of one
+    // dealership often share an address. Pages and every API route stay limited.
+    allowList: (request) => STATIC_FILE.test(request.url),
   });
   await app.register(securityHeaders);
   await app.register(csrf);

@@ -54,6 +54,9 @@ describe('sign-in through the embedded OpenID provider (DECISIONS R6)', () => {
     const whoami = await browser.get('/api/test/whoami');
     expect(whoami.statusCode).toBe(200);
     expect(whoami.json().data).toMatchObject({ context: 'web', viaKarId: true });
+    const session = await browser.get('/api/auth/session');
+    expect(session.json()).toEqual({ data: { context: 'web', loggedInViaKarId: true } });
+    expect(session.headers['cache-control']).toBe('no-store');
 
     // No provider token in what the browser holds or sees.
     const [row] = await t.app.db

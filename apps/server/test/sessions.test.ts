@@ -107,6 +107,9 @@ describe('server-side sessions (DECISIONS R6)', () => {
     });
     expect(landed).toBe('/account');
     expect((await browser.get('/api/test/whoami')).json().data).toMatchObject({ viaKarId: false });
+    expect((await browser.get('/api/auth/session')).json()).toEqual({
+      data: { context: 'web', loggedInViaKarId: false },
+    });
 
     const wrong = await new TestBrowserSession(t).signIn({
       method: 'legacy',

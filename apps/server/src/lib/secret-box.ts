@@ -12,14 +12,20 @@ export function seal(key: Buffer, plaintext: string, additionalData = ''): strin
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(additionalData));
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return [VERSION, iv, cipher.getAuthTag(), body].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
+  return [VERSION, iv, cipher.getAuthTag(), body]
+    .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+    .join('.');
 }
 
 export function open(key: Buffer, sealed: string, additionalData = ''): string {
   const [version, iv, tag, body] = sealed.split('.');
-  if (version !== VERSION || !iv || !tag || body === undefined) throw new Error('not a sealed value');
+  if (version !== VERSION || !iv || !tag || body === undefined)
+    throw new Error('not a sealed value');
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAAD(Buffer.from(additionalData));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+  return Buffer.concat([
+    decipher.update(Buffer.from(body, 'base64url')),
+    decipher.final(),
+  ]).toString('utf8');
 }

@@ -82,7 +82,11 @@ export async function createEmbeddedProvider(options: {
     },
     features: {
       devInteractions: { enabled: false },
-      revocation: { enabled: true },
+      // A client may revoke only tokens that were issued to it.
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       rpInitiatedLogout: {
         enabled: true,
         // One step: the form posts itself (the nonce lets this one script run); a button remains for no-JS.

@@ -146,6 +146,15 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /**
+   * GET /api/auth/session: what the web app may know about its own session. The DealerPass ID
+   * banner (000 §4) shows only when the sign-in did not come through a DealerPass ID.
+   */
+  app.get('/api/auth/session', { preHandler: app.requireSession }, async (request) => {
+    const session = request.session!;
+    return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
+  });
+
   app.post(
     '/api/auth/logout',
     { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },

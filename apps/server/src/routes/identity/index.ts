@@ -18,43 +18,39 @@ const FORGOT_RATE_LIMIT = { max: 10, timeWindow: '10 minutes' };
  * verification e-mail, reset one from the forgot-password e-mail, and ask for that e-mail.
  */
 const identityRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.post(
-    '/api/identity/password/set',
+  // The verification link sets a first password; the forgot-password link replaces one. Same rules.
+  const passwordLinks = [
     {
-      schema: { body: ZSetPasswordRequestSchema },
-      bodyLimit: 4 * 1024,
-      config: { rateLimit: PASSWORD_RATE_LIMIT },
+      url: '/api/identity/password/set',
+      schema: ZSetPasswordRequestSchema,
+      purpose: 'set-password',
     },
-    async (request) => {
-      const { email } = await setPasswordWithToken(app.db, {
-        token: request.body.token,
-        password: request.body.password,
-        purpose: 'set-password',
-        now: app.now(),
-      });
-      request.log.info('identity password set from the verification link');
-      return { data: { email } };
-    },
-  );
-
-  app.post(
-    '/api/identity/password/reset',
     {
-      schema: { body: ZResetPasswordRequestSchema },
-      bodyLimit: 4 * 1024,
-      config: { rateLimit: PASSWORD_RATE_LIMIT },
+      url: '/api/identity/password/reset',
+      schema: ZResetPasswordRequestSchema,
+      purpose: 'reset-password',
     },
-    async (request) => {
-      const { email } = await setPasswordWithToken(app.db, {
-        token: request.body.token,
-        password: request.body.password,
-        purpose: 'reset-password',
-        now: app.now(),
-      });
-      request.log.info('identity password reset from the e-mailed link');
-      return { data: { email } };
-    },
-  );
+  ] as const;
+  for (const link of passwordLinks) {
+    app.post(
+      link.url,
+      {
+        schema: { body: link.schema },
+        bodyLimit: 4 * 1024,
+        config: { rateLimit: PASSWORD_RATE_LIMIT },
+      },
+      async (request) => {
+        const { email } = await setPasswordWithToken(app.db, {
+          token: request.body.token,
+          password: request.body.password,
+          purpose: link.purpose,
+          now: app.now(),
+        });
+        request.log.info({ purpose: link.purpose }, 'identity password set from an e-mailed link');
+        return { data: { email } };
+      },
+    );
+  }
 
   app.post(
     '/api/identity/password/forgot',
