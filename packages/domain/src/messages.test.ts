@@ -12,6 +12,7 @@ import {
   isErrorCode,
 } from './messages.ts';
 import type { TErrorCode } from './messages.ts';
+import * as toastTexts from './messages/toast.ts';
 
 describe('errorMessage (000 §8, 001 §8, DECISIONS R1)', () => {
   it.each([
@@ -104,6 +105,11 @@ describe('toasts (000 §8–9, 001 §7)', () => {
       durationMs: 4000,
     });
     expect(CONTACT_SUBMITTED).toBe('Contact Us Form Submitted.');
+  });
+
+  it('are the catalogue-free module’s own, re-exported', () => {
+    expect(TOAST).toBe(toastTexts.TOAST);
+    expect(CONTACT_SUBMITTED).toBe(toastTexts.CONTACT_SUBMITTED);
   });
 });
 

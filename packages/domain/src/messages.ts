@@ -1,7 +1,10 @@
+import { TOAST } from './messages/toast.ts';
+
 /**
  * The message catalogue: every error code the server sends and the text the user sees for it
- * (000 §8, 001 §8), plus the shared toast texts. Texts are verbatim from the specification
- * with DECISIONS R1 applied (KAR Global → {company}, KAR ID → DealerPass ID).
+ * (000 §8, 001 §8), plus the shared toast texts (defined in `messages/toast.ts`). Texts are
+ * verbatim from the specification with DECISIONS R1 applied (KAR Global → {company}, KAR ID →
+ * DealerPass ID).
  */
 
 export const ERROR_CODES = {
@@ -67,18 +70,9 @@ export const UNSPECIFIED_ERROR_MESSAGE = 'Unspecified error.';
 /** 000 §8: the form-level default. */
 export const GENERIC_FORM_ERROR = 'Something went wrong!';
 
-/** 000 §8–9. */
-export const TOAST = {
-  successTitle: 'SUCCESS',
-  success: 'Changes have been saved.',
-  errorTitle: 'ERROR',
-  error: 'Please try again.',
-  alert: 'Unable to process request.',
-  durationMs: 4000,
-} as const;
-
-/** 001 §7. */
-export const CONTACT_SUBMITTED = 'Contact Us Form Submitted.';
+// Kept in their own module so the web app's first load can take them without this catalogue;
+// re-exported so existing imports keep working.
+export { CONTACT_SUBMITTED, TOAST } from './messages/toast.ts';
 
 const UPDATE_ACCOUNT_TEXT =
   'There was an error updating your account. Please try again later or contact Customer Support.';

@@ -7,7 +7,7 @@ import {
   useState,
   type ReactNode,
 } from 'react';
-import { TOAST } from '@dealerpass/domain/messages';
+import { TOAST } from '@dealerpass/domain/messages/toast';
 import { emitNotification } from '../../lib/events.ts';
 
 type ToastKind = 'success' | 'error' | 'alert';
