@@ -72,6 +72,22 @@ test.describe('Contact Us', () => {
     await expect(page.getByText('Please select a reason for contacting us.')).toBeVisible();
   });
 
+  test('pressing Submit while a field still has focus is not lost to that field’s message', async ({
+    page,
+  }) => {
+    await page.goto('/contact');
+    await acceptEssentialCookies(page);
+    await page.getByLabel('Full name').fill('Robin Retail');
+    await solveCaptcha(page);
+    // Still in the field: leaving it would show its message and push the button down mid-click.
+    await page.getByLabel('Email').fill('dana@');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    // The press submitted: every problem is shown, not only the e-mail's, and the first is focused.
+    await expect(page.getByText('Invalid email address.')).toBeVisible();
+    await expect(page.getByText('comments are required.')).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeFocused();
+  });
+
   test('a failed submit shows the error toast and resets the captcha', async ({ page }) => {
     await page.goto('/contact');
     await acceptEssentialCookies(page);

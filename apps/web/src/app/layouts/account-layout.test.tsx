@@ -3,15 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../components/ui/toast.tsx';
-import { loadPage as loadAccountPage } from '../../features/account/full-page-navigation.ts';
+import { loadPage } from '../../lib/full-page-navigation.ts';
 import { RETURN_URL_STORAGE_KEY } from '../../features/account/return-url.ts';
 import AccountHomePage from '../../features/account/routes/account-home-page.tsx';
 import KarIdConnectPage from '../../features/account/routes/karid-connect-page.tsx';
-import { loadPage as loadAuthPage } from '../../features/auth/full-page-navigation.ts';
 import AccountLayout from './account-layout.tsx';
 
-vi.mock('../../features/account/full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
-vi.mock('../../features/auth/full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
+vi.mock('../../lib/full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
 
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -75,8 +73,7 @@ describe('AccountLayout (000 §2, 001 §4)', () => {
     cleanup();
     vi.unstubAllGlobals();
     fetchMock.mockReset();
-    vi.mocked(loadAccountPage).mockReset();
-    vi.mocked(loadAuthPage).mockReset();
+    vi.mocked(loadPage).mockReset();
   });
 
   it('shows the user, the dealership, a Log out link and the welcome page', async () => {
@@ -106,9 +103,7 @@ describe('AccountLayout (000 §2, 001 §4)', () => {
     fetchMock.mockResolvedValue(json(401, { code: 'UNAUTHORIZED', message: 'x' }));
     renderAt('/account/billing?year=2025');
     await waitFor(() =>
-      expect(loadAccountPage).toHaveBeenCalledWith(
-        '/login?returnTo=%2Faccount%2Fbilling%3Fyear%3D2025',
-      ),
+      expect(loadPage).toHaveBeenCalledWith('/login?returnTo=%2Faccount%2Fbilling%3Fyear%3D2025'),
     );
     expect(page().getByRole('status').textContent).toContain('Taking you to sign in');
   });
@@ -126,13 +121,14 @@ describe('AccountLayout (000 §2, 001 §4)', () => {
         : json(403, 'invalidToken'),
     );
     renderAt('/account');
-    await waitFor(() => expect(loadAuthPage).toHaveBeenCalledWith('/authlogin?err=2'));
+    await waitFor(() => expect(loadPage).toHaveBeenCalledWith('/authlogin?err=2'));
     expect(fetchMock.mock.calls.map(([url]) => String(url))).toEqual([
       '/api/users/current',
       '/api/log',
     ]);
     expect(page().getByRole('status').textContent).toContain('Taking you to sign in');
-    expect(loadAccountPage).not.toHaveBeenCalled();
+    // The session handler's page only: the layout did not also send the visitor to /login.
+    expect(vi.mocked(loadPage).mock.calls).toEqual([['/authlogin?err=2']]);
   });
 
   it('offers a retry when the user cannot be loaded', async () => {

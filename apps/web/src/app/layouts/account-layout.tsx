@@ -9,7 +9,7 @@ import {
 } from '../../features/auth/session/session-failure.ts';
 import { AccountHeader } from '../../features/account/components/account-header.tsx';
 import { CurrentUserProvider, useCurrentUserLoader } from '../../features/account/current-user.tsx';
-import { loadPage } from '../../features/account/full-page-navigation.ts';
+import { loadPage } from '../../lib/full-page-navigation.ts';
 import { takeReturnUrl } from '../../features/account/return-url.ts';
 import '../../features/account/account.css';
 import { PageLoading } from '../page-loading.tsx';

@@ -25,3 +25,21 @@ export function Button({
     </button>
   );
 }
+
+/**
+ * A form's submit button. Pressing it does not blur the focused field first: the message that
+ * blur would show moves the button away before the click lands, and the click is lost.
+ * Validation runs on submit anyway; keyboard submits are unaffected.
+ */
+export function SubmitButton({ onMouseDown, ...rest }: Omit<ButtonProps, 'type'>) {
+  return (
+    <Button
+      {...rest}
+      type="submit"
+      onMouseDown={(event) => {
+        event.preventDefault();
+        onMouseDown?.(event);
+      }}
+    />
+  );
+}

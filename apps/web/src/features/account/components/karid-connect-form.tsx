@@ -1,21 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState, type MouseEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import {
   ZConnectKarIdRequestSchema,
   type TConnectKarIdRequest,
 } from '@dealerpass/domain/schemas/identity';
-import { Button } from '../../../components/ui/button.tsx';
+import { SubmitButton } from '../../../components/ui/button.tsx';
+import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';
+import {
+  ErrorSummary,
+  invalidFieldItems,
+  useErrorSummary,
+} from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
+import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
 import { connectKarId } from '../api/connect-karid.ts';
-import { failureMessage, fieldErrorsOf } from '../error-text.ts';
-import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
-
-/**
- * Pressing submit does not blur the field first: the message that blur would show moves the
- * button away before the click lands. Validation runs on submit anyway.
- */
-const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 type TMode = TConnectKarIdRequest['mode'];
 
@@ -42,7 +41,7 @@ const resolver = zodResolver(ZConnectKarIdRequestSchema) as unknown as Resolver<
   TConnectKarIdRequest
 >;
 
-const MODES: { value: TMode; label: string; hint: string }[] = [
+const MODES: (IChoice & { value: TMode })[] = [
   {
     value: 'create',
     label: 'Create a DealerPass ID',
@@ -55,9 +54,6 @@ const MODES: { value: TMode; label: string; hint: string }[] = [
   },
 ];
 
-export const PASSWORD_RULE_HINT =
-  'At least 8 characters and no spaces, with a lower-case letter, an upper-case letter, a number and a special character.';
-
 interface KarIdConnectFormProps {
   defaultEmail: string;
   /** Called once the server has connected the DealerPass ID. */
@@ -66,12 +62,7 @@ interface KarIdConnectFormProps {
 
 /** Create or link a DealerPass ID for a migrated account (DECISIONS R6). */
 export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectFormProps) {
-  const groupId = useId();
-  const [summary, setSummary] = useState<{ title: string; items: IErrorSummaryItem[] }>({
-    title: '',
-    items: [],
-  });
-  const [focusKey, setFocusKey] = useState(0);
+  const summary = useErrorSummary();
   const {
     register,
     control,
@@ -87,19 +78,14 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
   });
   const mode = useWatch({ control, name: 'mode' });
 
-  const show = (title: string, items: IErrorSummaryItem[]) => {
-    setSummary({ title, items });
-    setFocusKey((key) => key + 1);
-  };
-
   const onValid = async (values: TConnectKarIdRequest) => {
-    setSummary({ title: '', items: [] });
+    summary.clear();
     try {
       await connectKarId(values);
     } catch (error) {
       const problems = fieldErrorsOf(error, FIELDS);
       for (const { field, message } of problems) setError(field, { message });
-      show(
+      summary.show(
         'Your DealerPass ID was not connected',
         problems.length > 0
           ? problems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] }))
@@ -111,13 +97,7 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
   };
 
   const onInvalid = (invalid: FieldErrors<IConnectFormValues>) => {
-    show(
-      'There is a problem',
-      FIELDS.flatMap((field) => {
-        const message = invalid[field]?.message;
-        return message ? [{ message, fieldId: FIELD_IDS[field] }] : [];
-      }),
-    );
+    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
   };
 
   const creating = mode === 'create';
@@ -128,25 +108,12 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
       noValidate
       aria-label="Connect a DealerPass ID"
     >
-      <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey} />
-      <fieldset className="choice-group">
-        <legend className="choice-group__legend">What would you like to do?</legend>
-        {MODES.map((option) => (
-          <div className="choice" key={option.value}>
-            <input
-              type="radio"
-              id={`${groupId}-${option.value}`}
-              value={option.value}
-              aria-describedby={`${groupId}-${option.value}-hint`}
-              {...register('mode', { onChange: () => clearErrors() })}
-            />
-            <label htmlFor={`${groupId}-${option.value}`}>{option.label}</label>
-            <p id={`${groupId}-${option.value}-hint`} className="choice__hint">
-              {option.hint}
-            </p>
-          </div>
-        ))}
-      </fieldset>
+      <ErrorSummary {...summary.props} />
+      <ChoiceGroup
+        legend="What would you like to do?"
+        options={MODES}
+        {...register('mode', { onChange: () => clearErrors() })}
+      />
       <TextField
         id={FIELD_IDS.email}
         label="Email"
@@ -179,9 +146,9 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
         />
       ) : null}
       <div className="form-actions">
-        <Button type="submit" busy={isSubmitting} onMouseDown={keepFocusOnPress}>
+        <SubmitButton busy={isSubmitting}>
           {isSubmitting ? 'Saving…' : creating ? 'Create DealerPass ID' : 'Link DealerPass ID'}
-        </Button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,21 +1,20 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useId, useState, type MouseEvent } from 'react';
+import { useState } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
 import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
-import { Button } from '../../../components/ui/button.tsx';
+import { SubmitButton } from '../../../components/ui/button.tsx';
+import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';
+import {
+  ErrorSummary,
+  invalidFieldItems,
+  useErrorSummary,
+} from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
-import { failureMessage, fieldErrorsOf } from '../error-text.ts';
-import { loadPage } from '../full-page-navigation.ts';
-import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
-
-/**
- * Pressing submit does not blur the field first: the message that blur would show moves the
- * button away before the click lands. Validation runs on submit anyway.
- */
-const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 type TSignInMethod = TSignInRequest['method'];
 
@@ -42,7 +41,7 @@ const resolver = zodResolver(ZSignInRequestSchema) as unknown as Resolver<
   TSignInRequest
 >;
 
-const METHODS: { value: TSignInMethod; label: string; hint: string }[] = [
+const METHODS: (IChoice & { value: TSignInMethod })[] = [
   { value: 'email', label: 'DealerPass ID', hint: 'Your email address and password.' },
   {
     value: 'legacy',
@@ -60,12 +59,7 @@ interface SignInFormProps {
 
 /** The embedded provider's sign-in form (DECISIONS R6, docs/decisions/009). */
 export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
-  const groupId = useId();
-  const [summary, setSummary] = useState<{ title: string; items: IErrorSummaryItem[] }>({
-    title: '',
-    items: [],
-  });
-  const [focusKey, setFocusKey] = useState(0);
+  const summary = useErrorSummary();
   const [leaving, setLeaving] = useState(false);
   const {
     register,
@@ -83,13 +77,8 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
   });
   const method = useWatch({ control, name: 'method' });
 
-  const showSummary = (title: string, items: IErrorSummaryItem[]) => {
-    setSummary({ title, items });
-    setFocusKey((key) => key + 1);
-  };
-
   const onValid = async (values: TSignInRequest) => {
-    setSummary({ title: '', items: [] });
+    summary.clear();
     try {
       const { redirectTo } = await submitInteractionLogin(uid, values);
       setLeaving(true);
@@ -105,18 +94,12 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
       for (const { field, message } of fieldErrorsOf(error, FIELDS)) {
         setError(field, { message });
       }
-      showSummary('We could not sign you in', [{ message: failureMessage(error) }]);
+      summary.show('We could not sign you in', [{ message: failureMessage(error) }]);
     }
   };
 
   const onInvalid = (invalid: FieldErrors<ISignInFormValues>) => {
-    showSummary(
-      'There is a problem',
-      FIELDS.flatMap((field) => {
-        const message = invalid[field]?.message;
-        return message ? [{ message, fieldId: FIELD_IDS[field] }] : [];
-      }),
-    );
+    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
   };
 
   const busy = isSubmitting || leaving;
@@ -130,25 +113,12 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
       <h2 id="sign-in-title" className="visually-hidden">
         Sign-in details
       </h2>
-      <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey} />
-      <fieldset className="choice-group">
-        <legend className="choice-group__legend">Sign in with</legend>
-        {METHODS.map((option) => (
-          <div className="choice" key={option.value}>
-            <input
-              type="radio"
-              id={`${groupId}-${option.value}`}
-              value={option.value}
-              aria-describedby={`${groupId}-${option.value}-hint`}
-              {...register('method', { onChange: () => clearErrors() })}
-            />
-            <label htmlFor={`${groupId}-${option.value}`}>{option.label}</label>
-            <p id={`${groupId}-${option.value}-hint`} className="choice__hint">
-              {option.hint}
-            </p>
-          </div>
-        ))}
-      </fieldset>
+      <ErrorSummary {...summary.props} />
+      <ChoiceGroup
+        legend="Sign in with"
+        options={METHODS}
+        {...register('method', { onChange: () => clearErrors() })}
+      />
       {method === 'legacy' ? (
         <TextField
           id={FIELD_IDS.username}
@@ -185,9 +155,7 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
         <Link to="/identity/forgot-password">Forgot password?</Link>
       </p>
       <div className="form-actions">
-        <Button type="submit" busy={busy} onMouseDown={keepFocusOnPress}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </Button>
+        <SubmitButton busy={busy}>{busy ? 'Signing in…' : 'Sign in'}</SubmitButton>
       </div>
     </form>
   );

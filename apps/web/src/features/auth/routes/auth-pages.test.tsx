@@ -2,12 +2,12 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ANALYTICS_EVENT, type AnalyticsDetail } from '../../../lib/events.ts';
-import { loadPage } from '../full-page-navigation.ts';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
 import AuthLoginPage from './auth-login-page.tsx';
 import AuthLogoutPage from './auth-logout-page.tsx';
 import LogoutPage from './logout-page.tsx';
 
-vi.mock('../full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
+vi.mock('../../../lib/full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
 
 function renderAt(entry: string | { pathname: string; search?: string; state?: unknown }) {
   return render(

@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { emitAnalyticsEvent } from '../../../lib/events.ts';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { logout } from '../api/logout.ts';
 import { postClientLog } from '../api/post-client-log.ts';
-import { loadPage } from '../full-page-navigation.ts';
 
 /**
  * /logout (000 §7, 001 §4): the server ends the session and names where to go (the provider's

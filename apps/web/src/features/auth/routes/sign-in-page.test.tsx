@@ -2,10 +2,10 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { loadPage } from '../full-page-navigation.ts';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
 import SignInPage from './sign-in-page.tsx';
 
-vi.mock('../full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
+vi.mock('../../../lib/full-page-navigation.ts', () => ({ loadPage: vi.fn() }));
 
 const UID = 'abcDEF123456';
 const fetchMock = vi.fn<typeof fetch>();

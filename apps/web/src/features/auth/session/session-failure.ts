@@ -4,9 +4,9 @@ import {
 } from '@dealerpass/domain/account/session-failure';
 import type { TClientLogRequest } from '@dealerpass/domain/schemas/client-log';
 import { onApiFailure, type ApiError } from '../../../lib/api-client.ts';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { logout } from '../api/logout.ts';
 import { postClientLog } from '../api/post-client-log.ts';
-import { loadPage } from '../full-page-navigation.ts';
 
 /** The 403 code every `/api/users/*` route but the current-user call gives a blocked account (009). */
 export const ACCOUNT_BLOCKED_CODE = 'ACCOUNT_BLOCKED';

@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
-import { CONTACT_SUBMITTED } from '@dealerpass/domain/messages';
+import { CONTACT_SUBMITTED } from '@dealerpass/domain/messages/toast';
 import {
   CONTACT_COMMENTS_MAX_LENGTH,
   CONTACT_PHONE_COUNTRIES,
@@ -10,7 +10,7 @@ import {
   ZContactUsRequestSchema,
   type TContactUsRequest,
 } from '@dealerpass/domain/schemas/contact';
-import { Button } from '../../../components/ui/button.tsx';
+import { SubmitButton } from '../../../components/ui/button.tsx';
 import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
@@ -166,9 +166,9 @@ export function ContactForm() {
         )}
       />
       <div className="form-actions">
-        <Button type="submit" busy={isSubmitting} disabled={!isDirty || !captcha}>
+        <SubmitButton busy={isSubmitting} disabled={!isDirty || !captcha}>
           {isSubmitting ? 'Sending…' : 'Submit'}
-        </Button>
+        </SubmitButton>
       </div>
     </form>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState, type MouseEvent } from 'react';
+import { useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
 import {
@@ -7,18 +7,17 @@ import {
   type TNewPasswordForm,
   type TSetPasswordRequest,
 } from '@dealerpass/domain/schemas/identity';
-import { Button } from '../../../components/ui/button.tsx';
+import { SubmitButton } from '../../../components/ui/button.tsx';
+import {
+  ErrorSummary,
+  invalidFieldItems,
+  useErrorSummary,
+  type IErrorSummaryItem,
+} from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { failureMessage, fieldErrorsOf } from '../error-text.ts';
-import { PASSWORD_RULE_HINT } from '../password-rule.ts';
-import { ErrorSummary, type IErrorSummaryItem } from './error-summary.tsx';
-
-/**
- * Pressing submit does not blur the field first: the message that blur would show moves the
- * button away before the click lands. Validation runs on submit anyway.
- */
-const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
+import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
 
 const FIELD_IDS = { password: 'new-password', confirmPassword: 'confirm-new-password' } as const;
 type TField = keyof typeof FIELD_IDS;
@@ -36,12 +35,8 @@ interface NewPasswordFormProps {
 
 /** New password and its confirmation, for the verification link and the reset link (001 §5, §8). */
 export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPasswordFormProps) {
-  const [summary, setSummary] = useState<{
-    title: string;
-    items: IErrorSummaryItem[];
-    deadLink: boolean;
-  }>({ title: '', items: [], deadLink: false });
-  const [focusKey, setFocusKey] = useState(0);
+  const summary = useErrorSummary();
+  const [deadLink, setDeadLink] = useState(false);
   const {
     register,
     handleSubmit,
@@ -54,13 +49,14 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
     defaultValues: { password: '', confirmPassword: '' },
   });
 
-  const show = (title: string, items: IErrorSummaryItem[], deadLink = false) => {
-    setSummary({ title, items, deadLink });
-    setFocusKey((key) => key + 1);
+  const show = (title: string, items: IErrorSummaryItem[], linkIsDead = false) => {
+    setDeadLink(linkIsDead);
+    summary.show(title, items);
   };
 
   const onValid = async (values: TNewPasswordForm) => {
-    setSummary({ title: '', items: [], deadLink: false });
+    summary.clear();
+    setDeadLink(false);
     try {
       const { email } = await submit({ token, ...values });
       onDone(email);
@@ -89,13 +85,7 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
   };
 
   const onInvalid = (invalid: FieldErrors<TNewPasswordForm>) => {
-    show(
-      'There is a problem',
-      FIELDS.flatMap((field) => {
-        const message = invalid[field]?.message;
-        return message ? [{ message, fieldId: FIELD_IDS[field] }] : [];
-      }),
-    );
+    show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
   };
 
   return (
@@ -105,8 +95,8 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
       noValidate
       aria-label="Choose a password"
     >
-      <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey}>
-        {summary.deadLink ? (
+      <ErrorSummary {...summary.props}>
+        {deadLink ? (
           <p className="error-summary__extra">
             <Link to="/identity/forgot-password">Request a new link</Link>
           </p>
@@ -132,9 +122,7 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
         error={errors.confirmPassword?.message}
       />
       <div className="form-actions">
-        <Button type="submit" busy={isSubmitting} onMouseDown={keepFocusOnPress}>
-          {isSubmitting ? 'Saving…' : submitLabel}
-        </Button>
+        <SubmitButton busy={isSubmitting}>{isSubmitting ? 'Saving…' : submitLabel}</SubmitButton>
       </div>
     </form>
   );

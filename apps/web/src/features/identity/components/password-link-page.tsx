@@ -5,7 +5,7 @@ import {
   IDENTITY_TOKEN_PATTERN,
   type TSetPasswordRequest,
 } from '@dealerpass/domain/schemas/identity';
-import { signInUrl } from '../password-rule.ts';
+import { signInUrl } from '../sign-in-url.ts';
 import { NewPasswordForm } from './new-password-form.tsx';
 import '../identity.css';
 

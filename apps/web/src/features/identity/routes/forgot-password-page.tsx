@@ -1,25 +1,23 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm, type FieldErrors } from 'react-hook-form';
 import { errorMessage } from '@dealerpass/domain/messages';
 import {
   ZForgotPasswordRequestSchema,
   type TForgotPasswordRequest,
 } from '@dealerpass/domain/schemas/identity';
-import { Button } from '../../../components/ui/button.tsx';
+import { SubmitButton } from '../../../components/ui/button.tsx';
 import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
+import {
+  ErrorSummary,
+  useErrorSummary,
+  type IErrorSummaryItem,
+} from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { requestPasswordReset } from '../api/request-password-reset.ts';
-import { ErrorSummary, type IErrorSummaryItem } from '../components/error-summary.tsx';
-import { failureMessage, fieldErrorsOf } from '../error-text.ts';
 import '../identity.css';
-
-/**
- * Pressing submit does not blur the field first: the message that blur would show moves the
- * button away before the click lands. Validation runs on submit anyway.
- */
-const keepFocusOnPress = (event: MouseEvent) => event.preventDefault();
 
 const EMAIL_ID = 'forgot-password-email';
 
@@ -30,11 +28,7 @@ const EMAIL_ID = 'forgot-password-email';
 export default function ForgotPasswordPage() {
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [captchaReset, setCaptchaReset] = useState(0);
-  const [summary, setSummary] = useState<{ title: string; items: IErrorSummaryItem[] }>({
-    title: '',
-    items: [],
-  });
-  const [focusKey, setFocusKey] = useState(0);
+  const summary = useErrorSummary();
   const sentHeading = useRef<HTMLHeadingElement>(null);
   const {
     register,
@@ -58,13 +52,8 @@ export default function ForgotPasswordPage() {
     if (sentTo !== null) sentHeading.current?.focus();
   }, [sentTo]);
 
-  const show = (title: string, items: IErrorSummaryItem[]) => {
-    setSummary({ title, items });
-    setFocusKey((key) => key + 1);
-  };
-
   const onValid = async (values: TForgotPasswordRequest) => {
-    setSummary({ title: '', items: [] });
+    summary.clear();
     try {
       await requestPasswordReset(values);
       setSentTo(values.email);
@@ -75,12 +64,12 @@ export default function ForgotPasswordPage() {
       if (error instanceof ApiError && error.status === 404) {
         const message = errorMessage('USERNAME_NOT_FOUND');
         setError('email', { message });
-        show('We could not send a link', [{ message, fieldId: EMAIL_ID }]);
+        summary.show('We could not send a link', [{ message, fieldId: EMAIL_ID }]);
         return;
       }
       const emailProblems = fieldErrorsOf(error, ['email'] as const);
       for (const { message } of emailProblems) setError('email', { message });
-      show(
+      summary.show(
         'We could not send a link',
         emailProblems.length > 0
           ? emailProblems.map(({ message }) => ({ message, fieldId: EMAIL_ID }))
@@ -93,7 +82,7 @@ export default function ForgotPasswordPage() {
     const items: IErrorSummaryItem[] = [];
     if (invalid.email?.message) items.push({ message: invalid.email.message, fieldId: EMAIL_ID });
     if (invalid.recaptcha?.message) items.push({ message: invalid.recaptcha.message });
-    show('There is a problem', items);
+    summary.show('There is a problem', items);
   };
 
   return (
@@ -136,7 +125,7 @@ export default function ForgotPasswordPage() {
             noValidate
             aria-label="Reset link request"
           >
-            <ErrorSummary title={summary.title} items={summary.items} focusKey={focusKey} />
+            <ErrorSummary {...summary.props} />
             <TextField
               id={EMAIL_ID}
               label="Email"
@@ -164,9 +153,9 @@ export default function ForgotPasswordPage() {
               )}
             />
             <div className="form-actions">
-              <Button type="submit" busy={isSubmitting} onMouseDown={keepFocusOnPress}>
+              <SubmitButton busy={isSubmitting}>
                 {isSubmitting ? 'Sending…' : 'Send reset link'}
-              </Button>
+              </SubmitButton>
             </div>
           </form>
         </>

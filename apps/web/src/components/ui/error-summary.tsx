@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import './error-summary.css';
 
 export interface IErrorSummaryItem {
   message: string;
@@ -54,4 +55,37 @@ export function ErrorSummary({ title, items, focusKey, children }: ErrorSummaryP
       {children}
     </div>
   );
+}
+
+/**
+ * The items for the fields that failed validation, in the order of `fieldIds`, each linking to
+ * its field (pass react-hook-form's `FieldErrors`).
+ */
+export function invalidFieldItems<K extends string>(
+  errors: Partial<Record<NoInfer<K>, { message?: string } | undefined>>,
+  fieldIds: Readonly<Record<K, string>>,
+): IErrorSummaryItem[] {
+  return (Object.keys(fieldIds) as K[]).flatMap((field) => {
+    const message = errors[field]?.message;
+    return message ? [{ message, fieldId: fieldIds[field] }] : [];
+  });
+}
+
+/**
+ * The state behind an ErrorSummary: `show` after a failed submit (it bumps the focus key, so even
+ * the same problems are focused and heard again), `clear` before the next try. Spread `props` on
+ * the summary.
+ */
+export function useErrorSummary() {
+  const [summary, setSummary] = useState<{ title: string; items: IErrorSummaryItem[] }>({
+    title: '',
+    items: [],
+  });
+  const [focusKey, setFocusKey] = useState(0);
+  const show = useCallback((title: string, items: IErrorSummaryItem[]) => {
+    setSummary({ title, items });
+    setFocusKey((key) => key + 1);
+  }, []);
+  const clear = useCallback(() => setSummary({ title: '', items: [] }), []);
+  return { props: { ...summary, focusKey }, show, clear };
 }

@@ -1,5 +1,10 @@
-import { TOAST, errorCodeForStatus, errorMessage } from '@dealerpass/domain/messages';
-import { ApiError } from '../../lib/api-client.ts';
+/**
+ * What a failed API call says to the user, for forms that show it themselves (an error summary,
+ * field errors) rather than as a toast. Shared so every form words a failure the same way.
+ */
+import { TOAST } from '@dealerpass/domain/messages/toast';
+import { errorCodeForStatus, errorMessage } from '@dealerpass/domain/messages';
+import { ApiError } from './api-client.ts';
 
 /** The text to show for a failed call: the server's own message, else the catalogue's for the status. */
 export function failureMessage(error: unknown): string {
