@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 
 const FEATURES = [
   'contact',
@@ -13,7 +14,19 @@ const FEATURES = [
   'auth',
   'identity',
   'account',
+  'snapshot',
 ];
+
+// A feature folder missing from the list would escape the no-cross-feature-imports rule below.
+const featureFolders = readdirSync(new URL('./apps/web/src/features/', import.meta.url), {
+  withFileTypes: true,
+})
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const unlisted = featureFolders.filter((folder) => !FEATURES.includes(folder));
+if (unlisted.length > 0) {
+  throw new Error(`eslint.config.js: add ${unlisted.join(', ')} to FEATURES.`);
+}
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'test-results/**'] },
