@@ -1,0 +1,124 @@
+/**
+ * One PDF page and what we draw on it: text in the two standard Helvetica fonts, straight rules
+ * and filled rectangles. Coordinates are PDF points from the page's bottom-left corner.
+ */
+import { winAnsiWidth, type TPdfFont } from './font-metrics.ts';
+import { toWinAnsi } from './win-ansi.ts';
+
+/** Red, green, blue from 0 to 1. */
+export type TRgb = readonly [number, number, number];
+
+export const US_LETTER = { width: 612, height: 792 } as const;
+export const BLACK: TRgb = [0, 0, 0];
+
+/** Resource names of the fonts in every page we write (write-pdf.ts declares them). */
+export const FONT_RESOURCES: Readonly<Record<TPdfFont, string>> = {
+  Helvetica: 'F1',
+  'Helvetica-Bold': 'F2',
+};
+
+export interface ITextStyle {
+  font?: TPdfFont;
+  size?: number;
+  color?: TRgb;
+  /** Which end of the text sits at x. */
+  align?: 'left' | 'right' | 'center';
+  /** Wider text is first set smaller, down to `minSize`, then cut to end with '…'. */
+  maxWidth?: number;
+  /** The smallest size wide text may shrink to (default: no shrinking). */
+  minSize?: number;
+}
+
+export interface IStrokeStyle {
+  width?: number;
+  color?: TRgb;
+}
+
+const ELLIPSIS = '\x85';
+
+/** A number as content streams want it: at most two decimals, no exponent, no '-0'. */
+export function pdfNumber(value: number): string {
+  if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
+  const rounded = Math.round(value * 100) / 100;
+  return rounded === 0 ? '0' : String(rounded);
+}
+
+function color(rgb: TRgb): string {
+  return `${pdfNumber(rgb[0])} ${pdfNumber(rgb[1])} ${pdfNumber(rgb[2])}`;
+}
+
+const NEEDS_ESCAPE = /[()\\\x80-\xff]/;
+
+/**
+ * WinAnsi bytes as a literal string's body: '(', ')' and '\' escaped, bytes above 0x7F as octal
+ * so the content stream stays ASCII.
+ */
+export function escapePdfString(bytes: string): string {
+  if (!NEEDS_ESCAPE.test(bytes)) return bytes;
+  let out = '';
+  for (let i = 0; i < bytes.length; i++) {
+    const code = bytes.charCodeAt(i);
+    if (code === 0x28 || code === 0x29 || code === 0x5c) out += `\\${bytes[i]}`;
+    else if (code > 0x7e) out += `\\${code.toString(8).padStart(3, '0')}`;
+    else out += bytes[i];
+  }
+  return out;
+}
+
+/** Bytes cut to fit `maxWidth`, ending with '…' when anything was cut. */
+function fitBytes(bytes: string, font: TPdfFont, size: number, maxWidth: number): string {
+  if (winAnsiWidth(bytes, font, size) <= maxWidth) return bytes;
+  let end = bytes.length;
+  while (end > 0 && winAnsiWidth(bytes.slice(0, end) + ELLIPSIS, font, size) > maxWidth) end--;
+  return bytes.slice(0, end).trimEnd() + ELLIPSIS;
+}
+
+export class PdfPage {
+  readonly width: number;
+  readonly height: number;
+  #content = '';
+
+  constructor(size: { width: number; height: number } = US_LETTER) {
+    this.width = size.width;
+    this.height = size.height;
+  }
+
+  /** Draws one line of text with its baseline at y; returns the width drawn. */
+  text(x: number, y: number, text: string, style: ITextStyle = {}): number {
+    const font = style.font ?? 'Helvetica';
+    let size = style.size ?? 10;
+    let bytes = toWinAnsi(text);
+    let width = winAnsiWidth(bytes, font, size);
+    if (style.maxWidth !== undefined && width > style.maxWidth) {
+      if (style.minSize !== undefined && style.minSize < size) {
+        size = Math.max(style.minSize, Math.floor((size * style.maxWidth * 100) / width) / 100);
+      }
+      bytes = fitBytes(bytes, font, size, style.maxWidth);
+      width = winAnsiWidth(bytes, font, size);
+    }
+    const left = style.align === 'right' ? x - width : style.align === 'center' ? x - width / 2 : x;
+    this.#content +=
+      `BT /${FONT_RESOURCES[font]} ${pdfNumber(size)} Tf ${color(style.color ?? BLACK)} rg ` +
+      `${pdfNumber(left)} ${pdfNumber(y)} Td (${escapePdfString(bytes)}) Tj ET\n`;
+    return width;
+  }
+
+  /** A straight rule from (x1, y1) to (x2, y2). */
+  line(x1: number, y1: number, x2: number, y2: number, style: IStrokeStyle = {}): void {
+    this.#content +=
+      `q ${pdfNumber(style.width ?? 0.5)} w ${color(style.color ?? BLACK)} RG ` +
+      `${pdfNumber(x1)} ${pdfNumber(y1)} m ${pdfNumber(x2)} ${pdfNumber(y2)} l S Q\n`;
+  }
+
+  /** A filled rectangle with its lower-left corner at (x, y). */
+  fillRect(x: number, y: number, width: number, height: number, fill: TRgb): void {
+    this.#content +=
+      `q ${color(fill)} rg ${pdfNumber(x)} ${pdfNumber(y)} ` +
+      `${pdfNumber(width)} ${pdfNumber(height)} re f Q\n`;
+  }
+
+  /** The page's content stream (ASCII). */
+  content(): string {
+    return this.#content;
+  }
+}
