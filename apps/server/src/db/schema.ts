@@ -236,3 +236,104 @@ export const oidcKeys = pgTable('oidc_keys', {
   privateJwkEnc: text('private_jwk_enc').notNull(),
   createdAt: createdAt(),
 });
+
+/*
+ * The embedded sandbox payment gateway's own state (DECISIONS R5, docs/decisions/010). It stands
+ * in for a third party, so nothing here is joined with our tables. A card is kept as brand, last
+ * four digits, expiry (MMYY) and its test behaviour only: never the number, never the CVV.
+ */
+const CARD_BRANDS = ['amex', 'discover', 'mastercard', 'visa'] as const;
+const SANDBOX_BEHAVIOURS = [
+  'approved',
+  'declined',
+  'insufficient_funds',
+  'expired_card',
+  'processor_error',
+] as const;
+
+/** One-time payment tokens from the browser's tokenization call; stored as SHA-256 of the token. */
+export const sandboxGatewayTokens = pgTable(
+  'sandbox_gateway_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    cardBrand: text('card_brand', { enum: CARD_BRANDS }).notNull(),
+    cardLast4: text('card_last4').notNull(),
+    cardExpiration: text('card_expiration').notNull(),
+    behaviour: text('behaviour', { enum: SANDBOX_BEHAVIOURS }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('sandbox_gateway_tokens_expires_idx').on(table.expiresAt)],
+);
+
+export const sandboxGatewayCustomers = pgTable('sandbox_gateway_customers', {
+  id: text('id').primaryKey(),
+  /** Our account id, as a merchant would send it: for looking around in the sandbox only. */
+  merchantCustomerId: text('merchant_customer_id').notNull(),
+  email: text('email').notNull(),
+  createdAt: createdAt(),
+});
+
+export const sandboxGatewayPaymentProfiles = pgTable(
+  'sandbox_gateway_payment_profiles',
+  {
+    id: text('id').primaryKey(),
+    customerId: text('customer_id')
+      .notNull()
+      .references(() => sandboxGatewayCustomers.id),
+    cardBrand: text('card_brand', { enum: CARD_BRANDS }).notNull(),
+    cardLast4: text('card_last4').notNull(),
+    cardExpiration: text('card_expiration').notNull(),
+    behaviour: text('behaviour', { enum: SANDBOX_BEHAVIOURS }).notNull(),
+    createdAt: createdAt(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [index('sandbox_gateway_payment_profiles_customer_idx').on(table.customerId)],
+);
+
+/**
+ * Charges and refunds. The idempotency key is unique: a repeated call finds the first row and
+ * answers its outcome. `request_hash` tells a repeat from a different request under the same key.
+ */
+export const sandboxGatewayTransactions = pgTable(
+  'sandbox_gateway_transactions',
+  {
+    id: text('id').primaryKey(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    requestHash: text('request_hash').notNull(),
+    kind: text('kind', { enum: ['charge', 'refund'] }).notNull(),
+    status: text('status', { enum: ['approved', 'declined', 'refunded'] }).notNull(),
+    declineReason: text('decline_reason', {
+      enum: ['declined', 'insufficient_funds', 'expired_card'],
+    }),
+    amountCents: integer('amount_cents').notNull(),
+    paymentProfileId: text('payment_profile_id').references(() => sandboxGatewayPaymentProfiles.id),
+    /** For a refund: the charge it refunds. */
+    chargeId: text('charge_id'),
+    description: text('description').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (table) => [index('sandbox_gateway_transactions_charge_idx').on(table.chargeId)],
+);
+
+/**
+ * The Authorize.Net adapter's memory of its charges and refunds per idempotency key
+ * (docs/decisions/010). A repeated key answers the stored outcome without calling Authorize.Net;
+ * `attempt` numbers the invoice sent, so a retry after a definite processor error is not refused
+ * as a duplicate while a retry after a lost answer is.
+ */
+export const authorizeNetOperations = pgTable('authorize_net_operations', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  kind: text('kind', { enum: ['charge', 'refund'] }).notNull(),
+  requestHash: text('request_hash').notNull(),
+  /** retry: the last attempt failed for sure, the next one sends attempt + 1. */
+  status: text('status', { enum: ['retry', 'held', 'approved', 'declined', 'refunded'] }).notNull(),
+  attempt: integer('attempt').notNull().default(1),
+  transactionId: text('transaction_id'),
+  declineReason: text('decline_reason', {
+    enum: ['declined', 'insufficient_funds', 'expired_card'],
+  }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
