@@ -89,7 +89,9 @@ test.describe('public pages', () => {
     await expect(page.locator('a[href^="tel:"]').first()).toContainText('1-800-555-0199');
   });
 
-  test('every navigation emits a history-change event', async ({ page }) => {
+  test('every navigation emits a history-change event, even one left before its page loaded', async ({
+    page,
+  }) => {
     await page.addInitScript(() => {
       const log: string[] = [];
       (window as unknown as { historyEvents: string[] }).historyEvents = log;
@@ -98,16 +100,35 @@ test.describe('public pages', () => {
         if (detail.name === 'history change') log.push(detail.path);
       });
     });
+    const events = () =>
+      page.evaluate(() => (window as unknown as { historyEvents: string[] }).historyEvents);
     await page.goto('/home');
     await acceptEssentialCookies(page);
     await page.getByRole('contentinfo').getByRole('link', { name: 'Terms of Use' }).click();
-    await expect(page).toHaveURL(/\/terms/);
+    await expect(page.getByRole('heading', { level: 1, name: /terms/i })).toBeVisible();
     await page.goBack();
     await expect(page).toHaveURL(/\/home$/);
-    const events = await page.evaluate(
-      () => (window as unknown as { historyEvents: string[] }).historyEvents,
-    );
-    expect(events).toEqual(['/home', '/terms', '/home']);
+    await expect.poll(events).toEqual(['/home', '/terms', '/home']);
+
+    // The contact page's code arrives slowly; the visitor goes back before it has loaded.
+    await page.route('**/assets/contact-page-*.js', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy Notice' }).click();
+    await expect(page).toHaveURL(/\/terms#privacy$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/home$/);
+    await page
+      .getByRole('link', { name: /contact us/i })
+      .first()
+      .click();
+    await expect(page).toHaveURL(/\/contact$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect
+      .poll(events)
+      .toEqual(['/home', '/terms', '/home', '/terms', '/home', '/contact', '/home']);
   });
 
   test('the page carries the CSRF token and referrer origin, and the server sends a strict CSP', async ({

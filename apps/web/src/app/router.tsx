@@ -1,5 +1,6 @@
 import { lazy } from 'react';
-import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from 'react-router';
+import { createAppHistory } from './app-history.ts';
 import { PublicLayout } from './layouts/public-layout.tsx';
 
 // Each page's code is loaded when it is first visited (one chunk per page). Declarative routes
@@ -56,10 +57,12 @@ export function AppRoutes() {
   );
 }
 
+const history = createAppHistory();
+
 export function App() {
   return (
-    <BrowserRouter>
+    <HistoryRouter history={history}>
       <AppRoutes />
-    </BrowserRouter>
+    </HistoryRouter>
   );
 }

@@ -1,25 +1,20 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import { useLocation } from 'react-router';
-import { emitAnalyticsEvent } from '../lib/events.ts';
 
 /** How long to wait for a lazily loaded page to render the element an anchor points at. */
 const ANCHOR_WAIT_MS = 3000;
 
 /**
- * What every navigation does: emit the history-change event (001 §2), scroll to the top or to the
- * anchored element, and move focus to the new content so screen-reader users hear the change
- * (not on the first load, where the browser starts at the top of the document anyway).
+ * What every rendered navigation does: scroll to the top or to the anchored element, and move
+ * focus to the new content so screen-reader users hear the change (not on the first load, where
+ * the browser starts at the top of the document anyway). The history-change event is emitted by
+ * the history itself (app-history.ts).
  */
 export function useNavigationEffects(main: RefObject<HTMLElement | null>): void {
   const location = useLocation();
   const first = useRef(true);
 
   useEffect(() => {
-    emitAnalyticsEvent('history change', {
-      path: location.pathname,
-      search: location.search,
-      hash: location.hash,
-    });
     const isFirst = first.current;
     first.current = false;
 
