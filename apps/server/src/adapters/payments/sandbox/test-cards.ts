@@ -13,7 +13,7 @@ export interface SandboxTestCard {
 
 /**
  * The documented test cards. Every one passes Luhn and the brand rules; any other valid number
- * behaves as `approved`. Use any future expiry and any 3-digit CVV (4 for American Express).
+ * behaves as `approved`. Use any expiry month that has not ended and any 3- or 4-digit CVV.
  */
 export const SANDBOX_TEST_CARDS: readonly SandboxTestCard[] = [
   { number: '4111111111111111', brand: 'visa', behaviour: 'approved' },
