@@ -50,6 +50,13 @@ function wallClock(instant: Date, timeZone: string) {
   };
 }
 
+/** Midnight of a calendar day (month 1–12), clamped like dosDateTime. */
+export function dosDate(year: number, month: number, day: number): IDosDateTime {
+  if (year < FIRST.year) return { date: (1 << 5) | 1, time: 0 };
+  if (year > LAST.year) return dosDateTime(new Date(Date.UTC(LAST.year + 1, 0, 1)));
+  return { date: ((year - 1980) << 9) | (month << 5) | day, time: 0 };
+}
+
 /** The instant's wall-clock time in `timeZone`, clamped to what DOS can say (1980–2107). */
 export function dosDateTime(instant: Date, timeZone = 'UTC'): IDosDateTime {
   if (Number.isNaN(instant.getTime())) throw new Error('zip entry time is not a valid date');

@@ -2,8 +2,9 @@
  * A zip writer for STORED entries (method 0, PKWARE APPNOTE 6.3): receipts are small PDFs whose
  * content is already compressed, so recompressing gains nothing (DECISIONS R9). Every entry's
  * bytes are known before its header is written, so sizes and CRC-32 sit in the local header
- * and no data descriptors are needed. The output is produced as it is read: a year's zip is
- * never built whole in memory. No ZIP64: an archive stays under 4 GiB and 65,535 entries.
+ * and no data descriptors are needed. The output is produced entry by entry as it is read: a
+ * year's zip is never built whole in memory. No ZIP64: an archive stays under 4 GiB and 65,535
+ * entries.
  */
 import { Readable } from 'node:stream';
 import { crc32 } from 'node:zlib';
@@ -14,8 +15,13 @@ export interface IZipEntry {
   /** A plain file name: letters, digits, '.', '_' and '-' (the domain's safe-name rule). */
   name: string;
   data: Uint8Array;
-  /** Overrides the archive's modification time for this entry. */
-  modifiedAt?: Date;
+  /**
+   * The data's CRC-32 when it is already known (computed with zlib's crc32 when the data was
+   * stored); computed here otherwise.
+   */
+  crc32?: number;
+  /** Overrides the archive's modification time for this entry; a Date is read in `timeZone`. */
+  modifiedAt?: Date | IDosDateTime;
 }
 
 export interface IStoredZipOptions {
@@ -39,30 +45,49 @@ const REGULAR_FILE_RW_R_R = 0o100644 * 0x10000;
 const MAX_UINT32 = 0xffffffff;
 const MAX_ENTRIES = 0xffff;
 
-/** Pieces below this are gathered into one chunk so a dozen small PDFs cost a few pushes. */
-const CHUNK_SIZE = 64 * 1024;
+/** How much a stream buffers ahead of its reader. */
+const HIGH_WATER_MARK = 64 * 1024;
+
+function u16(buffer: Buffer, at: number, value: number): void {
+  buffer[at] = value & 0xff;
+  buffer[at + 1] = (value >>> 8) & 0xff;
+}
+
+function u32(buffer: Buffer, at: number, value: number): void {
+  buffer[at] = value & 0xff;
+  buffer[at + 1] = (value >>> 8) & 0xff;
+  buffer[at + 2] = (value >>> 16) & 0xff;
+  buffer[at + 3] = (value >>> 24) & 0xff;
+}
+
+/** Safe names are ASCII (the domain rule), so each character is one byte. */
+function ascii(buffer: Buffer, at: number, text: string): void {
+  for (let i = 0; i < text.length; i++) buffer[at + i] = text.charCodeAt(i);
+}
 
 /** The exact size of the archive these entries make: lets a response carry Content-Length. */
 export function storedZipSize(entries: readonly Pick<IZipEntry, 'name' | 'data'>[]): number {
   let size = END_SIZE;
   for (const { name, data } of entries) {
-    const nameLength = Buffer.byteLength(name, 'utf8');
-    size += LOCAL_HEADER_SIZE + CENTRAL_HEADER_SIZE + 2 * nameLength + data.byteLength;
+    size += LOCAL_HEADER_SIZE + CENTRAL_HEADER_SIZE + 2 * name.length + data.byteLength;
   }
   return size;
 }
 
 /**
- * Writes one archive entry by entry. `add` returns the entry's local header and data; `finish`
- * returns the central directory and its end record. Names are checked as they come: safe
+ * Writes one archive entry by entry. `add` returns the entry's local header, which the caller
+ * sends followed by the entry's own data (never copied: that also spares the garbage
+ * collector); `finish` returns the central directory with its end record. Names are checked as they come: safe
  * characters only and unique, so nothing unzips outside its folder or over another entry.
  */
 export class StoredZipWriter {
   readonly #defaultTime: IDosDateTime;
   readonly #timeZone: string;
   readonly #names = new Set<string>();
-  readonly #central: Buffer[] = [];
-  #centralSize = 0;
+  #central = Buffer.allocUnsafe(2048);
+  #centralUsed = 0;
+  #count = 0;
+  /** Bytes of local headers and data written so far: the next entry's offset. */
   #offset = 0;
   #finished = false;
 
@@ -71,102 +96,96 @@ export class StoredZipWriter {
     this.#defaultTime = dosDateTime(options.modifiedAt, this.#timeZone);
   }
 
-  add(entry: IZipEntry): [Buffer, Uint8Array] {
+  add(entry: IZipEntry): Buffer {
     if (this.#finished) throw new Error('zip: add after finish');
     const { name, data } = entry;
-    if (!isSafeFileName(name, ''))
+    if (!isSafeFileName(name, '')) {
       throw new Error(`zip: unsafe entry name ${JSON.stringify(name)}`);
-    if (this.#names.has(name)) throw new Error(`zip: duplicate entry name ${name}`);
-    if (this.#names.size >= MAX_ENTRIES) throw new Error('zip: too many entries');
-    if (data.byteLength > MAX_UINT32 || this.#offset > MAX_UINT32) {
+    }
+    if (this.#count >= MAX_ENTRIES) throw new Error('zip: too many entries');
+    const size = data.byteLength;
+    const localSize = LOCAL_HEADER_SIZE + name.length;
+    if (this.#offset + localSize + size > MAX_UINT32) {
       throw new Error('zip: archive too large without ZIP64');
     }
     this.#names.add(name);
+    if (this.#names.size === this.#count) throw new Error(`zip: duplicate entry name ${name}`);
 
-    const nameBytes = Buffer.from(name, 'utf8');
-    const { date, time } = entry.modifiedAt
-      ? dosDateTime(entry.modifiedAt, this.#timeZone)
-      : this.#defaultTime;
-    const crc = crc32(data);
-    const size = data.byteLength;
+    const modified = entry.modifiedAt;
+    const { date, time } =
+      modified === undefined
+        ? this.#defaultTime
+        : modified instanceof Date
+          ? dosDateTime(modified, this.#timeZone)
+          : modified;
+    const crc = entry.crc32 ?? crc32(data);
 
-    const local = Buffer.allocUnsafe(LOCAL_HEADER_SIZE + nameBytes.length);
-    local.writeUInt32LE(LOCAL_HEADER, 0);
-    local.writeUInt16LE(VERSION_NEEDED, 4);
-    local.writeUInt16LE(FLAG_UTF8_NAME, 6);
-    local.writeUInt16LE(METHOD_STORED, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(size, 18); // compressed size: stored, so the same
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(nameBytes.length, 26);
-    local.writeUInt16LE(0, 28); // no extra field
-    nameBytes.copy(local, LOCAL_HEADER_SIZE);
+    const local = Buffer.allocUnsafe(localSize);
+    u32(local, 0, LOCAL_HEADER);
+    u16(local, 4, VERSION_NEEDED);
+    u16(local, 6, FLAG_UTF8_NAME);
+    u16(local, 8, METHOD_STORED);
+    u16(local, 10, time);
+    u16(local, 12, date);
+    u32(local, 14, crc);
+    u32(local, 18, size); // compressed size: stored, so the same
+    u32(local, 22, size);
+    u16(local, 26, name.length);
+    u16(local, 28, 0); // no extra field
+    ascii(local, LOCAL_HEADER_SIZE, name);
 
-    const central = Buffer.allocUnsafe(CENTRAL_HEADER_SIZE + nameBytes.length);
-    central.writeUInt32LE(CENTRAL_HEADER, 0);
-    central.writeUInt16LE(VERSION_MADE_BY, 4);
-    central.writeUInt16LE(VERSION_NEEDED, 6);
-    central.writeUInt16LE(FLAG_UTF8_NAME, 8);
-    central.writeUInt16LE(METHOD_STORED, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(size, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(nameBytes.length, 28);
-    central.writeUInt16LE(0, 30); // extra field length
-    central.writeUInt16LE(0, 32); // comment length
-    central.writeUInt16LE(0, 34); // disk number
-    central.writeUInt16LE(0, 36); // internal attributes
-    central.writeUInt32LE(REGULAR_FILE_RW_R_R, 38);
-    central.writeUInt32LE(this.#offset, 42);
-    nameBytes.copy(central, CENTRAL_HEADER_SIZE);
-    this.#central.push(central);
-    this.#centralSize += central.length;
+    const centralSize = CENTRAL_HEADER_SIZE + name.length;
+    if (this.#centralUsed + centralSize > this.#central.length) {
+      const grown = Buffer.allocUnsafe(2 * (this.#centralUsed + centralSize));
+      this.#central.copy(grown, 0, 0, this.#centralUsed);
+      this.#central = grown;
+    }
+    const central = this.#central;
+    const c = this.#centralUsed;
+    u32(central, c, CENTRAL_HEADER);
+    u16(central, c + 4, VERSION_MADE_BY);
+    u16(central, c + 6, VERSION_NEEDED);
+    u16(central, c + 8, FLAG_UTF8_NAME);
+    u16(central, c + 10, METHOD_STORED);
+    u16(central, c + 12, time);
+    u16(central, c + 14, date);
+    u32(central, c + 16, crc);
+    u32(central, c + 20, size);
+    u32(central, c + 24, size);
+    u16(central, c + 28, name.length);
+    u16(central, c + 30, 0); // extra field length
+    u16(central, c + 32, 0); // comment length
+    u16(central, c + 34, 0); // disk number
+    u16(central, c + 36, 0); // internal attributes
+    u32(central, c + 38, REGULAR_FILE_RW_R_R);
+    u32(central, c + 42, this.#offset);
+    ascii(central, c + CENTRAL_HEADER_SIZE, name);
+    this.#centralUsed += centralSize;
 
-    this.#offset += local.length + size;
-    return [local, data];
+    this.#count++;
+    this.#offset += localSize + size;
+    return local;
   }
 
+  /** The central directory and its end record: the archive's last bytes. */
   finish(): Buffer {
     if (this.#finished) throw new Error('zip: finish called twice');
     this.#finished = true;
-    if (this.#offset > MAX_UINT32 || this.#centralSize > MAX_UINT32) {
+    if (this.#offset + this.#centralUsed > MAX_UINT32) {
       throw new Error('zip: archive too large without ZIP64');
     }
-    const end = Buffer.alloc(END_SIZE);
-    end.writeUInt32LE(END_OF_CENTRAL_DIRECTORY, 0);
-    // Disk numbers at 4 and 6 stay 0; the comment length at 20 stays 0.
-    end.writeUInt16LE(this.#central.length, 8);
-    end.writeUInt16LE(this.#central.length, 10);
-    end.writeUInt32LE(this.#centralSize, 12);
-    end.writeUInt32LE(this.#offset, 16);
-    return Buffer.concat([...this.#central, end]);
-  }
-}
-
-/** Gathers small pieces into chunks of about CHUNK_SIZE; large pieces pass through uncopied. */
-class Chunker {
-  #pending: Uint8Array[] = [];
-  #pendingSize = 0;
-
-  /** Chunks ready to send after adding `piece`. */
-  push(piece: Uint8Array): Uint8Array[] {
-    if (piece.byteLength >= CHUNK_SIZE / 4) return [...this.flush(), piece];
-    this.#pending.push(piece);
-    this.#pendingSize += piece.byteLength;
-    return this.#pendingSize >= CHUNK_SIZE ? this.flush() : [];
-  }
-
-  flush(): Uint8Array[] {
-    if (this.#pendingSize === 0) return [];
-    const pending = this.#pending;
-    const chunk = pending.length === 1 ? pending[0]! : Buffer.concat(pending, this.#pendingSize);
-    this.#pending = [];
-    this.#pendingSize = 0;
-    return [chunk];
+    const tail = Buffer.allocUnsafe(this.#centralUsed + END_SIZE);
+    this.#central.copy(tail, 0, 0, this.#centralUsed);
+    const at = this.#centralUsed;
+    u32(tail, at, END_OF_CENTRAL_DIRECTORY);
+    u16(tail, at + 4, 0); // this disk
+    u16(tail, at + 6, 0); // disk where the central directory starts
+    u16(tail, at + 8, this.#count);
+    u16(tail, at + 10, this.#count);
+    u32(tail, at + 12, this.#centralUsed);
+    u32(tail, at + 16, this.#offset);
+    u16(tail, at + 20, 0); // comment length
+    return tail;
   }
 }
 
@@ -176,12 +195,11 @@ export function* storedZipChunks(
   options: IStoredZipOptions,
 ): Generator<Uint8Array> {
   const writer = new StoredZipWriter(options);
-  const chunker = new Chunker();
   for (const entry of entries) {
-    for (const piece of writer.add(entry)) yield* chunker.push(piece);
+    yield writer.add(entry);
+    yield entry.data;
   }
-  yield* chunker.push(writer.finish());
-  yield* chunker.flush();
+  yield writer.finish();
 }
 
 /** The archive's bytes for entries that arrive one by one (a database cursor, say). */
@@ -190,16 +208,53 @@ export async function* storedZipChunksFrom(
   options: IStoredZipOptions,
 ): AsyncGenerator<Uint8Array> {
   const writer = new StoredZipWriter(options);
-  const chunker = new Chunker();
   for await (const entry of entries) {
-    for (const piece of writer.add(entry)) yield* chunker.push(piece);
+    yield writer.add(entry);
+    yield entry.data;
   }
-  yield* chunker.push(writer.finish());
-  yield* chunker.flush();
+  yield writer.finish();
 }
 
 function isAsyncIterable<T>(value: Iterable<T> | AsyncIterable<T>): value is AsyncIterable<T> {
   return Symbol.asyncIterator in value;
+}
+
+/**
+ * A stream that writes each entry when the reader wants more: no promise and no generator
+ * step per chunk, which for small receipts would cost more than the CRC.
+ */
+function streamOf(entries: Iterator<IZipEntry>, options: IStoredZipOptions): Readable {
+  const writer = new StoredZipWriter(options);
+  let data: Uint8Array | null = null;
+  return new Readable({
+    highWaterMark: HIGH_WATER_MARK,
+    read() {
+      try {
+        for (;;) {
+          if (data) {
+            const chunk = data;
+            data = null;
+            if (chunk.byteLength > 0 && !this.push(chunk)) return;
+          }
+          const next = entries.next();
+          if (next.done) {
+            this.push(writer.finish());
+            this.push(null);
+            return;
+          }
+          const header = writer.add(next.value);
+          data = next.value.data;
+          if (!this.push(header)) return;
+        }
+      } catch (error) {
+        this.destroy(error as Error);
+      }
+    },
+    destroy(error, callback) {
+      entries.return?.();
+      callback(error);
+    },
+  });
 }
 
 /**
@@ -210,8 +265,11 @@ export function createStoredZip(
   entries: Iterable<IZipEntry> | AsyncIterable<IZipEntry>,
   options: IStoredZipOptions,
 ): Readable {
-  const chunks = isAsyncIterable(entries)
-    ? storedZipChunksFrom(entries, options)
-    : storedZipChunks(entries, options);
-  return Readable.from(chunks, { objectMode: false, highWaterMark: CHUNK_SIZE });
+  if (isAsyncIterable(entries)) {
+    return Readable.from(storedZipChunksFrom(entries, options), {
+      objectMode: false,
+      highWaterMark: HIGH_WATER_MARK,
+    });
+  }
+  return streamOf(entries[Symbol.iterator](), options);
 }

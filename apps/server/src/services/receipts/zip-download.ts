@@ -16,12 +16,11 @@ export interface IZipDownload {
   stream: Readable;
 }
 
-const PDF_SIGNATURE = Buffer.from('%PDF-', 'latin1');
+/** '%PDF-': every PDF file starts with it. */
+const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
 
 export function isPdf(data: Uint8Array): boolean {
-  return Buffer.from(data.buffer, data.byteOffset, data.byteLength)
-    .subarray(0, PDF_SIGNATURE.length)
-    .equals(PDF_SIGNATURE);
+  return PDF_SIGNATURE.every((byte, i) => data[i] === byte);
 }
 
 /** Builds the download for already validated entries; the stream has not produced a byte yet. */
