@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -9,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 
@@ -16,6 +18,12 @@ import {
  * The database schema. `npm run db:generate -w @dealerpass/server` turns changes here into a new
  * SQL migration under apps/server/drizzle; the server applies pending migrations at start.
  */
+
+/** Binary data (stored PDF receipts), as Node Buffers on both drivers. */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -337,3 +345,118 @@ export const authorizeNetOperations = pgTable('authorize_net_operations', {
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One subscription per account (DECISIONS R3–R4): what is selected, which extras were added
+ * automatically, the cycle anchor (renewals fall on its day of the month, clamped), the current
+ * period, the card at the gateway, and the dunning schedule.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codes: text('codes').array().notNull(),
+    autoExtras: text('auto_extras')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The sign-up (or reactivation) date: renewals fall on this day of each month. */
+    cycleAnchor: date('cycle_anchor').notNull(),
+    currentPeriodStart: date('current_period_start').notNull(),
+    /** The next bill date: the start of the next period. */
+    currentPeriodEnd: date('current_period_end').notNull(),
+    gatewayCustomerId: text('gateway_customer_id'),
+    gatewayPaymentProfileId: text('gateway_payment_profile_id'),
+    /** Validating payment: failed attempts of the current renewal and when to try again (R4: 1, 3, 5 days). */
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
+    cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('subscriptions_due_idx').on(table.currentPeriodEnd)],
+);
+
+/**
+ * What is owed for one account and one period. The unique (user, period start) is the database's
+ * promise that a period is billed once, whatever crashes or instances; the idempotency key is
+ * sent with every try of the same gateway call, so a retry after a crash cannot charge twice.
+ */
+export const billingPeriods = pgTable(
+  'billing_periods',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['signup', 'renewal', 'reactivation'] }).notNull(),
+    periodStart: date('period_start').notNull(),
+    periodEnd: date('period_end').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    /** The domain quote at the moment of the charge (line items, fee, total). */
+    quote: jsonb('quote').notNull(),
+    status: text('status', { enum: ['due', 'paid', 'failed', 'waived'] })
+      .notNull()
+      .default('due'),
+    /** Changes per attempt (a new dunning try is a new charge), never within one attempt. */
+    attempt: integer('attempt').notNull().default(1),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [uniqueIndex('billing_periods_user_period_uq').on(table.userId, table.periodStart)],
+);
+
+/** Successful charges (R4: one payment row per successful charge, with its stored PDF receipt). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    billingPeriodId: uuid('billing_period_id')
+      .notNull()
+      .unique()
+      .references(() => billingPeriods.id),
+    amountCents: integer('amount_cents').notNull(),
+    gatewayTransactionId: text('gateway_transaction_id').notNull(),
+    cardBrand: text('card_brand').notNull(),
+    cardLast4: text('card_last4').notNull(),
+    /** The business date of the payment (YYYY-MM-DD), the receipt's file name (R9). */
+    activationDate: date('activation_date').notNull(),
+    receiptPdf: bytea('receipt_pdf').notNull(),
+    status: text('status', { enum: ['succeeded', 'refunded'] })
+      .notNull()
+      .default('succeeded'),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('payments_user_date_idx').on(table.userId, table.activationDate)],
+);
+
+/** Every change of an account's status, with who or what caused it (issue 5's audit trail). */
+export const accountEvents = pgTable(
+  'account_events',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    event: text('event').notNull(),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status'),
+    /** 'user', 'billing-run', 'gateway' or 'support'. */
+    actor: text('actor').notNull(),
+    details: jsonb('details').notNull().default({}),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('account_events_user_idx').on(table.userId, table.at)],
+);
