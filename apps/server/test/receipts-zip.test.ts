@@ -18,14 +18,18 @@ import {
 } from '@dealerpass/domain/schemas/payment-history';
 import { AppError } from '../src/errors/app-error.ts';
 import errorHandler from '../src/plugins/error-handler.ts';
-import { dosDateTime } from '../src/lib/zip/dos-date-time.ts';
+import { dosDate, dosDateTime } from '../src/lib/zip/dos-date-time.ts';
 import {
   StoredZipWriter,
   createStoredZip,
   storedZipSize,
   type IZipEntry,
 } from '../src/lib/zip/stored-zip.ts';
-import { buildYearZip, type IStoredReceipt } from '../src/services/receipts/build-year-zip.ts';
+import {
+  buildYearZip,
+  receiptCrc32,
+  type IStoredReceipt,
+} from '../src/services/receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../src/services/receipts/render-receipt.ts';
 import { sampleReceipt } from '../src/services/receipts/sample-receipt.ts';
 import {
@@ -279,6 +283,9 @@ describe('stored zip writer', () => {
       time: (23 << 11) | (59 << 5) | 29,
     });
     expect(() => dosDateTime(new Date(Number.NaN))).toThrow();
+    expect(dosDate(2025, 3, 5)).toEqual({ date: dosDateOf('2025-03-05'), time: 0 });
+    expect(dosDate(1979, 12, 31)).toEqual({ date: dosDateOf('1980-01-01'), time: 0 });
+    expect(dosDate(2108, 1, 1)).toEqual(dosDateTime(new Date('2200-01-01T00:00:00Z')));
   });
 });
 
@@ -365,6 +372,14 @@ describe('buildYearZip', () => {
       const bytes = unzipEntry(zip, name);
       expect(payments.some((p) => p.receiptPdf.equals(bytes))).toBe(true);
     }
+  });
+
+  it('gives the same bytes with the CRC-32 stored beside each receipt as computed now', async () => {
+    const stored = newestFirst.map((p) => ({ ...p, receiptCrc32: receiptCrc32(p.receiptPdf) }));
+    for (const p of stored) expect(p.receiptCrc32).toBe(referenceCrc32(p.receiptPdf));
+    const computed = await collect(buildYearZip(2025, newestFirst, { supportPhone: '1' }).stream);
+    const fromStored = await collect(buildYearZip(2025, stored, { supportPhone: '1' }).stream);
+    expect(fromStored.equals(computed)).toBe(true);
   });
 
   it('answers 404 with the no-receipt text for a year without payments', () => {

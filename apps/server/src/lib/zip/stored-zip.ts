@@ -47,18 +47,11 @@ const MAX_ENTRIES = 0xffff;
 
 /** How much a stream buffers ahead of its reader. */
 const HIGH_WATER_MARK = 64 * 1024;
-
-function u16(buffer: Buffer, at: number, value: number): void {
-  buffer[at] = value & 0xff;
-  buffer[at + 1] = (value >>> 8) & 0xff;
-}
-
-function u32(buffer: Buffer, at: number, value: number): void {
-  buffer[at] = value & 0xff;
-  buffer[at + 1] = (value >>> 8) & 0xff;
-  buffer[at + 2] = (value >>> 16) & 0xff;
-  buffer[at + 3] = (value >>> 24) & 0xff;
-}
+/**
+ * Local headers (about 52 bytes each) are cut from buffers of this size: small enough that
+ * Buffer.allocUnsafe takes them from Node's shared pool, so a small archive costs no allocation.
+ */
+const SLAB_SIZE = 2 * 1024;
 
 /** Safe names are ASCII (the domain rule), so each character is one byte. */
 function ascii(buffer: Buffer, at: number, text: string): void {
@@ -84,7 +77,12 @@ export class StoredZipWriter {
   readonly #defaultTime: IDosDateTime;
   readonly #timeZone: string;
   readonly #names = new Set<string>();
-  #central = Buffer.allocUnsafe(2048);
+  /** Local headers are cut from a slab of their own; a DataView writes a field in one step. */
+  #slab = Buffer.allocUnsafe(0);
+  #slabView = new DataView(this.#slab.buffer, 0, 0);
+  #slabUsed = 0;
+  #central = Buffer.allocUnsafe(0);
+  #centralView = new DataView(this.#central.buffer, 0, 0);
   #centralUsed = 0;
   #count = 0;
   /** Bytes of local headers and data written so far: the next entry's offset. */
@@ -120,51 +118,59 @@ export class StoredZipWriter {
           : modified;
     const crc = entry.crc32 ?? crc32(data);
 
-    const local = Buffer.allocUnsafe(localSize);
-    u32(local, 0, LOCAL_HEADER);
-    u16(local, 4, VERSION_NEEDED);
-    u16(local, 6, FLAG_UTF8_NAME);
-    u16(local, 8, METHOD_STORED);
-    u16(local, 10, time);
-    u16(local, 12, date);
-    u32(local, 14, crc);
-    u32(local, 18, size); // compressed size: stored, so the same
-    u32(local, 22, size);
-    u16(local, 26, name.length);
-    u16(local, 28, 0); // no extra field
-    ascii(local, LOCAL_HEADER_SIZE, name);
+    if (this.#slabUsed + localSize > this.#slab.length) {
+      this.#slab = Buffer.allocUnsafe(SLAB_SIZE);
+      this.#slabView = new DataView(this.#slab.buffer, this.#slab.byteOffset, SLAB_SIZE);
+      this.#slabUsed = 0;
+    }
+    const l = this.#slabUsed;
+    const local = this.#slabView;
+    local.setUint32(l, LOCAL_HEADER, true);
+    local.setUint16(l + 4, VERSION_NEEDED, true);
+    local.setUint16(l + 6, FLAG_UTF8_NAME, true);
+    local.setUint16(l + 8, METHOD_STORED, true);
+    local.setUint16(l + 10, time, true);
+    local.setUint16(l + 12, date, true);
+    local.setUint32(l + 14, crc, true);
+    local.setUint32(l + 18, size, true); // compressed size: stored, so the same
+    local.setUint32(l + 22, size, true);
+    local.setUint16(l + 26, name.length, true);
+    local.setUint16(l + 28, 0, true); // no extra field
+    ascii(this.#slab, l + LOCAL_HEADER_SIZE, name);
+    this.#slabUsed += localSize;
 
     const centralSize = CENTRAL_HEADER_SIZE + name.length;
     if (this.#centralUsed + centralSize > this.#central.length) {
-      const grown = Buffer.allocUnsafe(2 * (this.#centralUsed + centralSize));
+      const grown = Buffer.allocUnsafe(Math.max(2048, 2 * (this.#centralUsed + centralSize)));
       this.#central.copy(grown, 0, 0, this.#centralUsed);
       this.#central = grown;
+      this.#centralView = new DataView(grown.buffer, grown.byteOffset, grown.length);
     }
-    const central = this.#central;
     const c = this.#centralUsed;
-    u32(central, c, CENTRAL_HEADER);
-    u16(central, c + 4, VERSION_MADE_BY);
-    u16(central, c + 6, VERSION_NEEDED);
-    u16(central, c + 8, FLAG_UTF8_NAME);
-    u16(central, c + 10, METHOD_STORED);
-    u16(central, c + 12, time);
-    u16(central, c + 14, date);
-    u32(central, c + 16, crc);
-    u32(central, c + 20, size);
-    u32(central, c + 24, size);
-    u16(central, c + 28, name.length);
-    u16(central, c + 30, 0); // extra field length
-    u16(central, c + 32, 0); // comment length
-    u16(central, c + 34, 0); // disk number
-    u16(central, c + 36, 0); // internal attributes
-    u32(central, c + 38, REGULAR_FILE_RW_R_R);
-    u32(central, c + 42, this.#offset);
-    ascii(central, c + CENTRAL_HEADER_SIZE, name);
+    const central = this.#centralView;
+    central.setUint32(c, CENTRAL_HEADER, true);
+    central.setUint16(c + 4, VERSION_MADE_BY, true);
+    central.setUint16(c + 6, VERSION_NEEDED, true);
+    central.setUint16(c + 8, FLAG_UTF8_NAME, true);
+    central.setUint16(c + 10, METHOD_STORED, true);
+    central.setUint16(c + 12, time, true);
+    central.setUint16(c + 14, date, true);
+    central.setUint32(c + 16, crc, true);
+    central.setUint32(c + 20, size, true);
+    central.setUint32(c + 24, size, true);
+    central.setUint16(c + 28, name.length, true);
+    central.setUint16(c + 30, 0, true); // extra field length
+    central.setUint16(c + 32, 0, true); // comment length
+    central.setUint16(c + 34, 0, true); // disk number
+    central.setUint16(c + 36, 0, true); // internal attributes
+    central.setUint32(c + 38, REGULAR_FILE_RW_R_R, true);
+    central.setUint32(c + 42, this.#offset, true);
+    ascii(this.#central, c + CENTRAL_HEADER_SIZE, name);
     this.#centralUsed += centralSize;
 
     this.#count++;
     this.#offset += localSize + size;
-    return local;
+    return this.#slab.subarray(l, l + localSize);
   }
 
   /** The central directory and its end record: the archive's last bytes. */
@@ -176,15 +182,15 @@ export class StoredZipWriter {
     }
     const tail = Buffer.allocUnsafe(this.#centralUsed + END_SIZE);
     this.#central.copy(tail, 0, 0, this.#centralUsed);
-    const at = this.#centralUsed;
-    u32(tail, at, END_OF_CENTRAL_DIRECTORY);
-    u16(tail, at + 4, 0); // this disk
-    u16(tail, at + 6, 0); // disk where the central directory starts
-    u16(tail, at + 8, this.#count);
-    u16(tail, at + 10, this.#count);
-    u32(tail, at + 12, this.#centralUsed);
-    u32(tail, at + 16, this.#offset);
-    u16(tail, at + 20, 0); // comment length
+    const end = new DataView(tail.buffer, tail.byteOffset + this.#centralUsed, END_SIZE);
+    end.setUint32(0, END_OF_CENTRAL_DIRECTORY, true);
+    end.setUint16(4, 0, true); // this disk
+    end.setUint16(6, 0, true); // disk where the central directory starts
+    end.setUint16(8, this.#count, true);
+    end.setUint16(10, this.#count, true);
+    end.setUint32(12, this.#centralUsed, true);
+    end.setUint32(16, this.#offset, true);
+    end.setUint16(20, 0, true); // comment length
     return tail;
   }
 }

@@ -71,6 +71,9 @@ export function buildYearZip(
   entries.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
   const names = uniqueFileNames(entries.map((entry) => receiptFileName(entry.day)));
   entries.forEach((entry, i) => (entry.name = names[i]!));
-  const archiveTime = new Date(`${entries.at(-1)!.day}T00:00:00Z`);
+  const last = entries.at(-1)!.day;
+  const archiveTime = new Date(
+    Date.UTC(year, Number(last.slice(5, 7)) - 1, Number(last.slice(8, 10))),
+  );
   return zipDownload(yearZipFileName(year), entries, archiveTime, 'UTC');
 }

@@ -16,11 +16,11 @@ export interface IZipDownload {
   stream: Readable;
 }
 
-/** '%PDF-': every PDF file starts with it. */
-const PDF_SIGNATURE = [0x25, 0x50, 0x44, 0x46, 0x2d];
-
+/** Whether the bytes start with '%PDF-', as every PDF file does. */
 export function isPdf(data: Uint8Array): boolean {
-  return PDF_SIGNATURE.every((byte, i) => data[i] === byte);
+  return (
+    data[0] === 0x25 && data[1] === 0x50 && data[2] === 0x44 && data[3] === 0x46 && data[4] === 0x2d
+  );
 }
 
 /** Builds the download for already validated entries; the stream has not produced a byte yet. */
