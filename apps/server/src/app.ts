@@ -22,12 +22,18 @@ import contactRoutes from './routes/contact/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import logRoutes from './routes/log/index.ts';
+import sandboxGatewayRoutes, {
+  type SandboxGatewayRoutesOptions,
+} from './routes/sandbox-gateway/index.ts';
 import identityRoutes from './routes/identity/index.ts';
 import oidcRoutes from './routes/oidc/index.ts';
+import paymentHistoryRoutes from './routes/payment-history/index.ts';
 import userRoutes from './routes/users/index.ts';
 import './types.ts';
 
 export interface AppOptions extends ServiceOverrides {
+  /** Limits of the sandbox gateway's tokenization endpoint (tests tighten or loosen them). */
+  sandboxGateway?: SandboxGatewayRoutesOptions;
   /** How the relying party reaches an external provider (tests hand in a double's fetch). */
   rpFetch?: CustomFetch;
   config: Config;
@@ -138,6 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(services, {
     mailTransport: options.mailTransport,
     captcha: options.captcha,
+    payments: options.payments,
     backgroundIntervalMs: options.backgroundIntervalMs,
   } satisfies ServiceOverrides);
   await app.register(session);
@@ -153,6 +160,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes);
   await app.register(identityRoutes);
   await app.register(userRoutes);
+  await app.register(paymentHistoryRoutes);
+  if (config.payments.kind === 'sandbox')
+    await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});
   const sandboxAllowed =
     config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
   if (config.sandboxes.includes('mailbox') && sandboxAllowed) await app.register(devRoutes);

@@ -1,4 +1,10 @@
 import { z } from 'zod';
+import {
+  checkPaymentsEnv,
+  PAYMENTS_ENV_SHAPE,
+  paymentsConfigFromEnv,
+  type PaymentsConfig,
+} from './adapters/payments/payments-config.ts';
 
 /**
  * Every setting DealerPass reads from its environment, validated once at start.
@@ -42,6 +48,19 @@ const ZEnvSchema = z
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     SEED_DEMO_DATA: booleanFlag.optional(),
+    BUSINESS_TIME_ZONE: z
+      .string()
+      .refine((zone) => {
+        try {
+          new Intl.DateTimeFormat('en-US', { timeZone: zone });
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'must be an IANA time zone such as America/New_York')
+      .default('America/New_York'),
+    BILLING_RUN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+    ...PAYMENTS_ENV_SHAPE,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
@@ -51,6 +70,7 @@ const ZEnvSchema = z
         message: 'RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET_KEY are set together or not at all',
       });
     }
+    checkPaymentsEnv(env, ctx);
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
       const missing = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].find(
@@ -119,6 +139,14 @@ export interface Config {
     | { kind: 'external'; issuer: string; clientId: string; clientSecret: string };
   /** Seed the demo accounts into an empty database at start (demo and development by default). */
   seedDemoData: boolean;
+  /** The payment gateway (DECISIONS R5): the embedded sandbox, or Authorize.Net when configured. */
+  payments: PaymentsConfig;
+  billing: {
+    /** Business dates (bill dates, receipt dates) are in this zone (DECISIONS R4). */
+    timeZone: string;
+    /** How often the server runs the billing run by itself; 0 turns the schedule off. */
+    runIntervalMinutes: number;
+  };
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
 }
@@ -145,6 +173,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   const sandboxes: string[] = [];
   if (!env.SMTP_URL) sandboxes.push('mailbox');
+  const payments = paymentsConfigFromEnv(env);
+  if (payments.kind === 'sandbox') sandboxes.push('payments');
 
   return {
     env: env.APP_ENV,
@@ -186,6 +216,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             clientSecret: env.OIDC_CLIENT_SECRET,
           }
         : { kind: 'embedded' },
+    payments,
+    billing: {
+      timeZone: env.BUSINESS_TIME_ZONE,
+      runIntervalMinutes: env.BILLING_RUN_INTERVAL_MINUTES,
+    },
     seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
     sandboxes,
   };

@@ -4,6 +4,7 @@ import type { AltchaChallenge } from './adapters/captcha/altcha-verifier.ts';
 import type { MailTransport } from './adapters/mail/mail-transport.ts';
 import type { DatabaseHandle, Database } from './db/client.ts';
 import type { Keys } from './lib/keys.ts';
+import type { PaymentGateway } from './adapters/payments/payment-gateway.ts';
 
 /** The services every route can reach as typed decorators (fastify/demo's pattern). */
 declare module 'fastify' {
@@ -14,6 +15,8 @@ declare module 'fastify' {
     keys: Keys;
     /** The clock of the whole server; tests inject their own. */
     now: () => Date;
+    /** The payment gateway port (DECISIONS R5). */
+    payments: PaymentGateway;
     captcha: CaptchaVerifier & { createChallenge?: () => Promise<AltchaChallenge> };
     mail: {
       transport: MailTransport;

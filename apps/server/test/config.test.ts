@@ -11,7 +11,9 @@ describe('loadConfig', () => {
       dataDir: './data',
       databaseUrl: undefined,
       captcha: { kind: 'altcha' },
-      sandboxes: ['mailbox'],
+      sandboxes: ['mailbox', 'payments'],
+      payments: { kind: 'sandbox', delayMs: 0 },
+      billing: { timeZone: 'America/New_York', runIntervalMinutes: 15 },
       company: { supportPhone: '1-800-555-0199', emailDomain: 'dealerpass.example' },
     });
   });
@@ -49,6 +51,10 @@ describe('loadConfig', () => {
       APP_ENV: 'production',
       PUBLIC_URL: 'https://dealerpass.example',
       SECRET_KEY: 'a'.repeat(44),
+      // Authorize.Net configured, so the only sandbox in question is the mailbox.
+      AUTHORIZE_NET_API_LOGIN_ID: 'login',
+      AUTHORIZE_NET_TRANSACTION_KEY: 'key',
+      AUTHORIZE_NET_CLIENT_KEY: 'client',
     };
     expect(() => loadConfig(production)).toThrow(/SMTP_URL/);
     expect(loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).sandboxes).toEqual([
@@ -78,6 +84,17 @@ describe('loadConfig', () => {
     expect(loadConfig({}).seedDemoData).toBe(true);
     expect(loadConfig({ APP_ENV: 'test' }).seedDemoData).toBe(false);
     expect(loadConfig({ APP_ENV: 'test', SEED_DEMO_DATA: 'true' }).seedDemoData).toBe(true);
+  });
+
+  it('refuses the sandbox gateway in production unless allowed, and names a bad time zone', () => {
+    const production = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://dealerpass.example',
+      SECRET_KEY: 'a'.repeat(44),
+      SMTP_URL: 'smtp://mail.example:587',
+    };
+    expect(() => loadConfig(production)).toThrow(/AUTHORIZE_NET_API_LOGIN_ID/);
+    expect(() => loadConfig({ BUSINESS_TIME_ZONE: 'Mars/Olympus' })).toThrow(/BUSINESS_TIME_ZONE/);
   });
 
   it('switches to reCAPTCHA when both keys are set', () => {

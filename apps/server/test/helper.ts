@@ -36,7 +36,7 @@ export async function buildTestApp(
     now?: () => Date;
     /** Extra routes a test needs, registered before the app is ready. */
     routes?: (app: FastifyInstance) => void;
-  } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha' | 'rpFetch'>> = {},
+  } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha' | 'rpFetch' | 'sandboxGateway'>> = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     APP_ENV: 'test',
@@ -65,6 +65,7 @@ export async function buildTestApp(
     ...(options.mailTransport ? { mailTransport: options.mailTransport } : {}),
     ...(options.captcha ? { captcha: options.captcha } : {}),
     ...(options.rpFetch ? { rpFetch: options.rpFetch } : {}),
+    ...(options.sandboxGateway ? { sandboxGateway: options.sandboxGateway } : {}),
   });
   options.routes?.(app);
   await app.ready();

@@ -12,7 +12,6 @@ import {
 import { SANDBOX_TEST_CARDS } from '../src/adapters/payments/sandbox/test-cards.ts';
 import { purgeExpiredSandboxTokens } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
 import type { Database } from '../src/db/client.ts';
-import sandboxGatewayRoutes from '../src/routes/sandbox-gateway/index.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 const START = new Date('2026-03-10T15:00:00Z');
@@ -30,7 +29,7 @@ let gateway: PaymentGateway;
 beforeAll(async () => {
   t = await buildTestApp({
     now,
-    routes: (app) => app.register(sandboxGatewayRoutes, { tokensPerMinute: 1000 }),
+    sandboxGateway: { tokensPerMinute: 1000 },
   });
   gateway = createSandboxGateway({ db: t.app.db, now });
 });
@@ -183,7 +182,7 @@ describe('sandbox tokenization endpoint (DECISIONS R5)', () => {
   it('is rate-limited per client address', async () => {
     const limited = await buildTestApp({
       now,
-      routes: (app) => app.register(sandboxGatewayRoutes, { tokensPerMinute: 2 }),
+      sandboxGateway: { tokensPerMinute: 2 },
     });
     try {
       const statuses = [];

@@ -4,11 +4,14 @@ import { createRecaptchaVerifier } from '../adapters/captcha/recaptcha-verifier.
 import type { CaptchaVerifier } from '../adapters/captcha/captcha-verifier.ts';
 import { createMailboxTransport, type MailTransport } from '../adapters/mail/mail-transport.ts';
 import { createSmtpTransport } from '../adapters/mail/smtp-transport.ts';
+import { createPaymentGateway } from '../adapters/payments/create-payment-gateway.ts';
+import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {
+  payments?: PaymentGateway;
   mailTransport?: MailTransport;
   captcha?: CaptchaVerifier;
   /** Tick of the background jobs (mail dispatch, purges); 0 turns the timer off (tests). */
@@ -32,6 +35,11 @@ export default fp(
             now: app.now,
           }));
     app.decorate('captcha', captcha);
+    app.decorate(
+      'payments',
+      overrides.payments ??
+        createPaymentGateway({ config: app.config.payments, db: app.db, now: app.now }),
+    );
 
     const transport =
       overrides.mailTransport ??

@@ -32,6 +32,7 @@ export default fp(
       supportPhone: app.config.company.supportPhone,
       launchAppUrl: app.config.company.launchAppUrl,
       captcha: app.captcha.publicConfig(),
+      payments: app.payments.publicConfig(),
       sandboxes: app.config.sandboxes,
       mailbox: app.config.sandboxes.includes('mailbox'),
     });
