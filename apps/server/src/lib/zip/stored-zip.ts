@@ -69,9 +69,10 @@ export function storedZipSize(entries: readonly Pick<IZipEntry, 'name' | 'data'>
 
 /**
  * Writes one archive entry by entry. `add` returns the entry's local header, which the caller
- * sends followed by the entry's own data (never copied: that also spares the garbage
- * collector); `finish` returns the central directory with its end record. Names are checked as they come: safe
- * characters only and unique, so nothing unzips outside its folder or over another entry.
+ * sends followed by the entry's own data (never copied, which also spares the garbage
+ * collector); `finish` returns the central directory with its end record. Names are checked as
+ * they come: safe characters only and unique, so nothing unzips outside its folder or over
+ * another entry.
  */
 export class StoredZipWriter {
   readonly #defaultTime: IDosDateTime;
@@ -193,19 +194,6 @@ export class StoredZipWriter {
     end.setUint16(20, 0, true); // comment length
     return tail;
   }
-}
-
-/** The archive's bytes, chunk by chunk, for entries that are all at hand. */
-export function* storedZipChunks(
-  entries: Iterable<IZipEntry>,
-  options: IStoredZipOptions,
-): Generator<Uint8Array> {
-  const writer = new StoredZipWriter(options);
-  for (const entry of entries) {
-    yield writer.add(entry);
-    yield entry.data;
-  }
-  yield writer.finish();
 }
 
 /** The archive's bytes for entries that arrive one by one (a database cursor, say). */

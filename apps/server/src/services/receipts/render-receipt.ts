@@ -66,8 +66,9 @@ function assertConsistent(receipt: IReceipt): void {
     receipt.totalCents,
     ...receipt.lines.map((l) => l.cents),
   ];
-  if (!amounts.every(Number.isSafeInteger))
+  if (!amounts.every(Number.isSafeInteger)) {
     throw new Error('receipt amounts must be integer cents');
+  }
   if (receipt.lines.length === 0) throw new Error('a receipt needs at least one line');
   if (receipt.lines.some((line) => line.free && line.cents !== 0)) {
     throw new Error('a free line must charge 0 cents');
@@ -122,7 +123,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   text(LEFT, 70, company.name, { font: 'Helvetica-Bold', size: 22, color: ACCENT, maxWidth: 300 });
   text(LEFT, 88, `Support ${company.supportPhone}`, { size: 9, color: MUTED, maxWidth: 250 });
   text(RIGHT, 70, 'Receipt', { font: 'Helvetica-Bold', size: 22, align: 'right' });
-  // The payment id is what support asks for: it shrinks to fit rather than being cut.
+  // The payment id is what support asks for: a long one is set smaller (down to 6 points) first.
   const metaLabelX = MIDDLE;
   const metaWidth = RIGHT - MIDDLE - 66;
   label(metaLabelX, 88, 'Payment date');
