@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import {
+  PDF_ZIP_LIMITS,
+  ZPaymentHistoryQuerySchema,
+  ZPaymentSchema,
+  ZPdfZipRequestSchema,
+} from '@dealerpass/domain/schemas/payment-history';
+import { AppError } from '../../errors/app-error.ts';
+import { checkHistoryYear } from '../../services/payment-history/check-history-year.ts';
+import { getPaymentHistory } from '../../services/payment-history/get-payment-history.ts';
+import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
+import { streamYearReceipts } from '../../services/payment-history/stream-year-receipts.ts';
+import {
+  PDF_ZIP_MESSAGES,
+  zipFromBase64Pdfs,
+} from '../../services/receipts/zip-from-base64-pdfs.ts';
+
+const ZPaymentHistoryResponseSchema = z.object({
+  data: z.object({ payments: z.array(ZPaymentSchema) }),
+});
+
+/**
+ * R9's 10 MB of PDFs as base64 (4 characters per 3 bytes, plus each file's padding) and room
+ * for the names and the JSON around them: a body any larger cannot be a valid request.
+ */
+export const PDF_ZIP_BODY_LIMIT =
+  Math.ceil(PDF_ZIP_LIMITS.maxTotalBytes / 3) * 4 + PDF_ZIP_LIMITS.maxFiles * 4 + 16 * 1024;
+
+/**
+ * Payment history and receipts (000 §3, §4, §7; DECISIONS R9): the year's payments with their
+ * receipts, the year's receipts as one zip, and the compatibility zip of PDFs the browser sends.
+ * Signed-in only, and only the session's own payments: no route takes a user id.
+ *
+ * The session and the blocked check run first (onRequest), before a body is read or a query
+ * validated, so an anonymous caller cannot make the server parse 14 MB of base64. Every answer
+ * is `no-store` (security headers, /api/*).
+ */
+const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
+  const messageVars = {
+    company: app.config.company.name,
+    phone: app.config.company.supportPhone,
+  };
+
+  /** `app.requireSession` (docs/decisions/009), then 403 ACCOUNT_BLOCKED for a blocked account. */
+  async function requireAccount(request: FastifyRequest, reply: FastifyReply) {
+    await app.requireSession(request, reply);
+    if (!request.session) return reply; // refused and answered by the guard
+    await refuseBlockedAccount(app.db, request.session.userId, messageVars);
+  }
+
+  app.get(
+    '/api/users/paymentHistory',
+    {
+      onRequest: requireAccount,
+      schema: {
+        querystring: ZPaymentHistoryQuerySchema,
+        response: { 200: ZPaymentHistoryResponseSchema },
+      },
+    },
+    async (request) => {
+      const { year } = request.query;
+      checkHistoryYear(year, app.now(), app.config.billing.timeZone);
+      const payments = await getPaymentHistory(app.db, { userId: userIdOf(request), year });
+      return { data: { payments } };
+    },
+  );
+
+  app.get(
+    '/api/users/paymentHistory/receipts.zip',
+    { onRequest: requireAccount, schema: { querystring: ZPaymentHistoryQuerySchema } },
+    async (request, reply) => {
+      const { year } = request.query;
+      checkHistoryYear(year, app.now(), app.config.billing.timeZone);
+      const download = await streamYearReceipts(app.db, {
+        userId: userIdOf(request),
+        year,
+        supportPhone: app.config.company.supportPhone,
+      });
+      request.log.info({ year, receipts: download.entryNames.length }, 'year receipts zip');
+      return reply.headers(download.headers).send(download.stream);
+    },
+  );
+
+  app.post(
+    '/api/pdf/zip',
+    {
+      onRequest: requireAccount,
+      schema: { body: ZPdfZipRequestSchema },
+      bodyLimit: PDF_ZIP_BODY_LIMIT,
+      // Each call may decode 10 MB: fewer than the global limit allows.
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      // R9: anything beyond the limits is a 400, also a body too large to be read at all.
+      errorHandler: (error: FastifyError) => {
+        if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
+        throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
+          errors: [{ source: 'pdfBlobs', message: PDF_ZIP_MESSAGES.tooLarge }],
+        });
+      },
+    },
+    async (request, reply) => {
+      const download = zipFromBase64Pdfs(request.body, {
+        now: app.now(),
+        timeZone: app.config.billing.timeZone,
+      });
+      request.log.info({ files: download.entryNames.length }, 'compatibility zip');
+      return reply.headers(download.headers).send(download.stream);
+    },
+  );
+};
+
+function userIdOf(request: FastifyRequest): string {
+  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+  return request.session.userId;
+}
+
+export default paymentHistoryRoutes;
