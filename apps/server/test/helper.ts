@@ -10,6 +10,8 @@ import { CSRF_COOKIE } from '../src/plugins/csrf.ts';
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The PostgreSQL database of this test file (TEST_DATABASE_URL runs), for a second connection. */
+  databaseUrl?: string | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
   /** A browser's first visit: its CSRF cookie and the token from the page. */
@@ -44,7 +46,7 @@ export async function buildTestApp(
     CAPTCHA_DIFFICULTY: '2000',
     ...options.env,
   });
-  const { database, dropDatabase } = await openTestDatabase();
+  const { database, dropDatabase, databaseUrl } = await openTestDatabase();
   const logs: Record<string, unknown>[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -72,6 +74,7 @@ export async function buildTestApp(
 
   return {
     app,
+    databaseUrl,
     logs,
     async browser() {
       const page = await app.inject({ method: 'GET', url: '/home' });
@@ -131,6 +134,7 @@ export async function buildTestApp(
 async function openTestDatabase(): Promise<{
   database: DatabaseHandle;
   dropDatabase: () => Promise<void>;
+  databaseUrl?: string;
 }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
@@ -144,6 +148,7 @@ async function openTestDatabase(): Promise<{
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
+    databaseUrl: url.toString(),
     database: await openDatabase({ databaseUrl: url.toString() }),
     async dropDatabase() {
       const client = new pg.Client({ connectionString: adminUrl });

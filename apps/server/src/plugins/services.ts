@@ -8,6 +8,7 @@ import { createPaymentGateway } from '../adapters/payments/create-payment-gatewa
 import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
+import { runBilling } from '../services/billing/run-billing.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {
@@ -84,8 +85,39 @@ export default fp(
       timer.unref();
     }
 
+    // The recurring billing run (DECISIONS R4) on its schedule; any number of instances may run it.
+    let billing: Promise<unknown> | null = null;
+    let billingTimer: NodeJS.Timeout | undefined;
+    const billingEveryMs = app.config.billing.runIntervalMinutes * 60_000;
+    if (interval > 0 && billingEveryMs > 0) {
+      billingTimer = setInterval(() => {
+        if (billing) return;
+        billing = runBilling({
+          db: app.db,
+          payments: app.payments,
+          now: app.now,
+          timeZone: app.config.billing.timeZone,
+          company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
+          mailKind: transport.kind,
+          log: app.log,
+        })
+          .then((result) => {
+            if (result.charged + result.declined + result.deactivated > 0)
+              app.log.info({ billing: result }, 'billing run');
+            void dispatch();
+          })
+          .catch((error: unknown) => app.log.error({ err: error }, 'billing run failed'))
+          .finally(() => {
+            billing = null;
+          });
+      }, billingEveryMs);
+      billingTimer.unref();
+    }
+
     app.addHook('onClose', async () => {
       if (timer) clearInterval(timer);
+      if (billingTimer) clearInterval(billingTimer);
+      await billing;
       await running;
       await transport.close();
     });

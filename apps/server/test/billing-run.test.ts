@@ -1,0 +1,229 @@
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PaymentGateway } from '../src/adapters/payments/payment-gateway.ts';
+import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { openDatabase } from '../src/db/client.ts';
+import {
+  accountEvents,
+  billingPeriods,
+  mailOutbox,
+  payments,
+  sandboxGatewayTransactions,
+  subscriptions,
+  users,
+} from '../src/db/schema.ts';
+import {
+  CHARGE_LEASE_MS,
+  runBilling,
+  type BillingDeps,
+} from '../src/services/billing/run-billing.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import { createAccount } from './sign-in.ts';
+
+const DAY = 86_400_000;
+
+describe('the billing run (DECISIONS R4, issue 5)', () => {
+  let t: TestApp;
+  let now = new Date('2026-03-15T15:00:00Z'); // 11:00 in New York: business date 2026-03-15
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => now });
+  });
+  afterAll(() => t.close());
+
+  const deps = (gateway: PaymentGateway = t.app.payments): BillingDeps => ({
+    db: t.app.db,
+    payments: gateway,
+    now: () => now,
+    timeZone: 'America/New_York',
+    company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
+    mailKind: 'mailbox',
+    log: t.app.log,
+  });
+
+  /** A subscriber whose period ends on `due`, with a card on file at the sandbox gateway. */
+  async function subscriber(
+    options: { card?: string; due?: string; status?: string; codes?: string[] } = {},
+  ) {
+    counter += 1;
+    const email = `billing${counter}@example.com`;
+    const { user } = await createAccount(t, {
+      email,
+      accountStatus: options.status ?? 'active',
+      withIdentity: false,
+    });
+    const token = await issueSandboxToken(
+      t.app.db,
+      {
+        creditCardNumber: options.card ?? '4111111111111111',
+        creditCardExpiration: '1230',
+        creditCardCode: '123',
+      },
+      now,
+    );
+    const profile = await t.app.payments.createCustomerProfile({
+      accountId: user.id,
+      email,
+      paymentToken: token.paymentToken,
+    });
+    await t.app.db
+      .update(users)
+      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
+      .where(eq(users.id, user.id));
+    await t.app.db.insert(subscriptions).values({
+      userId: user.id,
+      codes: options.codes ?? ['NADA', 'MMR'],
+      cycleAnchor: '2026-01-15',
+      currentPeriodStart: '2026-02-15',
+      currentPeriodEnd: options.due ?? '2026-03-15',
+      gatewayCustomerId: profile.customerProfileId,
+      gatewayPaymentProfileId: profile.paymentProfileId,
+    });
+    return user.id;
+  }
+
+  const paymentsOf = (userId: string) =>
+    t.app.db.select().from(payments).where(eq(payments.userId, userId));
+  const userRow = async (userId: string) =>
+    (await t.app.db.select().from(users).where(eq(users.id, userId)))[0]!;
+
+  it('charges a due account once, stores the receipt, and moves the next bill date a month on', async () => {
+    const userId = await subscriber();
+    const notDue = await subscriber({ due: '2026-03-16' });
+
+    const first = await runBilling(deps());
+    expect(first.charged).toBeGreaterThanOrEqual(1);
+    const [payment] = await paymentsOf(userId);
+    // NADA 70 + MMR 65 + the 3-dollar platform fee (DECISIONS R3), in cents.
+    expect(payment).toMatchObject({
+      amountCents: 13800,
+      activationDate: '2026-03-15',
+      status: 'succeeded',
+    });
+    expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(await userRow(userId)).toMatchObject({
+      nextBillDate: '2026-04-15',
+      accountStatus: 'active',
+    });
+    expect(await paymentsOf(notDue)).toEqual([]);
+
+    const second = await runBilling(deps());
+    expect(second.charged).toBe(0);
+    expect(await paymentsOf(userId)).toHaveLength(1);
+    const mails = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, (await userRow(userId)).email));
+    expect(mails.map((mail) => mail.subject)).toEqual(['DealerPass receipt for 2026-03-15']);
+  });
+
+  it('ends a pending cancellation at the period end without charging (R4)', async () => {
+    const userId = await subscriber({ status: 'pending cancel' });
+    await runBilling(deps());
+    expect(await paymentsOf(userId)).toEqual([]);
+    expect((await userRow(userId)).accountStatus).toBe('inactive');
+    const events = await t.app.db
+      .select()
+      .from(accountEvents)
+      .where(eq(accountEvents.userId, userId));
+    expect(events).toMatchObject([
+      { fromStatus: 'pending cancel', toStatus: 'inactive', actor: 'billing-run' },
+    ]);
+  });
+
+  it('retries a declined renewal after 1, 3 and 5 days, e-mailing each time, then makes the account inactive with the balance owed', async () => {
+    const start = now;
+    const userId = await subscriber({ card: '4000000000000002' });
+    const email = (await userRow(userId)).email;
+    const statuses: string[] = [];
+    for (const waitDays of [0, 1, 3, 5]) {
+      now = new Date(now.getTime() + waitDays * DAY);
+      await runBilling(deps());
+      statuses.push((await userRow(userId)).accountStatus);
+      // Not due again before its retry date.
+      now = new Date(now.getTime() + DAY / 2);
+      await runBilling(deps());
+      now = new Date(now.getTime() - DAY / 2);
+    }
+    expect(statuses).toEqual([
+      'validating payment',
+      'validating payment',
+      'validating payment',
+      'inactive',
+    ]);
+    expect((await userRow(userId)).balanceCents).toBe(13800);
+    expect(await paymentsOf(userId)).toEqual([]);
+    const [period] = await t.app.db
+      .select()
+      .from(billingPeriods)
+      .where(eq(billingPeriods.userId, userId));
+    expect(period).toMatchObject({ status: 'failed', attempt: 4 });
+    const [{ n: mails } = { n: 0 }] = await t.app.db
+      .select({ n: count() })
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, email));
+    expect(mails).toBe(4);
+    const charges = await t.app.db
+      .select({ n: count() })
+      .from(sandboxGatewayTransactions)
+      .where(
+        eq(
+          sandboxGatewayTransactions.paymentProfileId,
+          (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!
+            .gatewayPaymentProfileId!,
+        ),
+      );
+    expect(charges[0]?.n).toBe(4); // four distinct attempts, four distinct idempotency keys
+    now = start;
+  });
+
+  it('survives a crash between the gateway charge and its record: the rerun charges nobody twice', async () => {
+    const userId = await subscriber();
+    const real = t.app.payments;
+    // The process "dies" right after the gateway took the money, before anything is written.
+    const dying: PaymentGateway = {
+      ...real,
+      charge: async (input) => {
+        await real.charge(input);
+        throw new Error('process killed after the charge');
+      },
+    };
+    await expect(runBilling(deps(dying))).rejects.toThrow('process killed');
+    expect(await paymentsOf(userId)).toEqual([]);
+
+    // Before the lease runs out no other run touches it; afterwards the rerun finishes the job.
+    expect((await runBilling(deps())).charged).toBe(0);
+    now = new Date(now.getTime() + CHARGE_LEASE_MS + 1000);
+    expect((await runBilling(deps())).charged).toBe(1);
+    expect(await paymentsOf(userId)).toHaveLength(1);
+    const [subscription] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const charges = await t.app.db
+      .select()
+      .from(sandboxGatewayTransactions)
+      .where(
+        eq(sandboxGatewayTransactions.paymentProfileId, subscription!.gatewayPaymentProfileId!),
+      );
+    expect(charges.filter((charge) => charge.kind === 'charge')).toHaveLength(1); // the gateway charged once
+  });
+
+  it('lets concurrent runs share the work without charging anyone twice', async () => {
+    const ids = await Promise.all(Array.from({ length: 12 }, () => subscriber()));
+    // With PostgreSQL, a second connection pool runs truly in parallel; PGlite serializes them.
+    const other = t.databaseUrl ? await openDatabase({ databaseUrl: t.databaseUrl }) : null;
+    try {
+      const results = await Promise.all([
+        runBilling(deps(), { batchSize: 3 }),
+        runBilling({ ...deps(), ...(other ? { db: other.db } : {}) }, { batchSize: 3 }),
+        runBilling(deps(), { batchSize: 5 }),
+      ]);
+      expect(results.reduce((sum, r) => sum + r.charged, 0)).toBe(ids.length);
+      for (const id of ids) expect(await paymentsOf(id)).toHaveLength(1);
+    } finally {
+      await other?.close();
+    }
+  });
+});
