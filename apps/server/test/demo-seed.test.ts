@@ -10,7 +10,16 @@ import {
 import { isCompanyEmail, isValidEmail } from '@dealerpass/domain/validation/email';
 import { isExpiryInFuture } from '@dealerpass/domain/validation/expiry';
 import { isValidPassword } from '@dealerpass/domain/validation/password';
-import { identities, users } from '../src/db/schema.ts';
+import {
+  billingPeriods,
+  identities,
+  sandboxGatewayPaymentProfiles,
+  sandboxGatewayTransactions,
+  subscriptions,
+  users,
+} from '../src/db/schema.ts';
+import { runBilling } from '../src/services/billing/run-billing.ts';
+import { createSandboxGateway } from '../src/adapters/payments/sandbox-gateway.ts';
 import { open } from '../src/lib/secret-box.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/services/demo/demo-accounts.ts';
 import { DEMO_AUTOCHECK, seedDemoData } from '../src/services/demo/seed-demo-data.ts';
@@ -180,6 +189,105 @@ describe('seedDemoData', () => {
       accountStatusDetails: 'complimentary',
       creditCardNumber: '',
     });
+  });
+});
+
+describe('the demo subscriptions (DECISIONS R4)', () => {
+  let t: TestApp;
+  let now = NOW;
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => now });
+    await seedDemoData(t.app.db, { now: NOW, encryptionKey: t.app.keys.encryption });
+  });
+  afterAll(() => t.close());
+
+  const rows = () =>
+    t.app.db
+      .select({ user: users, subscription: subscriptions })
+      .from(users)
+      .leftJoin(subscriptions, eq(subscriptions.userId, users.id));
+
+  it('gives every account a subscription of its codes, its period ending on its next bill date', async () => {
+    for (const { user, subscription } of await rows()) {
+      if (!subscription) throw new Error(`${user.email} has no subscription`);
+      expect(subscription.codes).toEqual(user.subscriptions);
+      expect(subscription.cycleAnchor < subscription.currentPeriodStart).toBe(true);
+      expect(subscription.currentPeriodStart < subscription.currentPeriodEnd).toBe(true);
+      expect(subscription.cycleAnchor.slice(8)).toBe(subscription.currentPeriodEnd.slice(8));
+      if (user.accountStatus === 'validating payment') {
+        // The unpaid renewal is three days old; the next retry (the date shown) is tomorrow.
+        expect(subscription.currentPeriodEnd).toBe('2026-02-27');
+        expect(subscription.failedAttempts).toBe(2);
+        expect(subscription.nextRetryAt).toEqual(new Date('2026-03-03T15:00:00Z'));
+        const [period] = await t.app.db
+          .select()
+          .from(billingPeriods)
+          .where(eq(billingPeriods.userId, user.id));
+        expect(period).toMatchObject({ periodStart: '2026-02-27', status: 'due', attempt: 3 });
+      } else if (user.accountStatus === 'inactive') {
+        expect(subscription.currentPeriodEnd < TODAY).toBe(true);
+        expect(subscription.cancelRequestedAt).not.toBeNull();
+      } else {
+        expect(subscription.currentPeriodEnd).toBe(user.nextBillDate);
+        expect(subscription.failedAttempts).toBe(0);
+      }
+      if (user.accountStatus === 'pending cancel') {
+        expect(subscription.cancelRequestedAt).not.toBeNull();
+      }
+    }
+  });
+
+  it('keeps every card as a real sandbox payment profile, its brand and last four on the account', async () => {
+    for (const { user, subscription } of await rows()) {
+      if (user.accountStatusDetails === 'complimentary') {
+        expect(subscription?.gatewayCustomerId).toBeNull();
+        expect(subscription?.gatewayPaymentProfileId).toBeNull();
+        continue;
+      }
+      const [profile] = await t.app.db
+        .select()
+        .from(sandboxGatewayPaymentProfiles)
+        .where(eq(sandboxGatewayPaymentProfiles.id, subscription?.gatewayPaymentProfileId ?? ''));
+      expect(profile).toMatchObject({
+        customerId: subscription?.gatewayCustomerId,
+        cardBrand: user.cardBrand,
+        cardLast4: user.cardLast4,
+        cardExpiration: user.cardExpiration,
+        behaviour: user.accountStatus === 'validating payment' ? 'declined' : 'approved',
+        deletedAt: null,
+      });
+    }
+    const [declines] = await t.app.db
+      .select({ n: count() })
+      .from(sandboxGatewayTransactions)
+      .where(eq(sandboxGatewayTransactions.status, 'declined'));
+    expect(declines?.n).toBe(2);
+  });
+
+  it('lets the billing run work from them: nothing due today, the retry tomorrow declines again', async () => {
+    const deps = {
+      db: t.app.db,
+      payments: createSandboxGateway({ db: t.app.db, now: () => now, delayMs: 0 }),
+      now: () => now,
+      timeZone: 'America/New_York',
+      company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
+      mailKind: 'mailbox' as const,
+      log: t.app.log,
+    };
+    expect(await runBilling(deps)).toEqual({
+      charged: 0,
+      declined: 0,
+      deactivated: 0,
+      retryLater: 0,
+    });
+    now = new Date(NOW.getTime() + 86_400_000 + 1000);
+    expect(await runBilling(deps)).toMatchObject({ charged: 0, declined: 1 });
+    const [row] = await t.app.db
+      .select({ failedAttempts: subscriptions.failedAttempts })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(eq(users.accountStatus, 'validating payment'));
+    expect(row?.failedAttempts).toBe(3);
   });
 });
 

@@ -2,14 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
+import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import {
+  DAY_MS,
   DEFAULT_BUSINESS_TIME_ZONE,
   addDays,
+  addMonthsClamped,
   calendarDateIn,
   toIsoDate,
+  type ICalendarDate,
 } from '@dealerpass/domain/time/calendar-date';
+import type { CustomerProfile } from '../../adapters/payments/payment-gateway.ts';
+import { createSandboxGateway } from '../../adapters/payments/sandbox-gateway.ts';
+import { issueSandboxToken } from '../../adapters/payments/sandbox/sandbox-tokens.ts';
 import type { Database } from '../../db/client.ts';
-import { identities, users } from '../../db/schema.ts';
+import { billingPeriods, identities, subscriptions, users } from '../../db/schema.ts';
 import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
@@ -35,8 +42,14 @@ interface DemoProfile {
   state: string;
   zip: string;
   subscriptions: TSubscriptionCode[];
-  /** Display fields only (DECISIONS R5); the expiry is this many years ahead, in this month. */
-  card?: { brand: string; last4: string; month: number; yearsAhead: number };
+  /**
+   * A sandbox test card (adapters/payments/sandbox/test-cards.ts), tokenized and stored at the
+   * sandbox gateway as a real customer and payment profile; our rows keep only its brand and last
+   * four (DECISIONS R5). The expiry is this many years ahead, in this month.
+   */
+  card?: { number: string; month: number; yearsAhead: number };
+  /** Months since the cycle anchor (sign-up or reactivation) to the current period's end. */
+  monthsSubscribed: number;
   /** Days from today (business time zone) to the next bill date; null for none. */
   nextBillInDays: number | null;
   /** Whether the account owes its monthly total (a failed renewal, R4). */
@@ -60,7 +73,8 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'MI',
     zip: '48226',
     subscriptions: ['NADA', 'MMR', 'CF', 'AC'],
-    card: { brand: 'visa', last4: '1111', month: 9, yearsAhead: 2 },
+    card: { number: '4111111111111111', month: 9, yearsAhead: 2 },
+    monthsSubscribed: 14,
     nextBillInDays: 12,
     preferences: { defaultSubscription: 'NADA', searchZip: '48226' },
   },
@@ -76,7 +90,8 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'IL',
     zip: '60614',
     subscriptions: ['KBB', 'ANET', 'CF', 'AC'],
-    card: { brand: 'mastercard', last4: '4444', month: 3, yearsAhead: 1 },
+    card: { number: '5555555555554444', month: 3, yearsAhead: 1 },
+    monthsSubscribed: 7,
     nextBillInDays: 9,
   },
   inactive: {
@@ -91,7 +106,8 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'GA',
     zip: '30309',
     subscriptions: ['BBK', 'MMR'],
-    card: { brand: 'amex', last4: '0005', month: 11, yearsAhead: 1 },
+    card: { number: '378282246310005', month: 11, yearsAhead: 1 },
+    monthsSubscribed: 5,
     nextBillInDays: null,
   },
   validatingPayment: {
@@ -106,8 +122,10 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'CO',
     zip: '80220',
     subscriptions: ['NADA', 'RETAIL'],
-    card: { brand: 'discover', last4: '9424', month: 6, yearsAhead: 2 },
-    // The renewal failed two days ago; the next retry is tomorrow (R4: 1, 3 and 5 days after).
+    card: { number: '4000000000000002', month: 6, yearsAhead: 2 }, // declines
+    monthsSubscribed: 9,
+    // The renewal failed three days ago and its retry a day later; the next retry is tomorrow
+    // (R4: 1, 3 and 5 days after each failure). The next bill date shown is that retry.
     nextBillInDays: 1,
     owesMonthlyTotal: true,
   },
@@ -123,7 +141,8 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'TX',
     zip: '77063',
     subscriptions: ['GALVES', 'MMR', 'CF', 'AC'],
-    card: { brand: 'visa', last4: '4242', month: 1, yearsAhead: 2 },
+    card: { number: '4242424242424242', month: 1, yearsAhead: 2 },
+    monthsSubscribed: 11,
     nextBillInDays: 20,
   },
   complimentary: {
@@ -138,6 +157,7 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'AZ',
     zip: '85018',
     subscriptions: ['APG', 'NADA', 'MMR', 'CF', 'AC'],
+    monthsSubscribed: 3,
     nextBillInDays: 15,
   },
   migrated: {
@@ -152,7 +172,8 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     state: 'TN',
     zip: '37201',
     subscriptions: ['KBB', 'MMR', 'CF', 'AC'],
-    card: { brand: 'visa', last4: '1881', month: 7, yearsAhead: 1 },
+    card: { number: '6011111111111117', month: 7, yearsAhead: 1 },
+    monthsSubscribed: 38,
     nextBillInDays: 5,
   },
 };
@@ -173,6 +194,9 @@ export async function seedDemoData(
   const { now } = options;
   const today = calendarDateIn(now, options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE);
   return db.transaction(async (tx) => {
+    // The sandbox gateway writes its customers and payment profiles through the same transaction
+    // (its own transactions become savepoints), so the seed stays all-or-nothing.
+    const gateway = createSandboxGateway({ db: tx as Database, now: () => now, delayMs: 0 });
     // Two instances starting on one empty PostgreSQL seed once: the second waits, then sees users.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('dealerpass:seed-demo-data'))`);
     const [existing] = await tx.select({ n: count() }).from(users);
@@ -181,6 +205,23 @@ export async function seedDemoData(
     for (const account of DEMO_ACCOUNTS) {
       const profile = PROFILES[account.key];
       const id = randomUUID();
+      let gatewayProfile: CustomerProfile | null = null;
+      if (profile.card) {
+        const token = await issueSandboxToken(
+          tx as Database,
+          {
+            creditCardNumber: profile.card.number,
+            creditCardExpiration: expiryMmYy(now, profile.card.month, profile.card.yearsAhead),
+            creditCardCode: '123',
+          },
+          now,
+        );
+        gatewayProfile = await gateway.createCustomerProfile({
+          accountId: id,
+          email: emailOf(account),
+          paymentToken: token.paymentToken,
+        });
+      }
       let karId: string | null = null;
       if (account.method === 'email') {
         const identity = await createIdentity(tx, {
@@ -215,7 +256,7 @@ export async function seedDemoData(
         state: profile.state,
         zip: profile.zip,
         country: 'US',
-        ...(profile.card
+        ...(profile.card && gatewayProfile
           ? {
               billingFirstName: profile.firstName,
               billingLastName: profile.lastName,
@@ -225,8 +266,8 @@ export async function seedDemoData(
               billingCity: profile.city,
               billingState: profile.state,
               billingZip: profile.zip,
-              cardBrand: profile.card.brand,
-              cardLast4: profile.card.last4,
+              cardBrand: gatewayProfile.card.brand,
+              cardLast4: gatewayProfile.card.last4,
               cardExpiration: expiryMmYy(now, profile.card.month, profile.card.yearsAhead),
             }
           : {}),
@@ -261,9 +302,98 @@ export async function seedDemoData(
         updatedAt: now,
       };
       await tx.insert(users).values(values);
+
+      // The subscription the billing run works from (R4), consistent with the account's state.
+      const period = currentPeriodOf(account.state, profile, today, now);
+      const anchor = addMonthsClamped(period.end, -profile.monthsSubscribed);
+      const periodStart = addMonthsClamped(period.end, -1, anchor.day);
+      await tx.insert(subscriptions).values({
+        userId: id,
+        codes: profile.subscriptions,
+        cycleAnchor: toIsoDate(anchor),
+        currentPeriodStart: toIsoDate(periodStart),
+        currentPeriodEnd: toIsoDate(period.end),
+        gatewayCustomerId: gatewayProfile?.customerProfileId ?? null,
+        gatewayPaymentProfileId: gatewayProfile?.paymentProfileId ?? null,
+        failedAttempts: period.failedAttempts,
+        nextRetryAt: period.nextRetryAt,
+        cancelRequestedAt: period.cancelRequestedAt,
+        updatedAt: now,
+      });
+      if (period.failedAttempts > 0 && gatewayProfile) {
+        // The unpaid renewal: two declined attempts at the gateway, the third one due tomorrow.
+        const priced = quote(profile.subscriptions, now);
+        const start = toIsoDate(period.end);
+        for (let attempt = 1; attempt <= period.failedAttempts; attempt++) {
+          await gateway.charge({
+            customerProfileId: gatewayProfile.customerProfileId,
+            paymentProfileId: gatewayProfile.paymentProfileId,
+            amountCents: priced.totalCents,
+            idempotencyKey: `renewal:${id}:${start}:${attempt}`,
+            description: 'DealerPass monthly subscription',
+          });
+        }
+        const attempt = period.failedAttempts + 1;
+        await tx.insert(billingPeriods).values({
+          userId: id,
+          kind: 'renewal',
+          periodStart: start,
+          periodEnd: toIsoDate(nextBillDate(anchor, period.end)),
+          amountCents: priced.totalCents,
+          quote: priced,
+          attempt,
+          idempotencyKey: `renewal:${id}:${start}:${attempt}`,
+          createdAt: now,
+        });
+      }
     }
     return { seeded: true, accounts: DEMO_ACCOUNTS.length };
   });
+}
+
+/**
+ * Where the account stands in its billing cycle: the period end is the next bill date, except
+ * - validating payment: the renewal of three days ago is unpaid (declined then, and on its retry
+ *   a day later), and the next retry is due tomorrow (R4: 1, 3, 5 days after each failure);
+ * - inactive: the last period ended twenty days ago, when its cancellation took effect.
+ */
+function currentPeriodOf(
+  state: string,
+  profile: DemoProfile,
+  today: ICalendarDate,
+  now: Date,
+): {
+  end: ICalendarDate;
+  failedAttempts: number;
+  nextRetryAt: Date | null;
+  cancelRequestedAt: Date | null;
+} {
+  const plain = { failedAttempts: 0, nextRetryAt: null, cancelRequestedAt: null };
+  if (state === 'validating payment') {
+    const retryIn = profile.nextBillInDays ?? 1;
+    return {
+      end: addDays(today, retryIn - 4),
+      failedAttempts: 2,
+      nextRetryAt: new Date(now.getTime() + retryIn * DAY_MS),
+      cancelRequestedAt: null,
+    };
+  }
+  if (state === 'inactive' || profile.nextBillInDays === null) {
+    const end = addDays(today, -20);
+    return {
+      ...plain,
+      end,
+      cancelRequestedAt: new Date(now.getTime() - 32 * DAY_MS),
+    };
+  }
+  if (state === 'pending cancel') {
+    return {
+      ...plain,
+      end: addDays(today, profile.nextBillInDays),
+      cancelRequestedAt: new Date(now.getTime() - 4 * DAY_MS),
+    };
+  }
+  return { ...plain, end: addDays(today, profile.nextBillInDays) };
 }
 
 /** The contact e-mail: the DealerPass ID's, or a made-up one for the migrated username. */
