@@ -27,6 +27,7 @@ import sandboxGatewayRoutes, {
 } from './routes/sandbox-gateway/index.ts';
 import identityRoutes from './routes/identity/index.ts';
 import oidcRoutes from './routes/oidc/index.ts';
+import billingRoutes from './routes/billing/index.ts';
 import paymentHistoryRoutes from './routes/payment-history/index.ts';
 import userRoutes from './routes/users/index.ts';
 import './types.ts';
@@ -161,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(identityRoutes);
   await app.register(userRoutes);
   await app.register(paymentHistoryRoutes);
+  await app.register(billingRoutes);
   if (config.payments.kind === 'sandbox')
     await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});
   const sandboxAllowed =

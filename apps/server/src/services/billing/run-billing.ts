@@ -34,7 +34,7 @@ export interface BillingRunResult {
   retryLater: number;
 }
 
-interface ClaimedRenewal {
+export interface ClaimedRenewal {
   userId: string;
   periodId: string;
   idempotencyKey: string;
@@ -61,11 +61,11 @@ const isoDate = (text: string) => {
  */
 export async function runBilling(
   deps: BillingDeps,
-  options: { batchSize?: number } = {},
+  options: { batchSize?: number; /** Only this account (a new card's immediate retry, R4). */ userId?: string } = {},
 ): Promise<BillingRunResult> {
   const result: BillingRunResult = { charged: 0, declined: 0, deactivated: 0, retryLater: 0 };
   for (;;) {
-    const claimed = await claimDueAccounts(deps, options.batchSize ?? 200, result);
+    const claimed = await claimDueAccounts(deps, options.batchSize ?? 200, result, options.userId);
     if (claimed === null) break;
     for (const renewal of claimed) {
       await chargeRenewal(deps, renewal, result);
@@ -79,6 +79,7 @@ async function claimDueAccounts(
   deps: BillingDeps,
   batchSize: number,
   result: BillingRunResult,
+  onlyUserId?: string,
 ): Promise<ClaimedRenewal[] | null> {
   const now = deps.now();
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
@@ -100,6 +101,7 @@ async function claimDueAccounts(
           lte(subscriptions.currentPeriodEnd, today),
           or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
           sql`${users.accountStatus} in ('active', 'pending cancel', 'validating payment')`,
+          onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
         ),
       )
       .orderBy(subscriptions.currentPeriodEnd)
@@ -219,7 +221,8 @@ async function chargeRenewal(
   });
 }
 
-async function recordPayment(
+/** Records an approved charge of a period: payment row, stored receipt, period paid, next period, mail. */
+export async function recordPayment(
   tx: Transaction,
   deps: BillingDeps,
   renewal: ClaimedRenewal,

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import {
+  billingFromAccount,
+  createPaymentProfileRequestSchema,
+} from '@dealerpass/domain/schemas/billing-form';
+import { AppError } from '../../errors/app-error.ts';
+import type { BillingApiDeps } from '../../services/billing/billing-context.ts';
+import {
+  removePaymentProfile,
+  storePaymentProfile,
+} from '../../services/billing/payment-profile.ts';
+import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
+import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
+import { getUserRow } from '../../services/users/get-user-row.ts';
+import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+
+const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
+
+/**
+ * The billing API (000 §7, DECISIONS R4, R5): the card on file, cancellation and reactivation.
+ * Signed-in, own record only (no route takes a user id), a blocked account is refused (403), and
+ * every write body is checked for raw card data before it is validated (R5). Each answers the
+ * user as `GET /api/users/current` does, for the web app's refetch.
+ */
+const billingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
+  const deps = (): BillingApiDeps => ({
+    db: app.db,
+    payments: app.payments,
+    now: app.now,
+    timeZone: app.config.billing.timeZone,
+    company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
+    mailKind: app.mail.transport.kind,
+    log: app.log,
+  });
+
+  async function requireAccount(request: FastifyRequest, reply: FastifyReply) {
+    await app.requireSession(request, reply);
+    if (!request.session) return reply;
+    await refuseBlockedAccount(app.db, request.session.userId, messageVars);
+  }
+
+  /** R5 first; then the same-address box (000 §7): billing values from the account's address. */
+  async function prepareBody(request: FastifyRequest) {
+    refuseRawCardData(request.body);
+    const body = request.body as Record<string, unknown> | null | undefined;
+    if (body && typeof body === 'object' && body.sameAddresses === true) {
+      const user = await getUserRow(app.db, userIdOf(request));
+      request.body = { ...body, ...billingFromAccount(user) };
+    }
+  }
+
+  const sent = () => void app.mail.kick().catch(() => undefined);
+
+  app.put(
+    '/api/users/paymentProfile',
+    {
+      onRequest: requireAccount,
+      preValidation: prepareBody,
+      bodyLimit: 16 * 1024,
+      schema: {
+        body: createPaymentProfileRequestSchema(app.now),
+        response: { 200: ZUserResponseSchema },
+      },
+    },
+    async (request) => {
+      const row = await storePaymentProfile(deps(), userIdOf(request), request.body, {
+        retryDueRenewal: true,
+      });
+      sent();
+      return { data: serializeUser(row) };
+    },
+  );
+
+  app.delete(
+    '/api/users/paymentProfile',
+    {
+      onRequest: requireAccount,
+      preValidation: prepareBody,
+      schema: { response: { 200: ZUserResponseSchema } },
+    },
+    async (request) => ({
+      data: serializeUser(await removePaymentProfile(deps(), userIdOf(request))),
+    }),
+  );
+};
+
+/** Used by routes whose validation failures answer one catalogue text (cancel: 000 §8). */
+export function validationAs(code: (typeof ERROR_CODES)[keyof typeof ERROR_CODES]) {
+  return (error: FastifyError) => {
+    if (!hasZodFastifySchemaValidationErrors(error)) throw error;
+    throw new AppError(code, {
+      errors: error.validation.map((issue) => ({
+        source: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body',
+        message: issue.message ?? errorMessage(code),
+      })),
+    });
+  };
+}
+
+function userIdOf(request: FastifyRequest): string {
+  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+  return request.session.userId;
+}
+
+export default billingRoutes;

@@ -1,0 +1,128 @@
+import { eq } from 'drizzle-orm';
+import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
+import type { TBillingAddressFields } from '@dealerpass/domain/schemas/billing-fields';
+import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import type { CustomerProfile, PaymentProfile } from '../../adapters/payments/payment-gateway.ts';
+import { subscriptions, users } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { getUserRow } from '../users/get-user-row.ts';
+import type { UserRow } from '../users/serialize-user.ts';
+import { getSubscriptionRow, profileFailure, type BillingApiDeps } from './billing-context.ts';
+import { runBilling } from './run-billing.ts';
+
+export interface PaymentProfileInput extends TBillingAddressFields {
+  paymentToken: string;
+}
+
+/**
+ * Saves a card at the gateway (a new customer profile, or the customer's payment profile
+ * replaced) and then, in one transaction, its gateway ids and display fields and the billing
+ * address. A gateway failure writes nothing. An account without a subscription row gets one: the
+ * account's codes, a cycle anchor of today and its first bill date a month on.
+ */
+export async function storePaymentProfile(
+  deps: BillingApiDeps,
+  userId: string,
+  input: PaymentProfileInput,
+  options: { retryDueRenewal: boolean },
+): Promise<UserRow> {
+  const user = await getUserRow(deps.db, userId);
+  const subscription = await getSubscriptionRow(deps.db, userId);
+  let saved: PaymentProfile & { customerProfileId: string };
+  try {
+    if (subscription?.gatewayCustomerId) {
+      const replaced = await deps.payments.replacePaymentProfile({
+        customerProfileId: subscription.gatewayCustomerId,
+        paymentToken: input.paymentToken,
+      });
+      saved = { ...replaced, customerProfileId: subscription.gatewayCustomerId };
+    } else {
+      const created: CustomerProfile = await deps.payments.createCustomerProfile({
+        accountId: userId,
+        email: user.email,
+        paymentToken: input.paymentToken,
+      });
+      saved = created;
+    }
+  } catch (error) {
+    throw profileFailure(error);
+  }
+
+  const now = deps.now();
+  const today = calendarDateIn(now, deps.timeZone);
+  const retry = options.retryDueRenewal && user.accountStatus === 'validating payment';
+  await deps.db.transaction(async (tx) => {
+    const existing = await getSubscriptionRow(tx, userId, true);
+    if (existing) {
+      await tx
+        .update(subscriptions)
+        .set({
+          gatewayCustomerId: saved.customerProfileId,
+          gatewayPaymentProfileId: saved.paymentProfileId,
+          // R4: a new card triggers an immediate retry of the due renewal.
+          ...(retry ? { nextRetryAt: now } : {}),
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.userId, userId));
+    } else {
+      await tx.insert(subscriptions).values({
+        userId,
+        codes: user.subscriptions as TSubscriptionCode[],
+        cycleAnchor: toIsoDate(today),
+        currentPeriodStart: toIsoDate(today),
+        currentPeriodEnd: toIsoDate(nextBillDate(today, today)),
+        gatewayCustomerId: saved.customerProfileId,
+        gatewayPaymentProfileId: saved.paymentProfileId,
+        updatedAt: now,
+      });
+    }
+    await tx
+      .update(users)
+      .set({
+        cardBrand: saved.card.brand,
+        cardLast4: saved.card.last4,
+        cardExpiration: saved.card.expiration,
+        billingFirstName: input.billingFirstName,
+        billingLastName: input.billingLastName,
+        billingCountry: input.billingCountry,
+        billingAddress1: input.billingAddress1,
+        billingAddress2: input.billingAddress2,
+        billingCity: input.billingCity,
+        billingState: input.billingState,
+        billingZip: input.billingZip,
+        updatedAt: now,
+      })
+      .where(eq(users.id, userId));
+  });
+  if (retry) await runBilling(deps, { userId });
+  return getUserRow(deps.db, userId);
+}
+
+/** DELETE /api/users/paymentProfile: the gateway's payment profile, then the card fields. */
+export async function removePaymentProfile(deps: BillingApiDeps, userId: string): Promise<UserRow> {
+  const subscription = await getSubscriptionRow(deps.db, userId);
+  if (subscription?.gatewayCustomerId && subscription.gatewayPaymentProfileId) {
+    try {
+      await deps.payments.deletePaymentProfile({
+        customerProfileId: subscription.gatewayCustomerId,
+        paymentProfileId: subscription.gatewayPaymentProfileId,
+      });
+    } catch (error) {
+      throw new AppError(ERROR_CODES.PAYMENT_PROFILE_FAILED, { cause: error });
+    }
+  }
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(subscriptions)
+      .set({ gatewayPaymentProfileId: null, updatedAt: now })
+      .where(eq(subscriptions.userId, userId));
+    await tx
+      .update(users)
+      .set({ cardBrand: null, cardLast4: null, cardExpiration: null, updatedAt: now })
+      .where(eq(users.id, userId));
+  });
+  return getUserRow(deps.db, userId);
+}
