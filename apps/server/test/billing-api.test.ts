@@ -2,8 +2,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPaymentProfileRequestSchema } from '@dealerpass/domain/schemas/billing-form';
 import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
-import { accountEvents, billingPeriods, payments, subscriptions, users } from '../src/db/schema.ts';
+import {
+  accountEvents,
+  billingPeriods,
+  payments,
+  sandboxGatewayTransactions,
+  subscriptions,
+  users,
+} from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { recordChargeback } from '../src/services/billing/record-chargeback.ts';
 import { runBilling, type BillingDeps } from '../src/services/billing/run-billing.ts';
 import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
@@ -80,7 +88,12 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     ...BILLING,
   });
 
-  const call = (method: 'PUT' | 'DELETE' | 'PATCH', url: string, session?: string, payload?: object) =>
+  const call = (
+    method: 'PUT' | 'DELETE' | 'PATCH',
+    url: string,
+    session?: string,
+    payload?: object,
+  ) =>
     t.app.inject({
       method,
       url,
@@ -193,8 +206,8 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       const body = { ...(await profileBody()), ...change };
       const expected = createPaymentProfileRequestSchema(() => now).safeParse(body);
       expect(expected.success).toBe(false);
-      const messages = expected.error!.issues
-        .filter((issue) => issue.path[0] === field)
+      const messages = expected
+        .error!.issues.filter((issue) => issue.path[0] === field)
         .map((issue) => issue.message);
       expect(messages.length).toBeGreaterThan(0);
       const response = await call('PUT', '/api/users/paymentProfile', session, body);
@@ -221,15 +234,26 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
 
     it('R4: a new card on a validating-payment account retries the due renewal at once', async () => {
       const { userId, session } = await account({ subscriptions: ['NADA', 'MMR'] });
-      await call('PUT', '/api/users/paymentProfile', session, await profileBody('4000000000000002'));
+      await call(
+        'PUT',
+        '/api/users/paymentProfile',
+        session,
+        await profileBody('4000000000000002'),
+      );
       // Make the renewal due and let the run decline it.
       await t.app.db
         .update(subscriptions)
-        .set({ currentPeriodEnd: '2026-03-15', cycleAnchor: '2026-02-15', currentPeriodStart: '2026-02-15' })
+        .set({
+          currentPeriodEnd: '2026-03-15',
+          cycleAnchor: '2026-02-15',
+          currentPeriodStart: '2026-02-15',
+        })
         .where(eq(subscriptions.userId, userId));
       await runBilling(deps());
       expect((await userRow(userId)).accountStatus).toBe('validating payment');
-      expect((await subscriptionRow(userId))!.nextRetryAt!.getTime()).toBeGreaterThan(now.getTime());
+      expect((await subscriptionRow(userId))!.nextRetryAt!.getTime()).toBeGreaterThan(
+        now.getTime(),
+      );
 
       const response = await call('PUT', '/api/users/paymentProfile', session, await profileBody());
       expect(response.statusCode).toBe(200);
@@ -267,14 +291,199 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     });
   });
 
+  /** A subscriber with a card and a paid sign-up charge taken at `signupAt`. */
+  async function signedUp(signupAt: Date) {
+    const { userId, session } = await account({ subscriptions: ['NADA', 'MMR'] });
+    await call('PUT', '/api/users/paymentProfile', session, await profileBody());
+    const sub = (await subscriptionRow(userId))!;
+    const charge = await t.app.payments.charge({
+      customerProfileId: sub.gatewayCustomerId!,
+      paymentProfileId: sub.gatewayPaymentProfileId!,
+      amountCents: 13800,
+      idempotencyKey: `signup:${userId}`,
+      description: 'sign-up',
+    });
+    if (charge.status !== 'approved') throw new Error('sign-up charge declined');
+    const [period] = await t.app.db
+      .insert(billingPeriods)
+      .values({
+        userId,
+        kind: 'signup',
+        periodStart: '2026-03-15',
+        periodEnd: '2026-04-15',
+        amountCents: 13800,
+        quote: {},
+        status: 'paid',
+        idempotencyKey: `signup:${userId}`,
+        settledAt: signupAt,
+      })
+      .returning();
+    const [payment] = await t.app.db
+      .insert(payments)
+      .values({
+        userId,
+        billingPeriodId: period!.id,
+        amountCents: 13800,
+        gatewayTransactionId: charge.transactionId,
+        cardBrand: 'visa',
+        cardLast4: '1111',
+        activationDate: '2026-03-15',
+        receiptPdf: Buffer.from('%PDF-1.4'),
+        createdAt: signupAt,
+      })
+      .returning();
+    return { userId, session, paymentId: payment!.id };
+  }
+
+  const CANCEL = { cancellationReasonOptions: ['too-expensive'], userProvidedCancelReason: '' };
+  const paymentRow = async (id: string) =>
+    (await t.app.db.select().from(payments).where(eq(payments.id, id)))[0]!;
+
+  describe('PATCH /api/users/cancel', () => {
+    it('within 10 days of the sign-up charge: refunded through the gateway, inactive at once', async () => {
+      const { userId, session, paymentId } = await signedUp(new Date('2026-03-10T15:00:00Z'));
+      const response = await call('PATCH', '/api/users/cancel', session, CANCEL);
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.accountStatus).toBe('inactive');
+      expect(await paymentRow(paymentId)).toMatchObject({ status: 'refunded' });
+      const refunds = await t.app.db
+        .select()
+        .from(sandboxGatewayTransactions)
+        .where(eq(sandboxGatewayTransactions.idempotencyKey, `refund:${paymentId}`));
+      expect(refunds).toHaveLength(1);
+      const events = await t.app.db
+        .select()
+        .from(accountEvents)
+        .where(eq(accountEvents.userId, userId));
+      expect(events.map((e) => [e.event, e.toStatus, e.actor])).toEqual([
+        ['cancellation reason', null, 'user'],
+        ['cancelled in the trial: sign-up charge refunded', 'inactive', 'user'],
+      ]);
+      // A second cancel is refused with the cancellation text, and nothing is refunded twice.
+      const again = await call('PATCH', '/api/users/cancel', session, CANCEL);
+      expect(again.statusCode).toBe(400);
+      expect(again.json().code).toBe('CANCEL_ACCOUNT_FAILED');
+    });
+
+    it('after the trial: pending cancel, no refund, access continues; the billing run ends it at the period end', async () => {
+      const { userId, session, paymentId } = await signedUp(new Date('2026-02-15T15:00:00Z'));
+      const response = await call('PATCH', '/api/users/cancel', session, {
+        cancellationReasonOptions: ['changing-vendor'],
+        userProvidedCancelReason: 'Going with another provider',
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.accountStatus).toBe('pending cancel');
+      expect(await paymentRow(paymentId)).toMatchObject({ status: 'succeeded' });
+      expect((await subscriptionRow(userId))!.cancelRequestedAt).toEqual(now);
+
+      now = new Date('2026-04-15T15:00:00Z');
+      await runBilling(deps());
+      expect((await userRow(userId)).accountStatus).toBe('inactive');
+      const charged = await t.app.db.select().from(payments).where(eq(payments.userId, userId));
+      expect(charged).toHaveLength(1);
+    });
+
+    it.each([
+      [
+        'no reason',
+        { cancellationReasonOptions: [], userProvidedCancelReason: '' },
+        'Please select a cancellation reason.',
+      ],
+      [
+        'an unknown reason',
+        { cancellationReasonOptions: ['bored'], userProvidedCancelReason: '' },
+        'Please select a cancellation reason.',
+      ],
+      [
+        'two reasons',
+        {
+          cancellationReasonOptions: ['too-expensive', 'closing-business'],
+          userProvidedCancelReason: '',
+        },
+        'Please select a cancellation reason.',
+      ],
+      [
+        'missing detail',
+        { cancellationReasonOptions: ['not-enough-data'], userProvidedCancelReason: '' },
+        'Please tell us more (5 to 250 characters).',
+      ],
+      [
+        'short detail',
+        { cancellationReasonOptions: ['changing-vendor'], userProvidedCancelReason: 'abc' },
+        'Please enter at least 5 characters.',
+      ],
+      [
+        'long detail',
+        { cancellationReasonOptions: ['too-expensive'], userProvidedCancelReason: 'x'.repeat(251) },
+        'Please enter at most 250 characters.',
+      ],
+    ])(
+      '%s → 400 with the cancellation text and the field message, nothing changed',
+      async (_name, body, fieldMessage) => {
+        const { userId, session } = await account();
+        const response = await call('PATCH', '/api/users/cancel', session, body);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({
+          code: 'CANCEL_ACCOUNT_FAILED',
+          message:
+            'There was an error cancelling your account. Please try again later or contact Customer Support.',
+        });
+        expect(response.json().errors.map((e: { message: string }) => e.message)).toContain(
+          fieldMessage,
+        );
+        expect((await userRow(userId)).accountStatus).toBe('active');
+      },
+    );
+
+    it('a failed refund → the cancellation text, and nothing changes', async () => {
+      const { userId, session, paymentId } = await signedUp(new Date('2026-03-12T15:00:00Z'));
+      await t.app.db
+        .update(payments)
+        .set({ gatewayTransactionId: 'no-such-transaction' })
+        .where(eq(payments.id, paymentId));
+      const response = await call('PATCH', '/api/users/cancel', session, CANCEL);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('CANCEL_ACCOUNT_FAILED');
+      expect((await userRow(userId)).accountStatus).toBe('active');
+      expect(await paymentRow(paymentId)).toMatchObject({ status: 'succeeded' });
+    });
+  });
+
+  describe('recordChargeback', () => {
+    it('adds the 25-dollar fee to the balance and makes the account inactive, once', async () => {
+      const { userId, paymentId } = await signedUp(new Date('2026-02-15T15:00:00Z'));
+      expect(await recordChargeback(t.app.db, { paymentId, now })).toBe(true);
+      expect(await userRow(userId)).toMatchObject({
+        accountStatus: 'inactive',
+        balanceCents: 2500,
+      });
+      expect(await recordChargeback(t.app.db, { paymentId, now })).toBe(false);
+      expect((await userRow(userId)).balanceCents).toBe(2500);
+      const events = await t.app.db
+        .select()
+        .from(accountEvents)
+        .where(eq(accountEvents.userId, userId));
+      expect(events.map((e) => [e.event, e.toStatus, e.actor])).toEqual([
+        ['chargeback', null, 'gateway'],
+        [`chargeback of payment ${paymentId}`, 'inactive', 'gateway'],
+      ]);
+    });
+  });
+
   describe('access', () => {
     const writes = [
       ['PUT', '/api/users/paymentProfile'],
       ['DELETE', '/api/users/paymentProfile'],
+      ['PATCH', '/api/users/cancel'],
     ] as const;
 
     it.each(writes)('%s %s without a session → 401', async (method, url) => {
-      const response = await call(method, url, undefined, method === 'DELETE' ? undefined : BILLING);
+      const response = await call(
+        method,
+        url,
+        undefined,
+        method === 'DELETE' ? undefined : BILLING,
+      );
       expect(response.statusCode).toBe(401);
     });
 
@@ -284,7 +493,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
         method,
         url,
         session,
-        method === 'DELETE' ? undefined : await profileBody(),
+        method === 'DELETE' ? undefined : method === 'PATCH' ? CANCEL : await profileBody(),
       );
       expect(response.statusCode).toBe(403);
       expect(response.json().code).toBe('ACCOUNT_BLOCKED');

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import { ZCancelSubscriptionRequestSchema } from '@dealerpass/domain/schemas/cancellation';
 import {
   billingFromAccount,
   createPaymentProfileRequestSchema,
@@ -13,6 +14,7 @@ import {
   removePaymentProfile,
   storePaymentProfile,
 } from '../../services/billing/payment-profile.ts';
+import { cancelSubscription } from '../../services/billing/cancel-subscription.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
@@ -86,6 +88,24 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       data: serializeUser(await removePaymentProfile(deps(), userIdOf(request))),
     }),
+  );
+
+  app.patch(
+    '/api/users/cancel',
+    {
+      onRequest: requireAccount,
+      preValidation: prepareBody,
+      bodyLimit: 8 * 1024,
+      schema: { body: ZCancelSubscriptionRequestSchema, response: { 200: ZUserResponseSchema } },
+      // 000 §8: invalid reason option, reason size, request object → the cancellation text.
+      errorHandler: validationAs(ERROR_CODES.CANCEL_ACCOUNT_FAILED),
+    },
+    async (request) => {
+      const row = await cancelSubscription(deps(), userIdOf(request), request.body);
+      request.log.info({ status: row.accountStatus }, 'subscription cancelled');
+      sent();
+      return { data: serializeUser(row) };
+    },
   );
 };
 

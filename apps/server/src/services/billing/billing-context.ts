@@ -28,7 +28,9 @@ export function profileFailure(error: unknown): AppError {
     if (cardProblem) {
       return new AppError(ERROR_CODES.CREDIT_CARD_NOT_VALID, {
         cause: error,
-        errors: [{ source: 'paymentToken', message: errorMessage(ERROR_CODES.CREDIT_CARD_NOT_VALID) }],
+        errors: [
+          { source: 'paymentToken', message: errorMessage(ERROR_CODES.CREDIT_CARD_NOT_VALID) },
+        ],
       });
     }
     return new AppError(ERROR_CODES.PAYMENT_PROFILE_FAILED, { cause: error });

@@ -61,7 +61,10 @@ const isoDate = (text: string) => {
  */
 export async function runBilling(
   deps: BillingDeps,
-  options: { batchSize?: number; /** Only this account (a new card's immediate retry, R4). */ userId?: string } = {},
+  options: {
+    batchSize?: number;
+    /** Only this account (a new card's immediate retry, R4). */ userId?: string;
+  } = {},
 ): Promise<BillingRunResult> {
   const result: BillingRunResult = { charged: 0, declined: 0, deactivated: 0, retryLater: 0 };
   for (;;) {

@@ -1,0 +1,125 @@
+import { and, asc, eq } from 'drizzle-orm';
+import { cancellationKind } from '@dealerpass/domain/billing/charges';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import type { TCancelSubscriptionRequest } from '@dealerpass/domain/schemas/cancellation';
+import type { Transaction } from '../../db/client.ts';
+import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { getUserRow } from '../users/get-user-row.ts';
+import type { UserRow } from '../users/serialize-user.ts';
+import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
+import { setStatus } from './run-billing.ts';
+
+const CANCELLABLE = new Set(['active', 'validating payment']);
+
+const cancelFailed = (cause?: unknown) =>
+  new AppError(ERROR_CODES.CANCEL_ACCOUNT_FAILED, cause === undefined ? {} : { cause });
+
+/**
+ * PATCH /api/users/cancel (R4). Within 10 days of the sign-up charge the charge is refunded
+ * through the gateway (key `refund:<paymentId>`) and the account is inactive at once; after the
+ * trial it is pending cancel: access continues, no further charge, and the billing run makes it
+ * inactive at the period's end. Every failure is the cancellation text of 000 §8.
+ */
+export async function cancelSubscription(
+  deps: BillingApiDeps,
+  userId: string,
+  request: TCancelSubscriptionRequest,
+): Promise<UserRow> {
+  const user = await getUserRow(deps.db, userId);
+  if (!CANCELLABLE.has(user.accountStatus)) throw cancelFailed();
+  const [signup] = await deps.db
+    .select({ payment: payments })
+    .from(billingPeriods)
+    .innerJoin(payments, eq(payments.billingPeriodId, billingPeriods.id))
+    .where(
+      and(
+        eq(billingPeriods.userId, userId),
+        eq(billingPeriods.kind, 'signup'),
+        eq(billingPeriods.status, 'paid'),
+        eq(payments.status, 'succeeded'),
+      ),
+    )
+    .orderBy(asc(billingPeriods.createdAt))
+    .limit(1);
+  const payment = signup?.payment;
+  const inTrial =
+    payment !== undefined && cancellationKind(payment.createdAt, deps.now()) === 'cancelInTrial';
+
+  if (inTrial && payment.amountCents > 0) {
+    try {
+      await deps.payments.refund({
+        transactionId: payment.gatewayTransactionId,
+        amountCents: payment.amountCents,
+        idempotencyKey: `refund:${payment.id}`,
+      });
+    } catch (error) {
+      throw cancelFailed(error);
+    }
+  }
+
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    const subscription = await getSubscriptionRow(tx, userId, true);
+    const [current] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+    if (!current || !CANCELLABLE.has(current.accountStatus)) throw cancelFailed();
+    await recordReason(tx, userId, request, now);
+    if (subscription) {
+      await tx
+        .update(subscriptions)
+        .set({ cancelRequestedAt: now, nextRetryAt: null, updatedAt: now })
+        .where(eq(subscriptions.userId, userId));
+    }
+    if (inTrial) {
+      await tx
+        .update(payments)
+        .set({ status: 'refunded', refundedAt: now })
+        .where(eq(payments.id, payment.id));
+      await tx
+        .update(users)
+        .set({ nextBillDate: null, updatedAt: now })
+        .where(eq(users.id, userId));
+      await setStatus(
+        tx,
+        userId,
+        current.accountStatus,
+        'inactive',
+        'cancelled in the trial: sign-up charge refunded',
+        'user',
+        now,
+      );
+    } else if (!subscription) {
+      // Nothing is billed, so there is no period end to run to: it ends now.
+      await setStatus(tx, userId, current.accountStatus, 'inactive', 'cancelled', 'user', now);
+    } else {
+      await setStatus(
+        tx,
+        userId,
+        current.accountStatus,
+        'pending cancel',
+        'cancelled: runs to the next bill date',
+        'user',
+        now,
+      );
+    }
+  });
+  return getUserRow(deps.db, userId);
+}
+
+async function recordReason(
+  tx: Transaction,
+  userId: string,
+  request: TCancelSubscriptionRequest,
+  now: Date,
+) {
+  await tx.insert(accountEvents).values({
+    userId,
+    event: 'cancellation reason',
+    actor: 'user',
+    at: now,
+    details: {
+      reason: request.cancellationReasonOptions[0],
+      detail: request.userProvidedCancelReason,
+    },
+  });
+}

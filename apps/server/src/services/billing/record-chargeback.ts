@@ -1,0 +1,61 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
+import type { Database } from '../../db/client.ts';
+import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
+import { setStatus } from './run-billing.ts';
+
+/**
+ * A chargeback of a payment (R4): the 25-dollar fee is added to the balance and the account is
+ * inactive, with an audit event naming the payment. Recording the same chargeback again
+ * changes nothing. Returns whether it was recorded now.
+ */
+export async function recordChargeback(
+  db: Database,
+  input: { paymentId: string; now: Date },
+): Promise<boolean> {
+  const { paymentId, now } = input;
+  return db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for('update');
+    if (!user) throw new Error('user vanished');
+    const [already] = await tx
+      .select({ id: accountEvents.id })
+      .from(accountEvents)
+      .where(
+        and(
+          eq(accountEvents.userId, user.id),
+          eq(accountEvents.event, 'chargeback'),
+          sql`${accountEvents.details}->>'paymentId' = ${paymentId}`,
+        ),
+      );
+    if (already) return false;
+    await tx
+      .update(users)
+      .set({ balanceCents: sql`${users.balanceCents} + ${CHARGEBACK_FEE_CENTS}`, updatedAt: now })
+      .where(eq(users.id, user.id));
+    await tx
+      .update(subscriptions)
+      .set({ nextRetryAt: null, updatedAt: now })
+      .where(eq(subscriptions.userId, user.id));
+    await tx.insert(accountEvents).values({
+      userId: user.id,
+      event: 'chargeback',
+      actor: 'gateway',
+      at: now,
+      details: { paymentId, feeCents: CHARGEBACK_FEE_CENTS },
+    });
+    if (user.accountStatus !== 'inactive') {
+      await setStatus(
+        tx,
+        user.id,
+        user.accountStatus,
+        'inactive',
+        `chargeback of payment ${paymentId}`,
+        'gateway',
+        now,
+      );
+    }
+    return true;
+  });
+}
