@@ -1,0 +1,371 @@
+/**
+ * Property-based tests of the billing run (issue 5, DECISIONS R4): random sequences of clock
+ * moves, billing runs (alone, crashed between charge and record, or two at once interleaved by
+ * fast-check's scheduler), cancellations, REACTIVATE during pending cancel and card swaps. After
+ * every step:
+ * - never two successful charges for one account and period (payments, and at the gateway);
+ * - never a charge for a period starting on or after a cancellation took effect;
+ * - status changes only along the allowed edges, each by its allowed actor, in one chain that
+ *   ends at the account's current status.
+ */
+import fc from 'fast-check';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import type { PaymentGateway } from '../src/adapters/payments/payment-gateway.ts';
+import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { accountEvents, subscriptions, users } from '../src/db/schema.ts';
+import {
+  CHARGE_LEASE_MS,
+  runBilling,
+  setStatus,
+  type BillingDeps,
+} from '../src/services/billing/run-billing.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import { createAccount } from './sign-in.ts';
+
+const DAY = 86_400_000;
+const TIME_ZONE = 'America/New_York';
+const APPROVED = '4111111111111111';
+const DECLINED = '4000000000000002';
+const ACCOUNTS = 2;
+
+/** Every status change the billing run and the cancel/REACTIVATE API may make, and by whom. */
+const ALLOWED_EDGES = new Set([
+  'active→pending cancel by user',
+  'pending cancel→active by user',
+  'pending cancel→inactive by billing-run',
+  'active→validating payment by billing-run',
+  'validating payment→active by billing-run',
+  'validating payment→inactive by billing-run',
+]);
+
+type Op =
+  | { kind: 'advance'; days: number; hours: number }
+  | { kind: 'run' }
+  | { kind: 'concurrent'; batchA: number; batchB: number }
+  | { kind: 'crash' }
+  | { kind: 'cancel'; who: number }
+  | { kind: 'reactivate'; who: number }
+  | { kind: 'card'; who: number; approve: boolean };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('advance' as const),
+      days: fc.integer({ min: 0, max: 35 }),
+      hours: fc.integer({ min: 0, max: 23 }),
+    }),
+    weight: 4,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('run' as const) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('concurrent' as const),
+      batchA: fc.integer({ min: 1, max: 3 }),
+      batchB: fc.integer({ min: 1, max: 3 }),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('crash' as const) }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('cancel' as const), who: fc.nat(ACCOUNTS - 1) }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('reactivate' as const), who: fc.nat(ACCOUNTS - 1) }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('card' as const),
+      who: fc.nat(ACCOUNTS - 1),
+      approve: fc.boolean(),
+    }),
+    weight: 2,
+  },
+);
+
+describe('billing run properties (fast-check)', () => {
+  let t: TestApp;
+  // One clock for the whole file, only ever moving forward, so earlier runs' accounts stay sane.
+  let now = new Date('2026-03-15T15:00:00Z');
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => now });
+  });
+  afterAll(() => t.close());
+
+  const deps = (gateway: PaymentGateway = t.app.payments): BillingDeps => ({
+    db: t.app.db,
+    payments: gateway,
+    now: () => now,
+    timeZone: TIME_ZONE,
+    company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
+    mailKind: 'mailbox',
+    log: { warn: () => {} },
+  });
+
+  async function tokenFor(card: string) {
+    return issueSandboxToken(
+      t.app.db,
+      { creditCardNumber: card, creditCardExpiration: '1239', creditCardCode: '123' },
+      now,
+    );
+  }
+
+  /** An active subscriber due in `dueInDays`, its card at the sandbox gateway. */
+  async function subscriber(card: string, dueInDays: number): Promise<string> {
+    counter += 1;
+    const email = `property${counter}@example.com`;
+    const { user } = await createAccount(t, {
+      email,
+      accountStatus: 'active',
+      withIdentity: false,
+    });
+    const token = await tokenFor(card);
+    const profile = await t.app.payments.createCustomerProfile({
+      accountId: user.id,
+      email,
+      paymentToken: token.paymentToken,
+    });
+    const due = calendarDateIn(new Date(now.getTime() + dueInDays * DAY), TIME_ZONE);
+    const start = calendarDateIn(new Date(now.getTime() + (dueInDays - 30) * DAY), TIME_ZONE);
+    await t.app.db
+      .update(users)
+      .set({
+        cardBrand: profile.card.brand,
+        cardLast4: profile.card.last4,
+        nextBillDate: toIsoDate(due),
+      })
+      .where(eq(users.id, user.id));
+    await t.app.db.insert(subscriptions).values({
+      userId: user.id,
+      codes: ['NADA', 'MMR'],
+      cycleAnchor: toIsoDate({ ...start, day: due.day > 28 ? 28 : start.day }),
+      currentPeriodStart: toIsoDate(start),
+      currentPeriodEnd: toIsoDate(due),
+      gatewayCustomerId: profile.customerProfileId,
+      gatewayPaymentProfileId: profile.paymentProfileId,
+    });
+    return user.id;
+  }
+
+  const statusOf = async (userId: string) =>
+    (await t.app.db.select().from(users).where(eq(users.id, userId)))[0]!.accountStatus;
+  const subscriptionOf = async (userId: string) =>
+    (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!;
+
+  /** PATCH /api/users/cancel after the trial, as the API does it: pending cancel (R4). */
+  async function cancel(userId: string): Promise<string | null> {
+    if ((await statusOf(userId)) !== 'active') return null;
+    const boundary = (await subscriptionOf(userId)).currentPeriodEnd;
+    await t.app.db.transaction(async (tx) => {
+      await setStatus(tx, userId, 'active', 'pending cancel', 'cancel requested', 'user', now);
+      await tx
+        .update(subscriptions)
+        .set({ cancelRequestedAt: now, updatedAt: now })
+        .where(eq(subscriptions.userId, userId));
+    });
+    return boundary;
+  }
+
+  /** REACTIVATE during pending cancel: active again, no charge (R4). */
+  async function reactivate(userId: string): Promise<boolean> {
+    if ((await statusOf(userId)) !== 'pending cancel') return false;
+    await t.app.db.transaction(async (tx) => {
+      await setStatus(tx, userId, 'pending cancel', 'active', 'reactivated', 'user', now);
+      await tx
+        .update(subscriptions)
+        .set({ cancelRequestedAt: null, updatedAt: now })
+        .where(eq(subscriptions.userId, userId));
+    });
+    return true;
+  }
+
+  /** PUT /api/users/paymentProfile: the new card replaces the old; validating payment retries at once. */
+  async function swapCard(userId: string, card: string) {
+    const subscription = await subscriptionOf(userId);
+    const token = await tokenFor(card);
+    const profile = await t.app.payments.replacePaymentProfile({
+      customerProfileId: subscription.gatewayCustomerId!,
+      paymentToken: token.paymentToken,
+    });
+    const status = await statusOf(userId);
+    await t.app.db.transaction(async (tx) => {
+      await tx
+        .update(users)
+        .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
+        .where(eq(users.id, userId));
+      await tx
+        .update(subscriptions)
+        .set({
+          gatewayPaymentProfileId: profile.paymentProfileId,
+          ...(status === 'validating payment' ? { nextRetryAt: now } : {}),
+          updatedAt: now,
+        })
+        .where(eq(subscriptions.userId, userId));
+    });
+  }
+
+  /** The three invariants, over these accounts; `boundaries`: period ends at cancellation. */
+  async function checkInvariants(userIds: string[], boundaries: Map<string, string>) {
+    // 1. At most one succeeded payment per account and period...
+    const doublePayments = await rowsOf(sql`
+      select p.user_id, bp.period_start, count(*)::int as n
+      from payments p join billing_periods bp on bp.id = p.billing_period_id
+      where p.status = 'succeeded' and p.user_id in ${userIds}
+      group by p.user_id, bp.period_start having count(*) > 1`);
+    expect(doublePayments).toEqual([]);
+    // ...and at most one approved charge at the gateway, whatever attempt it was.
+    const doubleCharges = await rowsOf(sql`
+      select split_part(idempotency_key, ':', 2) as user_id,
+             split_part(idempotency_key, ':', 3) as period_start, count(*)::int as n
+      from sandbox_gateway_transactions
+      where kind = 'charge' and status = 'approved' and idempotency_key like 'renewal:%'
+        and split_part(idempotency_key, ':', 2) in ${userIds}
+      group by 1, 2 having count(*) > 1`);
+    expect(doubleCharges).toEqual([]);
+
+    for (const userId of userIds) {
+      // 2. No charge for a period starting on or after the cancellation's effect.
+      const boundary = boundaries.get(userId);
+      if (boundary !== undefined) {
+        const late = await rowsOf(sql`
+          select bp.period_start from payments p
+          join billing_periods bp on bp.id = p.billing_period_id
+          where p.user_id = ${userId} and bp.period_start >= ${boundary}`);
+        expect(late).toEqual([]);
+        const lateCharges = await rowsOf(sql`
+          select idempotency_key from sandbox_gateway_transactions
+          where kind = 'charge' and status = 'approved'
+            and split_part(idempotency_key, ':', 2) = ${userId}
+            and split_part(idempotency_key, ':', 3) >= ${boundary}`);
+        expect(lateCharges).toEqual([]);
+      }
+      // 3. Status changes along allowed edges, one unbroken chain ending at the current status.
+      // Events of one instant have no order of their own: the chain decides among them.
+      const chain = chains.get(userId) ?? { current: 'active', seen: new Set<string>() };
+      chains.set(userId, chain);
+      const fresh = (
+        await t.app.db
+          .select()
+          .from(accountEvents)
+          .where(eq(accountEvents.userId, userId))
+          .orderBy(accountEvents.at)
+      ).filter((event) => !chain.seen.has(event.id));
+      while (fresh.length > 0) {
+        const index = fresh.findIndex((event) => event.fromStatus === chain.current);
+        expect(
+          index,
+          `no event continues from ${chain.current}: ${JSON.stringify(fresh)}`,
+        ).toBeGreaterThanOrEqual(0);
+        const [event] = fresh.splice(index, 1);
+        expect(`${event!.fromStatus}→${event!.toStatus} by ${event!.actor}`).toSatisfy(
+          (edge: string) => ALLOWED_EDGES.has(edge),
+        );
+        chain.seen.add(event!.id);
+        chain.current = event!.toStatus!;
+      }
+      expect(await statusOf(userId)).toBe(chain.current);
+    }
+  }
+
+  const rowsOf = async (query: SQL) =>
+    ((await t.app.db.execute(query)) as unknown as { rows: unknown[] }).rows;
+
+  const chains = new Map<string, { current: string; seen: Set<string> }>();
+
+  async function runConcurrently(s: fc.Scheduler, batchA: number, batchB: number) {
+    const real = t.app.payments;
+    const gateway: PaymentGateway = {
+      ...real,
+      charge: s.scheduleFunction((input: Parameters<PaymentGateway['charge']>[0]) =>
+        real.charge(input),
+      ),
+    };
+    const both = Promise.all([
+      runBilling(deps(gateway), { batchSize: batchA }),
+      runBilling(deps(gateway), { batchSize: batchB }),
+    ]);
+    await s.waitFor(both);
+  }
+
+  async function crashAndRerun() {
+    const real = t.app.payments;
+    const dying: PaymentGateway = {
+      ...real,
+      charge: async (input) => {
+        await real.charge(input);
+        throw new Error('process killed after the charge');
+      },
+    };
+    await runBilling(deps(dying)).catch((error: unknown) => {
+      if (!(error instanceof Error) || !error.message.includes('process killed')) throw error;
+    });
+    // The lease runs out; the rerun with the real gateway finishes what the crash left.
+    now = new Date(now.getTime() + CHARGE_LEASE_MS + 1000);
+    await runBilling(deps());
+  }
+
+  it('never charges twice per period, never after a cancellation took effect, and moves status only along allowed edges', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ approve: fc.boolean(), dueInDays: fc.integer({ min: 0, max: 5 }) }), {
+          minLength: ACCOUNTS,
+          maxLength: ACCOUNTS,
+        }),
+        fc.array(opArb, { minLength: 1, maxLength: 12 }),
+        fc.scheduler(),
+        async (accounts, ops, s) => {
+          const userIds: string[] = [];
+          for (const account of accounts) {
+            userIds.push(
+              await subscriber(account.approve ? APPROVED : DECLINED, account.dueInDays),
+            );
+          }
+          // Cancellation boundaries of the accounts whose cancellation stands.
+          const boundaries = new Map<string, string>();
+          for (const op of ops) {
+            switch (op.kind) {
+              case 'advance':
+                now = new Date(now.getTime() + op.days * DAY + op.hours * 3_600_000);
+                break;
+              case 'run':
+                await runBilling(deps());
+                break;
+              case 'concurrent':
+                await runConcurrently(s, op.batchA, op.batchB);
+                break;
+              case 'crash':
+                await crashAndRerun();
+                break;
+              case 'cancel': {
+                const userId = userIds[op.who]!;
+                const boundary = await cancel(userId);
+                if (boundary !== null) boundaries.set(userId, boundary);
+                break;
+              }
+              case 'reactivate': {
+                const userId = userIds[op.who]!;
+                if (await reactivate(userId)) boundaries.delete(userId);
+                break;
+              }
+              case 'card':
+                await swapCard(userIds[op.who]!, op.approve ? APPROVED : DECLINED);
+                break;
+            }
+            await checkInvariants(userIds, boundaries);
+          }
+          // A cancelled account whose period has ended is inactive after one more run.
+          now = new Date(now.getTime() + 40 * DAY);
+          await runBilling(deps());
+          await checkInvariants(userIds, boundaries);
+          for (const userId of boundaries.keys()) expect(await statusOf(userId)).toBe('inactive');
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
