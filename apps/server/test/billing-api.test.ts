@@ -449,6 +449,160 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     });
   });
 
+  describe('PUT /api/users/reactivate', () => {
+    const periodsOf = (userId: string) =>
+      t.app.db.select().from(billingPeriods).where(eq(billingPeriods.userId, userId));
+    const paymentsOf = (userId: string) =>
+      t.app.db.select().from(payments).where(eq(payments.userId, userId));
+    const statusTrail = async (userId: string) =>
+      (await t.app.db.select().from(accountEvents).where(eq(accountEvents.userId, userId)))
+        .filter((e) => e.toStatus !== null)
+        .map((e) => e.toStatus);
+
+    it('during pending cancel: back to active with no charge', async () => {
+      const { userId, session } = await signedUp(new Date('2026-02-15T15:00:00Z'));
+      await call('PATCH', '/api/users/cancel', session, CANCEL);
+      const response = await call('PUT', '/api/users/reactivate', session, {});
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.accountStatus).toBe('active');
+      expect(await paymentsOf(userId)).toHaveLength(1); // the sign-up charge only
+      expect((await subscriptionRow(userId))!.cancelRequestedAt).toBeNull();
+      expect(await statusTrail(userId)).toEqual(['pending cancel', 'active']);
+    });
+
+    it('when inactive: saves the card, charges the monthly price plus the balance, starts a new cycle today', async () => {
+      const { userId, session } = await account({ subscriptions: ['NADA', 'MMR'] });
+      await call('PUT', '/api/users/paymentProfile', session, await profileBody());
+      await t.app.db
+        .update(subscriptions)
+        .set({
+          cycleAnchor: '2025-11-03',
+          currentPeriodStart: '2026-01-03',
+          currentPeriodEnd: '2026-02-03',
+        })
+        .where(eq(subscriptions.userId, userId));
+      await t.app.db
+        .update(users)
+        .set({ accountStatus: 'inactive', balanceCents: 1500 })
+        .where(eq(users.id, userId));
+
+      const response = await call(
+        'PUT',
+        '/api/users/reactivate',
+        session,
+        await profileBody('5555555555554444'),
+      );
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data).toMatchObject({ accountStatus: 'active', currentBalance: 0 });
+      const [period] = await periodsOf(userId);
+      expect(period).toMatchObject({
+        kind: 'reactivation',
+        periodStart: '2026-03-15',
+        periodEnd: '2026-04-15',
+        amountCents: 15300,
+        status: 'paid',
+        idempotencyKey: `reactivation:${userId}:2026-03-15`,
+      });
+      const [payment] = await paymentsOf(userId);
+      expect(payment).toMatchObject({ amountCents: 15300, cardLast4: '4444', status: 'succeeded' });
+      expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(await subscriptionRow(userId)).toMatchObject({
+        cycleAnchor: '2026-03-15',
+        currentPeriodStart: '2026-03-15',
+        currentPeriodEnd: '2026-04-15',
+      });
+      expect(await userRow(userId)).toMatchObject({ balanceCents: 0, nextBillDate: '2026-04-15' });
+      expect(await statusTrail(userId)).toEqual(['pending reactivation', 'active']);
+      const charges = await t.app.db
+        .select()
+        .from(sandboxGatewayTransactions)
+        .where(eq(sandboxGatewayTransactions.idempotencyKey, `reactivation:${userId}:2026-03-15`));
+      expect(charges).toHaveLength(1);
+    });
+
+    it('a declined charge: back to inactive with the reactivation text; a new card the same day charges once', async () => {
+      const { userId, session } = await account({
+        subscriptions: ['NADA', 'MMR'],
+        accountStatus: 'inactive',
+      });
+      const declined = await call(
+        'PUT',
+        '/api/users/reactivate',
+        session,
+        await profileBody('4000000000000002'),
+      );
+      expect(declined.statusCode).toBe(402);
+      expect(declined.json()).toMatchObject({
+        code: 'REACTIVATION_FAILED',
+        message:
+          'The transaction was not successful. Please try again or contact Customer Support.',
+      });
+      expect((await userRow(userId)).accountStatus).toBe('inactive');
+      expect(await paymentsOf(userId)).toEqual([]);
+      expect((await periodsOf(userId))[0]).toMatchObject({ status: 'failed' });
+
+      const approved = await call('PUT', '/api/users/reactivate', session, await profileBody());
+      expect(approved.statusCode).toBe(200);
+      expect(approved.json().data.accountStatus).toBe('active');
+      const periods = await periodsOf(userId);
+      expect(periods).toHaveLength(1);
+      expect(periods[0]).toMatchObject({
+        status: 'paid',
+        idempotencyKey: `reactivation:${userId}:2026-03-15:2`,
+        amountCents: 13800,
+      });
+      expect(await paymentsOf(userId)).toHaveLength(1);
+      expect(await statusTrail(userId)).toEqual([
+        'pending reactivation',
+        'inactive',
+        'pending reactivation',
+        'active',
+      ]);
+    });
+
+    it('an inactive account without a card token → 400 with the card-number text, nothing stored', async () => {
+      const { userId, session } = await account({ accountStatus: 'inactive' });
+      const response = await call('PUT', '/api/users/reactivate', session, BILLING);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toEqual([
+        { source: 'paymentToken', message: 'Credit card number is required.' },
+      ]);
+      expect(await subscriptionRow(userId)).toBeUndefined();
+    });
+
+    it('an invalid billing field with a token → 400 with the domain message, nothing stored', async () => {
+      const { userId, session } = await account({ accountStatus: 'inactive' });
+      const body = { ...(await profileBody()), billingCity: '' };
+      const expected = createPaymentProfileRequestSchema(() => now).safeParse(body);
+      const message = expected.error!.issues.find((i) => i.path[0] === 'billingCity')!.message;
+      const response = await call('PUT', '/api/users/reactivate', session, body);
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual({ source: 'billingCity', message });
+      expect(await subscriptionRow(userId)).toBeUndefined();
+      expect((await userRow(userId)).accountStatus).toBe('inactive');
+    });
+
+    it('an active account → REACTIVATION_FAILED, nothing charged', async () => {
+      const { userId, session } = await account();
+      const response = await call('PUT', '/api/users/reactivate', session, await profileBody());
+      expect(response.json().code).toBe('REACTIVATION_FAILED');
+      expect(await periodsOf(userId)).toEqual([]);
+    });
+
+    it('raw card data → 400 RAW_CARD_DATA_REFUSED, nothing stored', async () => {
+      const { userId, session } = await account({ accountStatus: 'inactive' });
+      const response = await call('PUT', '/api/users/reactivate', session, {
+        ...(await profileBody()),
+        creditCardNumber: '4111111111111111',
+        creditCardCode: '123',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('RAW_CARD_DATA_REFUSED');
+      expect(await subscriptionRow(userId)).toBeUndefined();
+      expect((await userRow(userId)).accountStatus).toBe('inactive');
+    });
+  });
+
   describe('recordChargeback', () => {
     it('adds the 25-dollar fee to the balance and makes the account inactive, once', async () => {
       const { userId, paymentId } = await signedUp(new Date('2026-02-15T15:00:00Z'));
@@ -475,6 +629,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       ['PUT', '/api/users/paymentProfile'],
       ['DELETE', '/api/users/paymentProfile'],
       ['PATCH', '/api/users/cancel'],
+      ['PUT', '/api/users/reactivate'],
     ] as const;
 
     it.each(writes)('%s %s without a session → 401', async (method, url) => {

@@ -7,6 +7,7 @@ import { ZCancelSubscriptionRequestSchema } from '@dealerpass/domain/schemas/can
 import {
   billingFromAccount,
   createPaymentProfileRequestSchema,
+  createReactivateRequestSchema,
 } from '@dealerpass/domain/schemas/billing-form';
 import { AppError } from '../../errors/app-error.ts';
 import type { BillingApiDeps } from '../../services/billing/billing-context.ts';
@@ -15,6 +16,7 @@ import {
   storePaymentProfile,
 } from '../../services/billing/payment-profile.ts';
 import { cancelSubscription } from '../../services/billing/cancel-subscription.ts';
+import { reactivate } from '../../services/billing/reactivate.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
@@ -103,6 +105,25 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const row = await cancelSubscription(deps(), userIdOf(request), request.body);
       request.log.info({ status: row.accountStatus }, 'subscription cancelled');
+      sent();
+      return { data: serializeUser(row) };
+    },
+  );
+
+  app.put(
+    '/api/users/reactivate',
+    {
+      onRequest: requireAccount,
+      preValidation: prepareBody,
+      bodyLimit: 16 * 1024,
+      schema: {
+        body: createReactivateRequestSchema(app.now),
+        response: { 200: ZUserResponseSchema },
+      },
+    },
+    async (request) => {
+      const row = await reactivate(deps(), userIdOf(request), request.body);
+      request.log.info({ status: row.accountStatus }, 'account reactivated');
       sent();
       return { data: serializeUser(row) };
     },
