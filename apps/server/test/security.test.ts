@@ -57,6 +57,33 @@ describe('security headers and API conventions', () => {
     expect(poisoned.statusCode).toBe(400);
   });
 
+  it('lets Accept.js load and reach Authorize.Net when Authorize.Net is configured, and nothing else', async () => {
+    const anet = await buildTestApp({
+      env: {
+        AUTHORIZE_NET_API_LOGIN_ID: 'login',
+        AUTHORIZE_NET_TRANSACTION_KEY: 'transaction-key',
+        AUTHORIZE_NET_CLIENT_KEY: 'client-key',
+        AUTHORIZE_NET_ACCEPT_JS_URL: 'https://jstest.authorize.net/v1/Accept.js',
+      },
+    });
+    try {
+      const page = await anet.app.inject({ method: 'GET', url: '/home' });
+      const csp = page.headers['content-security-policy'] as string;
+      expect(csp).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/jstest\.authorize\.net;/);
+      expect(csp).toContain("connect-src 'self' https://apitest.authorize.net;");
+      expect(page.body).not.toContain('transaction-key');
+      expect(
+        (await anet.app.inject({ method: 'POST', url: '/sandbox-gateway/v1/tokens' })).statusCode,
+      ).toBe(404);
+    } finally {
+      await anet.close();
+    }
+    const sandbox = (await t.app.inject({ method: 'GET', url: '/home' })).headers[
+      'content-security-policy'
+    ] as string;
+    expect(sandbox).not.toContain('authorize.net');
+  });
+
   it('sends HSTS when the request came over HTTPS', async () => {
     const response = await t.app.inject({
       method: 'GET',

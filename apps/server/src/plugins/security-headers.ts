@@ -25,13 +25,20 @@ export function pageContentSecurityPolicy(config: Config, nonce: string): string
   const google = recaptcha
     ? ' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/'
     : '';
+  // Authorize.Net's Accept.js (DECISIONS R5): its script, and the API it posts the card to directly.
+  const acceptJs =
+    config.payments.kind === 'authorize-net' ? new URL(config.payments.acceptJsUrl) : null;
+  const acceptScript = acceptJs ? ` ${acceptJs.origin}` : '';
+  const acceptApi = acceptJs
+    ? ` ${acceptJs.hostname.startsWith('jstest.') ? 'https://apitest.authorize.net' : 'https://api2.authorize.net'}`
+    : '';
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${google}`,
+    `script-src 'self' 'nonce-${nonce}'${google}${acceptScript}`,
     "style-src 'self'",
     "img-src 'self' data:",
     "font-src 'self'",
-    "connect-src 'self'",
+    `connect-src 'self'${acceptApi}`,
     `frame-src ${recaptcha ? 'https://www.google.com/recaptcha/' : "'none'"}`,
     "worker-src 'self'",
     "form-action 'self'",
