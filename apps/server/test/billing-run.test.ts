@@ -118,6 +118,29 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
     expect(mails.map((mail) => mail.subject)).toEqual(['DealerPass receipt for 2026-03-15']);
   });
 
+  it('moves a complimentary account’s period on without charging it, even with no card (R4)', async () => {
+    const userId = await subscriber();
+    await t.app.db
+      .update(users)
+      .set({ accountStatusDetails: 'complimentary' })
+      .where(eq(users.id, userId));
+    await t.app.db
+      .update(subscriptions)
+      .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+      .where(eq(subscriptions.userId, userId));
+    await runBilling(deps());
+    expect(await paymentsOf(userId)).toEqual([]);
+    expect(await userRow(userId)).toMatchObject({
+      accountStatus: 'active',
+      nextBillDate: '2026-04-15',
+    });
+    const [period] = await t.app.db
+      .select()
+      .from(billingPeriods)
+      .where(eq(billingPeriods.userId, userId));
+    expect(period).toMatchObject({ status: 'waived', amountCents: 0 });
+  });
+
   it('ends a pending cancellation at the period end without charging (R4)', async () => {
     const userId = await subscriber({ status: 'pending cancel' });
     await runBilling(deps());

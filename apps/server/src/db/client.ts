@@ -24,6 +24,10 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+function defaultConnectionError(error: Error): void {
+  console.warn(`database connection lost (the pool reconnects on next use): ${error.message}`);
+}
+
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /**
@@ -33,9 +37,14 @@ const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url
 export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir?: string | null;
+  /** Where errors of idle pooled connections are reported (PostgreSQL only). */
+  onConnectionError?: (error: Error) => void;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that dies (a database restart, a failover, a terminated backend) is
+    // replaced by the pool on next use; unheard, its error would end the whole process.
+    pool.on('error', (error) => (options.onConnectionError ?? defaultConnectionError)(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     await migratePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
     return {

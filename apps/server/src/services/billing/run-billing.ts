@@ -4,7 +4,11 @@ import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { nextBillDate, PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { STATUS_DESCRIPTIONS, type TAccountStatus } from '@dealerpass/domain/account/status';
+import {
+  COMPLIMENTARY_DETAIL,
+  STATUS_DESCRIPTIONS,
+  type TAccountStatus,
+} from '@dealerpass/domain/account/status';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
 import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -96,6 +100,7 @@ async function claimDueAccounts(
         customerProfileId: subscriptions.gatewayCustomerId,
         paymentProfileId: subscriptions.gatewayPaymentProfileId,
         status: users.accountStatus,
+        details: users.accountStatusDetails,
       })
       .from(subscriptions)
       .innerJoin(users, eq(users.id, subscriptions.userId))
@@ -114,6 +119,31 @@ async function claimDueAccounts(
 
     const renewals: ClaimedRenewal[] = [];
     for (const account of due) {
+      if (
+        (account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL &&
+        account.status === 'active'
+      ) {
+        // R4: complimentary accounts are not charged; their period still moves on, recorded as waived.
+        const periodEnd = toIsoDate(
+          nextBillDate(isoDate(account.cycleAnchor), isoDate(account.periodStart)),
+        );
+        await tx
+          .insert(billingPeriods)
+          .values({
+            userId: account.userId,
+            kind: 'renewal',
+            periodStart: account.periodStart,
+            periodEnd,
+            amountCents: 0,
+            quote: { lines: [], subtotalCents: 0, platformFeeCents: 0, totalCents: 0 },
+            status: 'waived',
+            idempotencyKey: `renewal:${account.userId}:${account.periodStart}:waived`,
+            settledAt: now,
+          })
+          .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
+        await advancePeriod(tx, account.userId, periodEnd, account.periodStart, now);
+        continue;
+      }
       if (account.status === 'pending cancel') {
         // R4: a cancellation takes effect at the period's end, with no further charge.
         await setStatus(
