@@ -13,6 +13,7 @@ import {
   parseIsoDate,
   startOfDayIn,
   toIsoDate,
+  wallClockIn,
 } from './calendar-date.ts';
 
 const NY = 'America/New_York';
@@ -113,5 +114,27 @@ describe('calendar dates in a business time zone (DECISIONS R4)', () => {
         },
       ),
     );
+  });
+});
+
+describe('wallClockIn', () => {
+  it.each([
+    [
+      '2026-03-15T15:04:05Z',
+      'America/New_York',
+      { year: 2026, month: 3, day: 15, hour: 11, minute: 4, second: 5 },
+    ],
+    [
+      '2026-01-01T04:59:59Z',
+      'America/New_York',
+      { year: 2025, month: 12, day: 31, hour: 23, minute: 59, second: 59 },
+    ],
+    [
+      '2026-01-01T00:00:00Z',
+      'UTC',
+      { year: 2026, month: 1, day: 1, hour: 0, minute: 0, second: 0 },
+    ],
+  ])('%s in %s', (instant, zone, expected) => {
+    expect(wallClockIn(new Date(instant), zone)).toEqual(expected);
   });
 });

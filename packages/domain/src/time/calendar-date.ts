@@ -51,6 +51,25 @@ function wallClock(instant: Date, timeZone: string): Record<string, number> {
   return parts;
 }
 
+export interface IWallClock extends ICalendarDate {
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** What a clock on the wall in the time zone shows at an instant (24-hour, whole seconds). */
+export function wallClockIn(instant: Date, timeZone: string): IWallClock {
+  const p = wallClock(instant, timeZone);
+  return {
+    year: p.year ?? 0,
+    month: p.month ?? 0,
+    day: p.day ?? 0,
+    hour: p.hour ?? 0,
+    minute: p.minute ?? 0,
+    second: p.second ?? 0,
+  };
+}
+
 /** The calendar date an instant falls on in the time zone. */
 export function calendarDateIn(instant: Date, timeZone: string): ICalendarDate {
   const p = wallClock(instant, timeZone);

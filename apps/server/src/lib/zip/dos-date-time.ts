@@ -3,6 +3,8 @@
  * resolution and no zone (APPNOTE 4.4.6). We read the instant in a zone the caller names.
  */
 
+import { wallClockIn } from '@dealerpass/domain/time/calendar-date';
+
 export interface IDosDateTime {
   date: number;
   time: number;
@@ -10,45 +12,6 @@ export interface IDosDateTime {
 
 const FIRST = { year: 1980, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
 const LAST = { year: 2107, month: 12, day: 31, hour: 23, minute: 59, second: 58 };
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function wallClock(instant: Date, timeZone: string) {
-  if (timeZone === 'UTC') {
-    return {
-      year: instant.getUTCFullYear(),
-      month: instant.getUTCMonth() + 1,
-      day: instant.getUTCDate(),
-      hour: instant.getUTCHours(),
-      minute: instant.getUTCMinutes(),
-      second: instant.getUTCSeconds(),
-    };
-  }
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(instant)) parts[part.type] = Number(part.value);
-  return {
-    year: parts.year ?? 0,
-    month: parts.month ?? 1,
-    day: parts.day ?? 1,
-    hour: parts.hour ?? 0,
-    minute: parts.minute ?? 0,
-    second: parts.second ?? 0,
-  };
-}
 
 /** Midnight of a calendar day (month 1–12), clamped like dosDateTime. */
 export function dosDate(year: number, month: number, day: number): IDosDateTime {
@@ -60,7 +23,7 @@ export function dosDate(year: number, month: number, day: number): IDosDateTime 
 /** The instant's wall-clock time in `timeZone`, clamped to what DOS can say (1980–2107). */
 export function dosDateTime(instant: Date, timeZone = 'UTC'): IDosDateTime {
   if (Number.isNaN(instant.getTime())) throw new Error('zip entry time is not a valid date');
-  let t = wallClock(instant, timeZone);
+  let t = wallClockIn(instant, timeZone);
   if (t.year < FIRST.year) t = FIRST;
   if (t.year > LAST.year) t = LAST;
   return {
