@@ -4,7 +4,6 @@
  * inserted as the billing engine stores them, each with a receipt from the receipts renderer.
  */
 import { randomUUID } from 'node:crypto';
-import { crc32 } from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +20,7 @@ import { PDF_ZIP_MESSAGES } from '../src/services/receipts/zip-from-base64-pdfs.
 import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount } from './sign-in.ts';
+import { collect, dosDateOf, readZip } from './zip-reader.ts';
 
 const SUPPORT_PHONE = '1-800-555-0142';
 /** 23:30 on 31 December 2025 in New York (the business time zone), already 2026 in UTC. */
@@ -39,54 +39,6 @@ interface StoredPayment {
   status: 'succeeded' | 'refunded';
   pdf: Buffer;
 }
-
-// ---- Reading a zip back from its central directory -------------------------------------------
-
-interface ZipEntry {
-  name: string;
-  data: Buffer;
-  method: number;
-  dosDate: number;
-}
-
-/** Every entry of an archive, found from the end record; each local header must agree. */
-function readZip(zip: Buffer): ZipEntry[] {
-  const end = zip.length - 22;
-  expect(zip.readUInt32LE(end)).toBe(0x06054b50);
-  const count = zip.readUInt16LE(end + 10);
-  const centralSize = zip.readUInt32LE(end + 12);
-  let at = zip.readUInt32LE(end + 16);
-  expect(at + centralSize).toBe(end);
-  const entries: ZipEntry[] = [];
-  for (let i = 0; i < count; i++) {
-    expect(zip.readUInt32LE(at)).toBe(0x02014b50);
-    const method = zip.readUInt16LE(at + 10);
-    const dosDate = zip.readUInt16LE(at + 14);
-    const crc = zip.readUInt32LE(at + 16);
-    const compressed = zip.readUInt32LE(at + 20);
-    const size = zip.readUInt32LE(at + 24);
-    const nameLength = zip.readUInt16LE(at + 28);
-    const skip = zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
-    const local = zip.readUInt32LE(at + 42);
-    const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
-    at += 46 + nameLength + skip;
-
-    expect(zip.readUInt32LE(local)).toBe(0x04034b50);
-    expect(zip.readUInt32LE(local + 14)).toBe(crc);
-    expect(zip.toString('utf8', local + 30, local + 30 + zip.readUInt16LE(local + 26))).toBe(name);
-    const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
-    const data = zip.subarray(start, start + compressed);
-    expect(compressed).toBe(size);
-    expect(crc32(data)).toBe(crc);
-    entries.push({ name, data, method, dosDate });
-  }
-  return entries;
-}
-
-const dosDateOf = (iso: string) => {
-  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
-  return ((y - 1980) << 9) | (m << 5) | d;
-};
 
 // ---- The app, its accounts and their payments ----------------------------------------------
 
@@ -576,11 +528,6 @@ describe('GET /api/users/paymentHistory/receipts.zip', () => {
 });
 
 describe('streamYearReceipts', () => {
-  const collect = async (stream: NodeJS.ReadableStream) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of stream) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
-  };
   const download = (receiptsPerQuery?: number) =>
     streamYearReceipts(t.app.db, {
       userId: userIds.dana,
