@@ -125,16 +125,18 @@ const line = (label: string, m: Measured) =>
   );
 
 let failed = false;
-await onPglite(200); // warm-up (JIT, module loading), discarded
-const small = await onPglite(1_000);
-line('PGlite (in memory)', small);
-const large = await onPglite(10_000);
-line('PGlite (in memory)', large);
-const ratio = large.ms / small.ms;
-console.log(
-  `time(10k)/time(1k): ${ratio.toFixed(2)} (target ≤ ${RATIO_TARGET}) ${ratio <= RATIO_TARGET ? 'PASS' : 'FAIL'}`,
-);
-if (ratio > RATIO_TARGET) failed = true;
+if (process.env.BENCH_PGLITE !== '0') {
+  await onPglite(200); // warm-up (JIT, module loading), discarded
+  const small = await onPglite(1_000);
+  line('PGlite (in memory)', small);
+  const large = await onPglite(10_000);
+  line('PGlite (in memory)', large);
+  const ratio = large.ms / small.ms;
+  console.log(
+    `time(10k)/time(1k): ${ratio.toFixed(2)} (target ≤ ${RATIO_TARGET}) ${ratio <= RATIO_TARGET ? 'PASS' : 'FAIL'}`,
+  );
+  if (ratio > RATIO_TARGET) failed = true;
+}
 
 const postgresUrl = process.env.BENCH_DATABASE_URL;
 if (postgresUrl) {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   customType,
   date,
@@ -404,6 +405,15 @@ export const billingPeriods = pgTable(
     /** Changes per attempt (a new dunning try is a new charge), never within one attempt. */
     attempt: integer('attempt').notNull().default(1),
     idempotencyKey: text('idempotency_key').notNull().unique(),
+    /**
+     * The card the current attempt charges, fixed when the attempt is claimed: a retry after a
+     * crash sends the same request under the same key even if the card changed meanwhile. Cleared
+     * when an attempt ends in a decline, so the next attempt charges the card then on file.
+     */
+    gatewayCustomerId: text('gateway_customer_id'),
+    gatewayPaymentProfileId: text('gateway_payment_profile_id'),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
     createdAt: createdAt(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
@@ -431,6 +441,8 @@ export const payments = pgTable(
     /** The business date of the payment (YYYY-MM-DD), the receipt's file name (R9). */
     activationDate: date('activation_date').notNull(),
     receiptPdf: bytea('receipt_pdf').notNull(),
+    /** CRC-32 of receipt_pdf, stored with it: the year zip then computes nothing (R9, decision 011). */
+    receiptCrc32: bigint('receipt_crc32', { mode: 'number' }),
     status: text('status', { enum: ['succeeded', 'refunded'] })
       .notNull()
       .default('succeeded'),

@@ -6,14 +6,20 @@ import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
 import { billingPeriods, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
 import { storePaymentProfile, type PaymentProfileInput } from './payment-profile.ts';
-import { recordPayment, setStatus, type ClaimedRenewal } from './run-billing.ts';
+import {
+  CHARGE_LEASE_MS,
+  completeReactivation,
+  failReactivation,
+  sendCharge,
+  setStatus,
+  type ClaimedRenewal,
+} from './run-billing.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -26,8 +32,11 @@ const reactivationFailed = (cause?: unknown) =>
  *   starting today (unique per account and period; key `reactivation:<user>:<date>`, with
  *   `:<attempt>` appended for a later attempt the same day). The account is pending
  *   reactivation while the charge is in flight, then active with a new cycle anchor of today
- *   and the balance cleared, with a payment row and its stored receipt. A decline (or a gateway
- *   failure) puts it back to inactive and answers 000 §8's reactivation text.
+ *   and the balance cleared, with a payment row and its stored receipt. A decline (or a refusal
+ *   no retry can change) puts it back to inactive and answers 000 §8's reactivation text. A
+ *   gateway that does not answer leaves it pending reactivation under a lease: the charge may
+ *   have gone through, so the billing run resends the same request (same key, same card) when
+ *   the lease runs out and finishes the reactivation either way (also after a crash).
  */
 export async function reactivate(
   deps: BillingApiDeps,
@@ -69,77 +78,21 @@ export async function reactivate(
   await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
 
   const claimed = await openReactivationPeriod(deps, userId);
-  let outcome: Awaited<ReturnType<PaymentGateway['charge']>> | { status: 'failed' };
-  try {
-    outcome =
-      claimed.amountCents === 0
-        ? { status: 'approved', transactionId: 'no-charge' }
-        : await deps.payments.charge({
-            customerProfileId: claimed.customerProfileId,
-            paymentProfileId: claimed.paymentProfileId,
-            amountCents: claimed.amountCents,
-            idempotencyKey: claimed.idempotencyKey,
-            description: 'DealerPass reactivation',
-          });
-  } catch (error) {
-    deps.log.warn({ userId, err: error }, 'reactivation charge failed');
-    outcome = { status: 'failed' };
+  const outcome = await sendCharge(deps, claimed);
+  if (outcome.status === 'retry') {
+    // The gateway did not answer (or asked for a later try): the charge may have gone through.
+    // The account stays pending reactivation, and when the lease runs out the billing run sends
+    // the same request again under the same key and finishes the reactivation either way.
+    throw reactivationFailed();
   }
-
   const now = deps.now();
   if (outcome.status === 'approved') {
-    const transactionId = outcome.transactionId;
-    const today = toIsoDate(calendarDateIn(now, deps.timeZone));
-    await deps.db.transaction(async (tx) => {
-      await setStatus(
-        tx,
-        userId,
-        'pending reactivation',
-        'active',
-        'reactivation paid',
-        'user',
-        now,
-      );
-      await tx
-        .update(subscriptions)
-        .set({ cycleAnchor: today, cancelRequestedAt: null, failedAttempts: 0, updatedAt: now })
-        .where(eq(subscriptions.userId, userId));
-      await tx.update(users).set({ balanceCents: 0, updatedAt: now }).where(eq(users.id, userId));
-      await recordPayment(tx, deps, claimed, transactionId, now);
-    });
+    await deps.db.transaction((tx) =>
+      completeReactivation(tx, deps, claimed, outcome.transactionId, now, 'user'),
+    );
     return getUserRow(deps.db, userId);
   }
-
-  const reason = outcome.status === 'declined' ? outcome.reason : 'gateway failure';
-  await deps.db.transaction(async (tx) => {
-    const [period] = await tx
-      .select()
-      .from(billingPeriods)
-      .where(eq(billingPeriods.id, claimed.periodId))
-      .for('update');
-    if (period) {
-      // The next attempt is a new charge: a new key (the same key would answer this decline).
-      const attempt = period.attempt + 1;
-      await tx
-        .update(billingPeriods)
-        .set({
-          status: 'failed',
-          settledAt: now,
-          attempt,
-          idempotencyKey: `reactivation:${userId}:${period.periodStart}:${attempt}`,
-        })
-        .where(eq(billingPeriods.id, period.id));
-    }
-    await setStatus(
-      tx,
-      userId,
-      'pending reactivation',
-      'inactive',
-      `reactivation declined: ${reason}`,
-      'user',
-      now,
-    );
-  });
+  await deps.db.transaction((tx) => failReactivation(tx, claimed, outcome.reason, now, 'user'));
   throw new AppError(ERROR_CODES.REACTIVATION_FAILED, {
     message: errorMessage(ERROR_CODES.REACTIVATION_FAILED),
   });
@@ -202,12 +155,26 @@ async function openReactivationPeriod(
     if (!period || period.kind !== 'reactivation' || period.status === 'paid') {
       throw reactivationFailed();
     }
-    if (period.status === 'failed') {
-      await tx
-        .update(billingPeriods)
-        .set({ status: 'due', settledAt: null, amountCents, quote: charged, periodEnd })
-        .where(eq(billingPeriods.id, period.id));
-    }
+    // The attempt charges the card just saved; a retry of it (after a crash) charges the same.
+    const card = {
+      gatewayCustomerId: subscription.gatewayCustomerId,
+      gatewayPaymentProfileId: subscription.gatewayPaymentProfileId,
+      cardBrand: user.cardBrand,
+      cardLast4: user.cardLast4,
+    };
+    await tx
+      .update(billingPeriods)
+      .set(
+        period.status === 'failed'
+          ? { status: 'due', settledAt: null, amountCents, quote: charged, periodEnd, ...card }
+          : card,
+      )
+      .where(eq(billingPeriods.id, period.id));
+    // Leased while the request charges; if it never finishes, the billing run does after this.
+    await tx
+      .update(subscriptions)
+      .set({ nextRetryAt: new Date(now.getTime() + CHARGE_LEASE_MS), updatedAt: now })
+      .where(eq(subscriptions.userId, userId));
     await setStatus(
       tx,
       userId,
@@ -220,10 +187,13 @@ async function openReactivationPeriod(
     return {
       userId,
       periodId: period.id,
+      kind: 'reactivation',
       idempotencyKey: period.idempotencyKey,
       amountCents: period.status === 'failed' ? amountCents : period.amountCents,
       customerProfileId: subscription.gatewayCustomerId,
       paymentProfileId: subscription.gatewayPaymentProfileId,
+      cardBrand: user.cardBrand,
+      cardLast4: user.cardLast4,
     };
   });
 }

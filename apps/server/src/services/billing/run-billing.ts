@@ -1,4 +1,4 @@
-import { and, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
@@ -13,7 +13,8 @@ import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts'
 import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
-import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { enqueueMail, enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
+import { receiptCrc32 } from '../receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../receipts/render-receipt.ts';
 
 /** While a renewal's charge is in flight no other run touches the account; after a crash it is retried then. */
@@ -41,11 +42,29 @@ export interface BillingRunResult {
 export interface ClaimedRenewal {
   userId: string;
   periodId: string;
+  /** 'renewal' (the run), or 'reactivation' (PUT /api/users/reactivate, or the run finishing one after a crash). */
+  kind?: 'renewal' | 'reactivation';
   idempotencyKey: string;
   amountCents: number;
   customerProfileId: string;
   paymentProfileId: string;
+  /** The card the attempt charges, for the receipt (the account's card on file otherwise). */
+  cardBrand?: string | null;
+  cardLast4?: string | null;
 }
+
+/** An approved charge of a claimed period, waiting to be recorded. */
+export interface ApprovedCharge {
+  renewal: ClaimedRenewal;
+  transactionId: string;
+}
+
+/** Accounts claimed per transaction, and charged concurrently before their record. */
+const DEFAULT_BATCH_SIZE = 500;
+/** Gateway calls in flight at once per batch. */
+const CHARGES_IN_FLIGHT = 16;
+/** Batches handled at once by one run (each claim skips the others' rows). */
+const DEFAULT_WORKERS = 3;
 
 const isoDate = (text: string) => {
   const date = parseIsoDate(text);
@@ -58,28 +77,45 @@ const isoDate = (text: string) => {
  * handled once: pending cancellations become inactive; others are charged the domain's quote of
  * that moment. Safe with any number of concurrent runs and after any crash:
  * - rows are claimed with FOR UPDATE SKIP LOCKED and leased while their charge is in flight;
- * - a period exists once per account (unique user + period start), created before any charge;
- * - the gateway call carries the period attempt's idempotency key, the same on every retry, so
- *   a rerun after a crash between the charge and its record gets the first answer back;
+ * - a period exists once per account (unique user + period start), created before any charge,
+ *   with the card its attempt charges;
+ * - the gateway call carries the period attempt's idempotency key and that card, the same on
+ *   every retry, so a rerun after a crash between the charge and its record gets the first
+ *   answer back;
  * - the payment row is unique per period.
+ * A reactivation left pending by a crash (its lease run out) is finished the same way.
+ *
+ * Throughput (bench/billing-run.ts): batches are claimed, opened and recorded with a few
+ * multi-row statements each, their charges run concurrently, and several batches are in
+ * flight at once.
  */
 export async function runBilling(
   deps: BillingDeps,
   options: {
     batchSize?: number;
+    /** Batches in flight at once (default 3). */ workers?: number;
     /** Only this account (a new card's immediate retry, R4). */ userId?: string;
   } = {},
 ): Promise<BillingRunResult> {
   const result: BillingRunResult = { charged: 0, declined: 0, deactivated: 0, retryLater: 0 };
-  for (;;) {
-    const claimed = await claimDueAccounts(deps, options.batchSize ?? 200, result, options.userId);
-    if (claimed === null) break;
-    for (const renewal of claimed) {
-      await chargeRenewal(deps, renewal, result);
-    }
-  }
+  const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
+  const workers = options.userId ? 1 : Math.max(1, options.workers ?? DEFAULT_WORKERS);
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      for (;;) {
+        const claimed = await claimDueAccounts(deps, batchSize, result, options.userId);
+        if (claimed === null) return;
+        await chargeAndRecord(deps, claimed, result);
+      }
+    }),
+  );
   return result;
 }
+
+type Outcome =
+  | { status: 'approved'; transactionId: string }
+  | { status: 'declined'; reason: string }
+  | { status: 'retry' };
 
 /** Phase 1, in one transaction: lock a batch of due accounts, end cancellations, open periods. */
 async function claimDueAccounts(
@@ -90,6 +126,7 @@ async function claimDueAccounts(
 ): Promise<ClaimedRenewal[] | null> {
   const now = deps.now();
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
+  const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
   return deps.db.transaction(async (tx) => {
     const due = await tx
       .select({
@@ -101,14 +138,25 @@ async function claimDueAccounts(
         paymentProfileId: subscriptions.gatewayPaymentProfileId,
         status: users.accountStatus,
         details: users.accountStatusDetails,
+        cardBrand: users.cardBrand,
+        cardLast4: users.cardLast4,
       })
       .from(subscriptions)
       .innerJoin(users, eq(users.id, subscriptions.userId))
       .where(
         and(
-          lte(subscriptions.currentPeriodEnd, today),
+          or(
+            and(
+              lte(subscriptions.currentPeriodEnd, today),
+              sql`${users.accountStatus} in ('active', 'pending cancel', 'validating payment')`,
+            ),
+            // Only with a lease that ran out: a reactivation whose request never finished.
+            and(
+              eq(users.accountStatus, 'pending reactivation'),
+              lte(subscriptions.nextRetryAt, now),
+            ),
+          ),
           or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
-          sql`${users.accountStatus} in ('active', 'pending cancel', 'validating payment')`,
           onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
         ),
       )
@@ -118,6 +166,7 @@ async function claimDueAccounts(
     if (due.length === 0) return null;
 
     const renewals: ClaimedRenewal[] = [];
+    const toOpen: (typeof due)[number][] = [];
     for (const account of due) {
       if (
         (account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL &&
@@ -162,96 +211,345 @@ async function claimDueAccounts(
         result.deactivated += 1;
         continue;
       }
+      if (account.status === 'pending reactivation') {
+        const resumed = await resumeReactivation(tx, deps, account.userId, lease, now);
+        if (resumed) renewals.push(resumed);
+        continue;
+      }
       if (!account.customerProfileId || !account.paymentProfileId) {
         // No card on file: the renewal cannot be charged; treated as a declined charge.
         await recordDecline(tx, deps, account.userId, now, 'no card on file');
         result.declined += 1;
         continue;
       }
-      const periodStart = isoDate(account.periodStart);
-      const periodEnd = toIsoDate(nextBillDate(isoDate(account.cycleAnchor), periodStart));
-      const priced: IQuote = quote(account.codes as TSubscriptionCode[], now);
-      await tx
-        .insert(billingPeriods)
-        .values({
-          userId: account.userId,
-          kind: 'renewal',
-          periodStart: account.periodStart,
-          periodEnd,
-          amountCents: priced.totalCents,
-          quote: priced,
-          idempotencyKey: `renewal:${account.userId}:${account.periodStart}:1`,
-        })
-        .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
-      const [period] = await tx
-        .select()
-        .from(billingPeriods)
-        .where(
-          and(
-            eq(billingPeriods.userId, account.userId),
-            eq(billingPeriods.periodStart, account.periodStart),
-          ),
-        );
+      toOpen.push(account);
+    }
+    if (toOpen.length === 0) return renewals;
+
+    // Every period of the batch in one statement; an existing one (a retry) is left as it is.
+    await tx
+      .insert(billingPeriods)
+      .values(
+        toOpen.map((account) => {
+          const priced: IQuote = quote(account.codes as TSubscriptionCode[], now);
+          return {
+            userId: account.userId,
+            kind: 'renewal' as const,
+            periodStart: account.periodStart,
+            periodEnd: toIsoDate(
+              nextBillDate(isoDate(account.cycleAnchor), isoDate(account.periodStart)),
+            ),
+            amountCents: priced.totalCents,
+            quote: priced,
+            idempotencyKey: `renewal:${account.userId}:${account.periodStart}:1`,
+            gatewayCustomerId: account.customerProfileId,
+            gatewayPaymentProfileId: account.paymentProfileId,
+            cardBrand: account.cardBrand,
+            cardLast4: account.cardLast4,
+          };
+        }),
+      )
+      .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
+    const periods = await tx
+      .select()
+      .from(billingPeriods)
+      .where(
+        sql`(${billingPeriods.userId}, ${billingPeriods.periodStart}) in (${sql.join(
+          toOpen.map((account) => sql`(${account.userId}::uuid, ${account.periodStart}::date)`),
+          sql`, `,
+        )})`,
+      );
+    const periodOf = new Map(periods.map((period) => [period.userId, period]));
+    const leased: string[] = [];
+    for (const account of toOpen) {
+      const period = periodOf.get(account.userId);
       if (!period) throw new Error('billing period vanished');
       if (period.status === 'paid') {
         // A crash after the payment was recorded but before the period advanced: finish that step.
         await advancePeriod(tx, account.userId, period.periodEnd, period.periodStart, now);
         continue;
       }
-      await tx
-        .update(subscriptions)
-        .set({ nextRetryAt: new Date(now.getTime() + CHARGE_LEASE_MS), updatedAt: now })
-        .where(eq(subscriptions.userId, account.userId));
+      let card = {
+        customerProfileId: period.gatewayCustomerId,
+        paymentProfileId: period.gatewayPaymentProfileId,
+        cardBrand: period.cardBrand,
+        cardLast4: period.cardLast4,
+      };
+      if (!card.customerProfileId || !card.paymentProfileId) {
+        // A new attempt after a decline: it charges the card on file now.
+        card = {
+          customerProfileId: account.customerProfileId,
+          paymentProfileId: account.paymentProfileId,
+          cardBrand: account.cardBrand,
+          cardLast4: account.cardLast4,
+        };
+        await tx
+          .update(billingPeriods)
+          .set({
+            gatewayCustomerId: card.customerProfileId,
+            gatewayPaymentProfileId: card.paymentProfileId,
+            cardBrand: card.cardBrand,
+            cardLast4: card.cardLast4,
+          })
+          .where(eq(billingPeriods.id, period.id));
+      }
+      leased.push(account.userId);
       renewals.push({
         userId: account.userId,
         periodId: period.id,
+        kind: 'renewal',
         idempotencyKey: period.idempotencyKey,
         amountCents: period.amountCents,
-        customerProfileId: account.customerProfileId,
-        paymentProfileId: account.paymentProfileId,
+        customerProfileId: card.customerProfileId!,
+        paymentProfileId: card.paymentProfileId!,
+        cardBrand: card.cardBrand,
+        cardLast4: card.cardLast4,
       });
+    }
+    if (leased.length > 0) {
+      await tx
+        .update(subscriptions)
+        .set({ nextRetryAt: lease, updatedAt: now })
+        .where(inArray(subscriptions.userId, leased));
     }
     return renewals;
   });
 }
 
-/** Phase 2 and 3: the charge (outside any transaction), then its record (in one). */
-async function chargeRenewal(
+/**
+ * A reactivation whose request stopped (a crash, a lost connection) after it claimed its period:
+ * its charge is sent again with the same key and card, and finished like the request would have.
+ */
+async function resumeReactivation(
+  tx: Transaction,
   deps: BillingDeps,
+  userId: string,
+  lease: Date,
+  now: Date,
+): Promise<ClaimedRenewal | null> {
+  const [period] = await tx
+    .select()
+    .from(billingPeriods)
+    .where(
+      and(
+        eq(billingPeriods.userId, userId),
+        eq(billingPeriods.kind, 'reactivation'),
+        eq(billingPeriods.status, 'due'),
+      ),
+    )
+    .orderBy(desc(billingPeriods.periodStart))
+    .limit(1);
+  if (!period?.gatewayCustomerId || !period.gatewayPaymentProfileId) {
+    // Pending reactivation is only ever set together with its due period and card.
+    deps.log.warn({ userId }, 'pending reactivation without its period: back to inactive');
+    await setStatus(
+      tx,
+      userId,
+      'pending reactivation',
+      'inactive',
+      'reactivation abandoned',
+      'billing-run',
+      now,
+    );
+    await tx
+      .update(subscriptions)
+      .set({ nextRetryAt: null, updatedAt: now })
+      .where(eq(subscriptions.userId, userId));
+    return null;
+  }
+  await tx
+    .update(subscriptions)
+    .set({ nextRetryAt: lease, updatedAt: now })
+    .where(eq(subscriptions.userId, userId));
+  return {
+    userId,
+    periodId: period.id,
+    kind: 'reactivation',
+    idempotencyKey: period.idempotencyKey,
+    amountCents: period.amountCents,
+    customerProfileId: period.gatewayCustomerId,
+    paymentProfileId: period.gatewayPaymentProfileId,
+    cardBrand: period.cardBrand,
+    cardLast4: period.cardLast4,
+  };
+}
+
+/**
+ * Sends one claimed charge. A decline is an outcome; so is a gateway refusal that no retry can
+ * change (a card removed since the attempt was claimed, say). A retryable failure leaves the
+ * lease to run out, and a later run sends the same request again.
+ */
+export async function sendCharge(
+  deps: Pick<BillingDeps, 'payments' | 'log'>,
   renewal: ClaimedRenewal,
-  result: BillingRunResult,
-): Promise<void> {
-  let outcome: Awaited<ReturnType<PaymentGateway['charge']>>;
+): Promise<Outcome> {
+  if (renewal.amountCents === 0) return { status: 'approved', transactionId: 'no-charge' };
   try {
-    outcome =
-      renewal.amountCents === 0
-        ? { status: 'approved', transactionId: 'no-charge' }
-        : await deps.payments.charge({
-            customerProfileId: renewal.customerProfileId,
-            paymentProfileId: renewal.paymentProfileId,
-            amountCents: renewal.amountCents,
-            idempotencyKey: renewal.idempotencyKey,
-            description: 'DealerPass monthly subscription',
-          });
+    return await deps.payments.charge({
+      customerProfileId: renewal.customerProfileId,
+      paymentProfileId: renewal.paymentProfileId,
+      amountCents: renewal.amountCents,
+      idempotencyKey: renewal.idempotencyKey,
+      description:
+        renewal.kind === 'reactivation'
+          ? 'DealerPass reactivation'
+          : 'DealerPass monthly subscription',
+    });
   } catch (error) {
-    if (error instanceof PaymentGatewayError && error.retryable) {
-      // The lease runs out and a later run tries again with the same key.
-      deps.log.warn({ userId: renewal.userId, code: error.code }, 'renewal charge will be retried');
-      result.retryLater += 1;
-      return;
+    if (error instanceof PaymentGatewayError) {
+      if (error.retryable) {
+        deps.log.warn({ userId: renewal.userId, code: error.code }, 'charge will be retried');
+        return { status: 'retry' };
+      }
+      return { status: 'declined', reason: error.code };
     }
     throw error;
   }
-  const now = deps.now();
-  await deps.db.transaction(async (tx) => {
+}
+
+/** Phases 2 and 3: the batch's charges (outside any transaction), then their records. */
+async function chargeAndRecord(
+  deps: BillingDeps,
+  claimed: ClaimedRenewal[],
+  result: BillingRunResult,
+): Promise<void> {
+  const outcomes = await mapConcurrently(claimed, CHARGES_IN_FLIGHT, (renewal) =>
+    sendCharge(deps, renewal),
+  );
+  const approvedRenewals: ApprovedCharge[] = [];
+  for (const [i, renewal] of claimed.entries()) {
+    const outcome = outcomes[i]!;
+    if (outcome.status === 'retry') {
+      result.retryLater += 1;
+      continue;
+    }
+    const now = deps.now();
+    if (renewal.kind === 'reactivation') {
+      await deps.db.transaction((tx) =>
+        outcome.status === 'approved'
+          ? completeReactivation(tx, deps, renewal, outcome.transactionId, now, 'billing-run')
+          : failReactivation(tx, renewal, outcome.reason, now, 'billing-run'),
+      );
+      if (outcome.status === 'approved') result.charged += 1;
+      else result.declined += 1;
+      continue;
+    }
     if (outcome.status === 'approved') {
-      await recordPayment(tx, deps, renewal, outcome.transactionId, now);
-      result.charged += 1;
+      approvedRenewals.push({ renewal, transactionId: outcome.transactionId });
     } else {
-      await recordDecline(tx, deps, renewal.userId, now, outcome.reason, renewal.periodId);
+      await deps.db.transaction((tx) =>
+        recordDecline(tx, deps, renewal.userId, now, outcome.reason, renewal.periodId),
+      );
       result.declined += 1;
     }
+  }
+  if (approvedRenewals.length > 0) {
+    const now = deps.now();
+    await deps.db.transaction((tx) => recordPayments(tx, deps, approvedRenewals, now));
+    result.charged += approvedRenewals.length;
+  }
+}
+
+async function mapConcurrently<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await work(items[i]!);
+    }
   });
+  await Promise.all(lanes);
+  return results;
+}
+
+/**
+ * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
+ * the period's first day, the balance it paid is cleared, and the payment is recorded. Does
+ * nothing if the request or another run finished it first.
+ */
+export async function completeReactivation(
+  tx: Transaction,
+  deps: BillingDeps,
+  renewal: ClaimedRenewal,
+  transactionId: string,
+  now: Date,
+  actor: string,
+): Promise<void> {
+  const [user] = await tx.select().from(users).where(eq(users.id, renewal.userId)).for('update');
+  const [period] = await tx
+    .select()
+    .from(billingPeriods)
+    .where(eq(billingPeriods.id, renewal.periodId));
+  if (!user || !period || period.status !== 'due' || user.accountStatus !== 'pending reactivation') {
+    return;
+  }
+  await setStatus(tx, user.id, 'pending reactivation', 'active', 'reactivation paid', actor, now);
+  await tx
+    .update(subscriptions)
+    .set({
+      cycleAnchor: period.periodStart,
+      cancelRequestedAt: null,
+      failedAttempts: 0,
+      updatedAt: now,
+    })
+    .where(eq(subscriptions.userId, user.id));
+  await tx.update(users).set({ balanceCents: 0, updatedAt: now }).where(eq(users.id, user.id));
+  await recordPayment(tx, deps, renewal, transactionId, now);
+}
+
+/**
+ * A reactivation's charge was declined (or refused): the period's attempt is closed with a new
+ * key for any later try (the same key would answer this decline again), and the account is
+ * inactive again. Does nothing if it was finished first.
+ */
+export async function failReactivation(
+  tx: Transaction,
+  renewal: ClaimedRenewal,
+  reason: string,
+  now: Date,
+  actor: string,
+): Promise<void> {
+  const [user] = await tx.select().from(users).where(eq(users.id, renewal.userId)).for('update');
+  const [period] = await tx
+    .select()
+    .from(billingPeriods)
+    .where(eq(billingPeriods.id, renewal.periodId))
+    .for('update');
+  if (!user || !period || period.status !== 'due' || user.accountStatus !== 'pending reactivation') {
+    return;
+  }
+  const attempt = period.attempt + 1;
+  await tx
+    .update(billingPeriods)
+    .set({
+      status: 'failed',
+      settledAt: now,
+      attempt,
+      idempotencyKey: `reactivation:${user.id}:${period.periodStart}:${attempt}`,
+      gatewayCustomerId: null,
+      gatewayPaymentProfileId: null,
+      cardBrand: null,
+      cardLast4: null,
+    })
+    .where(eq(billingPeriods.id, period.id));
+  await tx
+    .update(subscriptions)
+    .set({ nextRetryAt: null, updatedAt: now })
+    .where(eq(subscriptions.userId, user.id));
+  await setStatus(
+    tx,
+    user.id,
+    'pending reactivation',
+    'inactive',
+    `reactivation declined: ${reason}`,
+    actor,
+    now,
+  );
 }
 
 /** Records an approved charge of a period: payment row, stored receipt, period paid, next period, mail. */
@@ -262,82 +560,138 @@ export async function recordPayment(
   transactionId: string,
   now: Date,
 ): Promise<void> {
-  const [period] = await tx
+  await recordPayments(tx, deps, [{ renewal, transactionId }], now);
+}
+
+/**
+ * Records approved charges in one transaction, with a few multi-row statements for the whole
+ * batch: a payment row with its receipt (made once, here, with its CRC-32) per period, the
+ * periods paid, the accounts' next periods, the receipts' e-mails. A period already paid (by an
+ * earlier run that crashed after its record) is skipped; the unique payment per period is the
+ * last guard.
+ */
+export async function recordPayments(
+  tx: Transaction,
+  deps: BillingDeps,
+  charges: readonly ApprovedCharge[],
+  now: Date,
+): Promise<void> {
+  if (charges.length === 0) return;
+  const periodIds = charges.map((charge) => charge.renewal.periodId);
+  const periodRows = await tx
     .select()
     .from(billingPeriods)
-    .where(eq(billingPeriods.id, renewal.periodId))
+    .where(inArray(billingPeriods.id, periodIds))
+    .orderBy(billingPeriods.id)
     .for('update');
-  const [user] = await tx.select().from(users).where(eq(users.id, renewal.userId));
-  if (!period || !user) throw new Error('period or user vanished');
-  if (period.status === 'paid') return; // recorded by an earlier run
+  const userRows = await tx
+    .select()
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        charges.map((charge) => charge.renewal.userId),
+      ),
+    );
+  const periodOf = new Map(periodRows.map((row) => [row.id, row]));
+  const userOf = new Map(userRows.map((row) => [row.id, row]));
   const activationDate = toIsoDate(calendarDateIn(now, deps.timeZone));
-  const priced = period.quote as IQuote;
-  const paymentId = crypto.randomUUID();
-  const receiptPdf = renderReceiptPdf({
-    company: deps.company,
-    account: {
-      dealerpassUserId: user.dealerpassUserId,
-      name: `${user.firstName} ${user.lastName}`,
-      email: user.email,
-    },
-    dealership: {
-      name: user.dealership,
-      address: {
-        line1: user.address1,
-        line2: user.address2,
-        city: user.city,
-        state: user.state,
-        postalCode: user.zip,
-        country: user.country,
+
+  const rows: (typeof payments.$inferInsert)[] = [];
+  const mails: MailToSend[] = [];
+  const settled: { period: (typeof periodRows)[number]; user: (typeof userRows)[number] }[] = [];
+  for (const { renewal, transactionId } of charges) {
+    const period = periodOf.get(renewal.periodId);
+    const user = userOf.get(renewal.userId);
+    if (!period || !user) throw new Error('period or user vanished');
+    if (period.status === 'paid') continue; // recorded by an earlier run
+    const priced = period.quote as IQuote;
+    const paymentId = crypto.randomUUID();
+    const cardBrand = renewal.cardBrand ?? period.cardBrand ?? user.cardBrand;
+    const cardLast4 = renewal.cardLast4 ?? period.cardLast4 ?? user.cardLast4;
+    const receiptPdf = renderReceiptPdf({
+      company: deps.company,
+      account: {
+        dealerpassUserId: user.dealerpassUserId,
+        name: `${user.firstName} ${user.lastName}`,
+        email: user.email,
       },
-    },
-    period: { from: period.periodStart, to: toIsoDate(dayBefore(isoDate(period.periodEnd))) },
-    lines: priced.lines,
-    platformFeeCents: priced.platformFeeCents,
-    totalCents: priced.totalCents,
-    card: { brand: user.cardBrand ?? 'Card', lastFour: user.cardLast4 ?? '----' },
-    paymentDate: activationDate,
-    paymentId,
-    issuedAt: now,
-  });
-  const inserted = await tx
-    .insert(payments)
-    .values({
+      dealership: {
+        name: user.dealership,
+        address: {
+          line1: user.address1,
+          line2: user.address2,
+          city: user.city,
+          state: user.state,
+          postalCode: user.zip,
+          country: user.country,
+        },
+      },
+      period: { from: period.periodStart, to: toIsoDate(dayBefore(isoDate(period.periodEnd))) },
+      lines: priced.lines,
+      platformFeeCents: priced.platformFeeCents,
+      totalCents: priced.totalCents,
+      card: { brand: cardBrand ?? 'Card', lastFour: cardLast4 ?? '----' },
+      paymentDate: activationDate,
+      paymentId,
+      issuedAt: now,
+    });
+    rows.push({
       id: paymentId,
       userId: user.id,
       billingPeriodId: period.id,
       amountCents: period.amountCents,
       gatewayTransactionId: transactionId,
-      cardBrand: user.cardBrand ?? 'card',
-      cardLast4: user.cardLast4 ?? '',
+      cardBrand: cardBrand ?? 'card',
+      cardLast4: cardLast4 ?? '',
       activationDate,
       receiptPdf,
-    })
-    .onConflictDoNothing({ target: payments.billingPeriodId })
-    .returning({ id: payments.id });
-  if (inserted.length === 0) return;
-  await tx
-    .update(billingPeriods)
-    .set({ status: 'paid', settledAt: now })
-    .where(eq(billingPeriods.id, period.id));
-  await advancePeriod(tx, user.id, period.periodEnd, period.periodStart, now);
-  if (user.accountStatus !== 'active') {
-    await setStatus(tx, user.id, user.accountStatus, 'active', 'renewal paid', 'billing-run', now);
-  }
-  await enqueueMail(
-    tx,
-    {
+      receiptCrc32: receiptCrc32(receiptPdf),
+    });
+    settled.push({ period, user });
+    mails.push({
       to: user.email,
       subject: `${deps.company.name} receipt for ${activationDate}`,
       text: [
         `Hello ${user.firstName},`,
         '',
-        `We charged ${formatCurrency(period.amountCents)} to your ${user.cardBrand ?? 'card'} ending in ${user.cardLast4 ?? '----'} for ${period.periodStart} to ${period.periodEnd}.`,
+        `We charged ${formatCurrency(period.amountCents)} to your ${cardBrand ?? 'card'} ending in ${cardLast4 ?? '----'} for ${period.periodStart} to ${period.periodEnd}.`,
         `Your receipt (payment ${paymentId}) is under Billing Details, Payment History, in your account.`,
         '',
         `Questions? Call ${deps.company.supportPhone}.`,
       ].join('\n'),
-    },
+    });
+  }
+  if (rows.length === 0) return;
+  const inserted = await tx
+    .insert(payments)
+    .values(rows)
+    .onConflictDoNothing({ target: payments.billingPeriodId })
+    .returning({ billingPeriodId: payments.billingPeriodId });
+  const recorded = new Set(inserted.map((row) => row.billingPeriodId));
+  if (recorded.size === 0) return;
+  const done = settled.filter(({ period }) => recorded.has(period.id));
+  await tx
+    .update(billingPeriods)
+    .set({ status: 'paid', settledAt: now })
+    .where(inArray(billingPeriods.id, [...recorded]));
+  await advancePeriods(
+    tx,
+    done.map(({ period }) => ({
+      userId: period.userId,
+      periodStart: period.periodStart,
+      periodEnd: period.periodEnd,
+    })),
+    now,
+  );
+  for (const { user } of done) {
+    if (user.accountStatus !== 'active') {
+      await setStatus(tx, user.id, user.accountStatus, 'active', 'renewal paid', 'billing-run', now);
+    }
+  }
+  await enqueueMails(
+    tx,
+    mails.filter((_, i) => recorded.has(settled[i]!.period.id)),
     deps.mailKind,
   );
 }
@@ -378,7 +732,15 @@ async function recordDecline(
       const attempt = period.attempt + 1;
       await tx
         .update(billingPeriods)
-        .set({ attempt, idempotencyKey: `renewal:${userId}:${period.periodStart}:${attempt}` })
+        .set({
+          attempt,
+          idempotencyKey: `renewal:${userId}:${period.periodStart}:${attempt}`,
+          // The next attempt charges whatever card is on file then.
+          gatewayCustomerId: null,
+          gatewayPaymentProfileId: null,
+          cardBrand: null,
+          cardLast4: null,
+        })
         .where(eq(billingPeriods.id, period.id));
     }
     if (user.accountStatus !== 'validating payment') {
@@ -459,20 +821,35 @@ async function advancePeriod(
   periodStart: string,
   now: Date,
 ) {
-  await tx
-    .update(subscriptions)
-    .set({
-      currentPeriodStart: periodStart,
-      currentPeriodEnd: periodEnd,
-      failedAttempts: 0,
-      nextRetryAt: null,
-      updatedAt: now,
-    })
-    .where(eq(subscriptions.userId, userId));
-  await tx
-    .update(users)
-    .set({ nextBillDate: periodEnd, updatedAt: now })
-    .where(eq(users.id, userId));
+  await advancePeriods(tx, [{ userId, periodStart, periodEnd }], now);
+}
+
+/** The accounts' next periods after a paid or waived one: two statements for any number. */
+async function advancePeriods(
+  tx: Transaction,
+  moves: readonly { userId: string; periodStart: string; periodEnd: string }[],
+  now: Date,
+) {
+  if (moves.length === 0) return;
+  const values = sql.join(
+    moves.map(
+      (move) => sql`(${move.userId}::uuid, ${move.periodStart}::date, ${move.periodEnd}::date)`,
+    ),
+    sql`, `,
+  );
+  await tx.execute(sql`
+    update ${subscriptions} set
+      current_period_start = moved.period_start,
+      current_period_end = moved.period_end,
+      failed_attempts = 0,
+      next_retry_at = null,
+      updated_at = ${now}
+    from (values ${values}) as moved (user_id, period_start, period_end)
+    where ${subscriptions.userId} = moved.user_id`);
+  await tx.execute(sql`
+    update ${users} set next_bill_date = moved.period_end, updated_at = ${now}
+    from (values ${values}) as moved (user_id, period_start, period_end)
+    where ${users.id} = moved.user_id`);
 }
 
 /** Every status change goes through here, with its audit record (issue 5). */

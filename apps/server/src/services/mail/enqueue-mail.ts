@@ -33,3 +33,22 @@ export async function enqueueMail(
   if (!row) throw new Error('outbox insert returned no row');
   return row.id;
 }
+
+/** Several mails in one statement, inside the caller's transaction (the billing run's receipts). */
+export async function enqueueMails(
+  tx: Database | Transaction,
+  mails: readonly MailToSend[],
+  transportKind: 'smtp' | 'mailbox',
+): Promise<void> {
+  if (mails.length === 0) return;
+  await tx.insert(mailOutbox).values(
+    mails.map((mail) => ({
+      toAddress: mail.to,
+      replyTo: mail.replyTo ?? null,
+      subject: mail.subject,
+      textBody: mail.text,
+      htmlBody: mail.html ?? null,
+      status: transportKind === 'smtp' ? ('pending' as const) : ('stored' as const),
+    })),
+  );
+}
