@@ -11,22 +11,31 @@ import { runBilling } from '../src/services/billing/run-billing.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // --batch-size=N: accounts claimed per transaction (smaller batches spread work across instances).
+  const batchArgument = process.argv.find((arg) => arg.startsWith('--batch-size='));
+  const batchSize = batchArgument ? Number(batchArgument.slice('--batch-size='.length)) : undefined;
+  if (batchSize !== undefined && !(Number.isInteger(batchSize) && batchSize > 0)) {
+    throw new ConfigError('--batch-size must be a positive whole number');
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     const started = performance.now();
-    const result = await runBilling({
-      db: database.db,
-      payments: createPaymentGateway({
-        config: config.payments,
+    const result = await runBilling(
+      {
         db: database.db,
+        payments: createPaymentGateway({
+          config: config.payments,
+          db: database.db,
+          now: () => new Date(),
+        }),
         now: () => new Date(),
-      }),
-      now: () => new Date(),
-      timeZone: config.billing.timeZone,
-      company: { name: config.company.name, supportPhone: config.company.supportPhone },
-      mailKind: config.mail.smtpUrl ? 'smtp' : 'mailbox',
-      log: { warn: (details, message) => console.warn(message, details) },
-    });
+        timeZone: config.billing.timeZone,
+        company: { name: config.company.name, supportPhone: config.company.supportPhone },
+        mailKind: config.mail.smtpUrl ? 'smtp' : 'mailbox',
+        log: { warn: (details, message) => console.warn(message, details) },
+      },
+      batchSize === undefined ? {} : { batchSize },
+    );
     console.log(
       `billing run: ${result.charged} charged, ${result.declined} declined, ${result.deactivated} cancellations ended, ${result.retryLater} to retry (${Math.round(performance.now() - started)} ms)`,
     );

@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { crc32 } from 'node:zlib';
 import { count, eq } from 'drizzle-orm';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentGateway } from '../src/adapters/payments/payment-gateway.ts';
 import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
@@ -17,10 +21,12 @@ import {
   runBilling,
   type BillingDeps,
 } from '../src/services/billing/run-billing.ts';
+import { reactivate } from '../src/services/billing/reactivate.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount } from './sign-in.ts';
 
 const DAY = 86_400_000;
+const BILLING_RUN_SCRIPT = fileURLToPath(new URL('../scripts/billing-run.ts', import.meta.url));
 
 describe('the billing run (DECISIONS R4, issue 5)', () => {
   let t: TestApp;
@@ -102,6 +108,8 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       status: 'succeeded',
     });
     expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
+    // Stored with the receipt, so the year zip computes nothing (R9).
+    expect(payment!.receiptCrc32).toBe(crc32(payment!.receiptPdf));
     expect(await userRow(userId)).toMatchObject({
       nextBillDate: '2026-04-15',
       accountStatus: 'active',
@@ -249,4 +257,233 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       await other?.close();
     }
   });
+
+  /** The user puts a new card on file, as PUT /api/users/paymentProfile does (the old one is removed). */
+  async function replaceCard(userId: string, cardNumber: string) {
+    const [subscription] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const token = await issueSandboxToken(
+      t.app.db,
+      { creditCardNumber: cardNumber, creditCardExpiration: '1230', creditCardCode: '123' },
+      now,
+    );
+    const profile = await t.app.payments.replacePaymentProfile({
+      customerProfileId: subscription!.gatewayCustomerId!,
+      paymentToken: token.paymentToken,
+    });
+    await t.app.db
+      .update(subscriptions)
+      .set({ gatewayPaymentProfileId: profile.paymentProfileId })
+      .where(eq(subscriptions.userId, userId));
+    await t.app.db
+      .update(users)
+      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
+      .where(eq(users.id, userId));
+    return profile.paymentProfileId;
+  }
+
+  const chargesOn = (paymentProfileId: string) =>
+    t.app.db
+      .select()
+      .from(sandboxGatewayTransactions)
+      .where(eq(sandboxGatewayTransactions.paymentProfileId, paymentProfileId));
+
+  const periodOf = async (userId: string) =>
+    (await t.app.db.select().from(billingPeriods).where(eq(billingPeriods.userId, userId)))[0]!;
+
+  it('a crash after the charge, then a new card before the rerun: the rerun replays the first charge, and nothing is charged to the new card', async () => {
+    const userId = await subscriber();
+    const [before] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const oldProfile = before!.gatewayPaymentProfileId!;
+    const real = t.app.payments;
+    const dying: PaymentGateway = {
+      ...real,
+      charge: async (input) => {
+        await real.charge(input);
+        throw new Error('process killed after the charge');
+      },
+    };
+    await expect(runBilling(deps(dying), { userId })).rejects.toThrow('process killed');
+    // The attempt remembers the card it charges.
+    expect(await periodOf(userId)).toMatchObject({ gatewayPaymentProfileId: oldProfile });
+
+    const newProfile = await replaceCard(userId, '5555555555554444');
+    now = new Date(now.getTime() + CHARGE_LEASE_MS + 1000);
+    try {
+      const rerun = await runBilling(deps(), { userId });
+      expect(rerun).toMatchObject({ charged: 1, declined: 0, retryLater: 0 });
+      const [payment] = await paymentsOf(userId);
+      expect(await paymentsOf(userId)).toHaveLength(1);
+      // The receipt names the card that was charged, not the one on file now.
+      expect(payment).toMatchObject({ cardLast4: '1111', amountCents: 13800 });
+      expect(await chargesOn(oldProfile)).toHaveLength(1);
+      expect(await chargesOn(newProfile)).toHaveLength(0);
+      expect(await userRow(userId)).toMatchObject({
+        accountStatus: 'active',
+        nextBillDate: '2026-04-15',
+      });
+    } finally {
+      now = new Date(now.getTime() - CHARGE_LEASE_MS - 1000);
+    }
+  });
+
+  it('a crash before the charge reached the gateway, then a new card: the rerun charges the new card once, at once', async () => {
+    const userId = await subscriber();
+    const [before] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const oldProfile = before!.gatewayPaymentProfileId!;
+    const dying: PaymentGateway = {
+      ...t.app.payments,
+      charge: async () => {
+        throw new Error('process killed before the charge');
+      },
+    };
+    await expect(runBilling(deps(dying), { userId })).rejects.toThrow('process killed');
+
+    const newProfile = await replaceCard(userId, '5555555555554444');
+    now = new Date(now.getTime() + CHARGE_LEASE_MS + 1000);
+    try {
+      // The old card is gone at the gateway: that attempt ends, and the new card is tried at once.
+      const rerun = await runBilling(deps(), { userId });
+      expect(rerun.charged).toBe(1);
+      expect(await chargesOn(oldProfile)).toHaveLength(0);
+      expect(await chargesOn(newProfile)).toHaveLength(1);
+      const [payment] = await paymentsOf(userId);
+      expect(payment).toMatchObject({ cardLast4: '4444' });
+      expect(await periodOf(userId)).toMatchObject({ status: 'paid', attempt: 2 });
+      // Not a failed renewal: no dunning state, no failure e-mail.
+      expect(await userRow(userId)).toMatchObject({ accountStatus: 'active' });
+    } finally {
+      now = new Date(now.getTime() - CHARGE_LEASE_MS - 1000);
+    }
+  });
+
+  it('a crash during a reactivation’s charge: the account waits in pending reactivation, then the run finishes it once', async () => {
+    const userId = await subscriber({ status: 'inactive' });
+    await t.app.db.update(users).set({ balanceCents: 2500 }).where(eq(users.id, userId));
+    const real = t.app.payments;
+    const dying: PaymentGateway = {
+      ...real,
+      charge: async (input) => {
+        await real.charge(input);
+        throw new Error('process killed after the charge');
+      },
+    };
+    const token = await issueSandboxToken(
+      t.app.db,
+      { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
+      now,
+    );
+    const input = {
+      paymentToken: token.paymentToken,
+      billingFirstName: 'Casey',
+      billingLastName: 'Dealer',
+      billingAddress1: '1 Main St',
+      billingAddress2: '',
+      billingCity: 'Detroit',
+      billingCountry: 'US' as const,
+      billingState: 'MI',
+      billingZip: '48201',
+    };
+    await expect(reactivate(deps(dying), userId, input)).rejects.toThrow('process killed');
+    expect((await userRow(userId)).accountStatus).toBe('pending reactivation');
+
+    // A run within the lease leaves it alone (the request could still be finishing it).
+    expect((await runBilling(deps(), { userId })).charged).toBe(0);
+    expect((await userRow(userId)).accountStatus).toBe('pending reactivation');
+
+    now = new Date(now.getTime() + CHARGE_LEASE_MS + 1000);
+    try {
+      expect((await runBilling(deps(), { userId })).charged).toBe(1);
+      expect((await runBilling(deps(), { userId })).charged).toBe(0);
+      const paid = await paymentsOf(userId);
+      // The month's NADA + MMR (138.00) plus the 25.00 balance, charged once.
+      expect(paid).toMatchObject([{ amountCents: 16300 }]);
+      const [subscription] = await t.app.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, userId));
+      const charges = (await chargesOn(subscription!.gatewayPaymentProfileId!)).filter(
+        (row) => row.kind === 'charge',
+      );
+      expect(charges).toHaveLength(1);
+      expect(await userRow(userId)).toMatchObject({
+        accountStatus: 'active',
+        balanceCents: 0,
+        nextBillDate: '2026-04-15',
+      });
+      expect(subscription).toMatchObject({ cycleAnchor: '2026-03-15', nextRetryAt: null });
+      const events = await t.app.db
+        .select()
+        .from(accountEvents)
+        .where(eq(accountEvents.userId, userId));
+      expect(events.map((event) => [event.toStatus, event.actor])).toEqual([
+        ['pending reactivation', 'user'],
+        ['active', 'billing-run'],
+      ]);
+    } finally {
+      now = new Date(now.getTime() - CHARGE_LEASE_MS - 1000);
+    }
+  });
+
+  // Two instances as separate operating-system processes need a shared PostgreSQL (PGlite is one
+  // process per data folder), so this test exists in the PostgreSQL run of the API tests (CI).
+  if (process.env.TEST_DATABASE_URL) {
+    it('two billing-run processes at once against PostgreSQL: every due account charged exactly once', async () => {
+      // The processes read the real clock: these accounts are due on today's business date.
+      const today = toIsoDate(calendarDateIn(new Date(), 'America/New_York'));
+      // The earlier tests' accounts live on this file's fake clock: out of this real-clock run.
+      await t.app.db.update(subscriptions).set({ currentPeriodEnd: '2099-01-01' });
+      const ids: string[] = [];
+      for (let i = 0; i < 12; i++) {
+        ids.push(
+          ...(await Promise.all(Array.from({ length: 10 }, () => subscriber({ due: today })))),
+        );
+      }
+      const runProcess = () =>
+        new Promise<{ code: number | null; output: string }>((resolve) => {
+          const child = spawn(process.execPath, [BILLING_RUN_SCRIPT, '--batch-size=5'], {
+            env: {
+              PATH: process.env.PATH ?? '',
+              APP_ENV: 'test',
+              DATABASE_URL: t.databaseUrl!,
+              // Slow charges keep both processes busy at the same time.
+              SANDBOX_GATEWAY_DELAY_MS: '150',
+              LOG_LEVEL: 'warn',
+            },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.on('exit', (code) => resolve({ code, output }));
+        });
+      const results = await Promise.all([runProcess(), runProcess()]);
+      const charged = results.map(({ code, output }) => {
+        expect(code, output).toBe(0);
+        const match = /billing run: (\d+) charged/.exec(output);
+        expect(match, output).not.toBeNull();
+        return Number(match![1]);
+      });
+      // Both took part, and between them charged each account once.
+      expect(
+        charged.every((n) => n > 0),
+        JSON.stringify(charged),
+      ).toBe(true);
+      expect(charged[0]! + charged[1]!).toBe(ids.length);
+      for (const id of ids) {
+        const paid = await paymentsOf(id);
+        expect(paid).toHaveLength(1);
+        // …and the gateway took one charge from its card.
+        expect(await chargesOn((await periodOf(id)).gatewayPaymentProfileId!)).toHaveLength(1);
+      }
+    }, 120_000);
+  }
 });

@@ -485,7 +485,12 @@ export async function completeReactivation(
     .select()
     .from(billingPeriods)
     .where(eq(billingPeriods.id, renewal.periodId));
-  if (!user || !period || period.status !== 'due' || user.accountStatus !== 'pending reactivation') {
+  if (
+    !user ||
+    !period ||
+    period.status !== 'due' ||
+    user.accountStatus !== 'pending reactivation'
+  ) {
     return;
   }
   await setStatus(tx, user.id, 'pending reactivation', 'active', 'reactivation paid', actor, now);
@@ -520,7 +525,12 @@ export async function failReactivation(
     .from(billingPeriods)
     .where(eq(billingPeriods.id, renewal.periodId))
     .for('update');
-  if (!user || !period || period.status !== 'due' || user.accountStatus !== 'pending reactivation') {
+  if (
+    !user ||
+    !period ||
+    period.status !== 'due' ||
+    user.accountStatus !== 'pending reactivation'
+  ) {
     return;
   }
   const attempt = period.attempt + 1;
@@ -686,7 +696,15 @@ export async function recordPayments(
   );
   for (const { user } of done) {
     if (user.accountStatus !== 'active') {
-      await setStatus(tx, user.id, user.accountStatus, 'active', 'renewal paid', 'billing-run', now);
+      await setStatus(
+        tx,
+        user.id,
+        user.accountStatus,
+        'active',
+        'renewal paid',
+        'billing-run',
+        now,
+      );
     }
   }
   await enqueueMails(
@@ -717,6 +735,32 @@ async function recordDecline(
   const [period] = periodId
     ? await tx.select().from(billingPeriods).where(eq(billingPeriods.id, periodId))
     : [];
+
+  if (
+    period?.gatewayPaymentProfileId &&
+    subscription.gatewayPaymentProfileId &&
+    period.gatewayPaymentProfileId !== subscription.gatewayPaymentProfileId
+  ) {
+    // The attempt charged a card replaced since it was claimed (a retry after a crash): the
+    // new card is tried at once as a new attempt, and the old card's answer counts for nothing.
+    const attempt = period.attempt + 1;
+    await tx
+      .update(billingPeriods)
+      .set({
+        attempt,
+        idempotencyKey: `renewal:${userId}:${period.periodStart}:${attempt}`,
+        gatewayCustomerId: null,
+        gatewayPaymentProfileId: null,
+        cardBrand: null,
+        cardLast4: null,
+      })
+      .where(eq(billingPeriods.id, period.id));
+    await tx
+      .update(subscriptions)
+      .set({ nextRetryAt: now, updatedAt: now })
+      .where(eq(subscriptions.userId, userId));
+    return;
+  }
 
   if (retryDays !== undefined) {
     await tx

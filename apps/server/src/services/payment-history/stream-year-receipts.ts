@@ -68,7 +68,11 @@ export async function streamYearReceipts(
     for (let start = 0; start < listed.length; start += perQuery) {
       const batch = listed.slice(start, start + perQuery);
       const rows = await db
-        .select({ id: payments.id, receiptPdf: payments.receiptPdf })
+        .select({
+          id: payments.id,
+          receiptPdf: payments.receiptPdf,
+          receiptCrc32: payments.receiptCrc32,
+        })
         .from(payments)
         .where(
           and(
@@ -79,14 +83,21 @@ export async function streamYearReceipts(
             ),
           ),
         );
-      const pdfOf = new Map(rows.map((row) => [row.id, row.receiptPdf]));
+      const storedOf = new Map(rows.map((row) => [row.id, row]));
       for (const [i, row] of batch.entries()) {
-        const data = pdfOf.get(row.id);
+        const stored = storedOf.get(row.id);
+        const data = stored?.receiptPdf;
         // Receipts never change once stored; if one did, the announced length would be wrong.
         if (!data || data.byteLength !== row.size) {
           throw new Error(`the receipt of payment ${row.id} changed while its zip was sent`);
         }
-        yield { name: names[start + i]!, data, modifiedAt: midnightOf(row.activationDate) };
+        yield {
+          name: names[start + i]!,
+          data,
+          // Stored with the receipt by the billing engine (older rows: computed by the writer).
+          crc32: stored.receiptCrc32 ?? undefined,
+          modifiedAt: midnightOf(row.activationDate),
+        };
       }
     }
   }
