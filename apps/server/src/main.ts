@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     const seeded = await seedDemoData(database.db, {
       now: new Date(),
       encryptionKey: deriveKeys(secret).encryption,
+      cards: config.payments.kind === 'sandbox',
     });
     if (seeded.seeded)
       console.warn(`Seeded ${seeded.accounts} demo accounts (see README, "Demo accounts").`);

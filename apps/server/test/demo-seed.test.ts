@@ -320,3 +320,34 @@ describe('seedDemoData on a database that already has users', () => {
     expect(identityCount?.n).toBe(0);
   });
 });
+
+describe('seedDemoData with a real gateway configured (Authorize.Net)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => NOW });
+  });
+  afterAll(() => t.close());
+
+  it('seeds every account with no card on file and nothing at the sandbox gateway', async () => {
+    const seeded = await seedDemoData(t.app.db, {
+      now: NOW,
+      encryptionKey: t.app.keys.encryption,
+      cards: false,
+    });
+    expect(seeded).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length });
+    const accounts = await t.app.db.select().from(users);
+    expect(accounts).toHaveLength(DEMO_ACCOUNTS.length);
+    for (const user of accounts) {
+      expect(user).toMatchObject({ cardBrand: null, cardLast4: null, cardExpiration: null });
+    }
+    for (const subscription of await t.app.db.select().from(subscriptions)) {
+      expect(subscription).toMatchObject({
+        gatewayCustomerId: null,
+        gatewayPaymentProfileId: null,
+      });
+    }
+    const [profiles] = await t.app.db.select({ n: count() }).from(sandboxGatewayPaymentProfiles);
+    const [charges] = await t.app.db.select({ n: count() }).from(sandboxGatewayTransactions);
+    expect([profiles?.n, charges?.n]).toEqual([0, 0]);
+  });
+});

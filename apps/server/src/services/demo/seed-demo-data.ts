@@ -189,7 +189,17 @@ const MIGRATION_DEADLINE_DAYS = 10;
  */
 export async function seedDemoData(
   db: Database,
-  options: { now: Date; encryptionKey: Buffer; timeZone?: string },
+  options: {
+    now: Date;
+    encryptionKey: Buffer;
+    timeZone?: string;
+    /**
+     * Whether the demo cards can be put on file: only at the embedded sandbox gateway. A real
+     * gateway (Authorize.Net) takes cards only from its own browser tokenizer (R5), so there the
+     * demo accounts start with no card on file, and adding one goes through the card form.
+     */
+    cards?: boolean;
+  },
 ): Promise<{ seeded: boolean; accounts: number }> {
   const { now } = options;
   const today = calendarDateIn(now, options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE);
@@ -206,7 +216,7 @@ export async function seedDemoData(
       const profile = PROFILES[account.key];
       const id = randomUUID();
       let gatewayProfile: CustomerProfile | null = null;
-      if (profile.card) {
+      if (profile.card && options.cards !== false) {
         const token = await issueSandboxToken(
           tx as Database,
           {
