@@ -104,6 +104,37 @@ export async function chargeSandboxProfile(
     input.paymentProfileId,
     input.amountCents,
   ]);
+  // The usual case in one statement: a first call on a live profile that does not fail.
+  const status = sql`case when ${sandboxGatewayPaymentProfiles.behaviour} in (${sql.join(
+    Object.keys(DECLINES).map((behaviour) => sql`${behaviour}`),
+    sql`, `,
+  )}) then 'declined' else 'approved' end`;
+  const reason = sql`case when ${sandboxGatewayPaymentProfiles.behaviour} in (${sql.join(
+    Object.keys(DECLINES).map((behaviour) => sql`${behaviour}`),
+    sql`, `,
+  )}) then ${sandboxGatewayPaymentProfiles.behaviour} end`;
+  const written = (await db.execute(sql`
+    insert into ${sandboxGatewayTransactions} (id, idempotency_key, request_hash, kind, status,
+      decline_reason, amount_cents, payment_profile_id, description, created_at)
+    select ${newId('sbx_txn_')}, ${input.idempotencyKey}, ${requestHash}, 'charge', ${status},
+      ${reason}, ${input.amountCents}, ${sandboxGatewayPaymentProfiles.id}, ${input.description}, ${now}
+    from ${sandboxGatewayPaymentProfiles}
+    where ${sandboxGatewayPaymentProfiles.id} = ${input.paymentProfileId}
+      and ${sandboxGatewayPaymentProfiles.customerId} = ${input.customerProfileId}
+      and ${sandboxGatewayPaymentProfiles.deletedAt} is null
+      and ${sandboxGatewayPaymentProfiles.behaviour} <> 'processor_error'
+    on conflict (idempotency_key) do nothing
+    returning id, status, decline_reason`)) as unknown as {
+    rows: { id: string; status: 'approved' | 'declined'; decline_reason: DeclineReason | null }[];
+  };
+  const [fresh] = written.rows;
+  if (fresh) {
+    return fresh.status === 'approved'
+      ? { status: 'approved', transactionId: fresh.id }
+      : { status: 'declined', reason: fresh.decline_reason ?? 'declined' };
+  }
+
+  // Otherwise: a repeated key (answered from its first call), or a profile that cannot be charged.
   const earlier = await findByKey(db, input.idempotencyKey);
   if (earlier) return chargeResultOf(earlier, requestHash);
 
