@@ -45,7 +45,10 @@ function fontObject(font: TPdfFont): string {
 export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOptions = {}): Buffer {
   const compress = options.compress ?? true;
   const raw = Buffer.from(page.content(), 'latin1');
-  const stream = compress ? deflateSync(raw) : raw;
+  // A page's content is a few kilobytes: a small window and the fastest level compress it
+  // almost as well as the defaults, in a fraction of the time and memory (the billing run
+  // makes a receipt per payment).
+  const stream = compress ? deflateSync(raw, { level: 1, windowBits: 12, memLevel: 5 }) : raw;
   const infoBody =
     `<< /Title ${pdfTextString(info.title)} /Producer ${pdfTextString(info.producer)} ` +
     `/CreationDate (${pdfDate(info.creationDate)}) >>`;
