@@ -596,6 +596,115 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
     });
   });
 
+  describe('a sign-up whose server stopped mid-way', () => {
+    /** An attempt as a crashed server leaves it: claimed, the lease run out. */
+    async function staleAttempt(email: string, stage: 'profile' | 'charged') {
+      const userId = crypto.randomUUID();
+      const { paymentToken } = await cardToken();
+      const profile = await t.app.payments.createCustomerProfile({
+        accountId: userId,
+        email,
+        paymentToken,
+      });
+      const amountCents = quote(['NADA', 'MMR', 'CF', 'AC'], NOW).totalCents;
+      const chargeKey = stage === 'charged' ? `signup:${userId}` : null;
+      if (chargeKey) {
+        // The charge went through; the server died before recording it.
+        await t.app.payments.charge({
+          customerProfileId: profile.customerProfileId,
+          paymentProfileId: profile.paymentProfileId,
+          amountCents,
+          idempotencyKey: chargeKey,
+          description: 'DealerPass sign-up: first month',
+        });
+      }
+      const { recaptcha: _r, ...request } = signupBody(email, {
+        paymentToken,
+        cardBrand: 'visa',
+        cardLast4: '1111',
+        creditCardExpiration: '1230',
+        billingFirstName: 'Pat',
+        billingLastName: 'Dealer',
+        billingAddress1: '400 Woodward Ave',
+        billingAddress2: '',
+        billingCity: 'Detroit',
+        billingCountry: 'US',
+        billingState: 'MI',
+        billingZip: '48226',
+        recaptcha: '',
+      });
+      await t.app.db.insert(signupAttempts).values({
+        email,
+        idempotencyKey: null,
+        requestHash: 'stale',
+        status: 'in_progress',
+        userId,
+        request,
+        amountCents,
+        gatewayCustomerId: profile.customerProfileId,
+        gatewayPaymentProfileId: profile.paymentProfileId,
+        cardBrand: 'visa',
+        cardLast4: '1111',
+        cardExpiration: '1230',
+        chargeKey,
+        leaseExpiresAt: new Date(NOW.getTime() - 1000),
+      });
+      return { userId, amountCents };
+    }
+
+    it('a charge already made is recorded once by the next submit, not charged again', async () => {
+      const { userId, amountCents } = await staleAttempt('crashed@example.com', 'charged');
+      const before = await countRows();
+      const response = await post(
+        '/api/v2/signup',
+        await withCaptcha(signupBody('crashed@example.com', await cardToken())),
+      );
+      expect(response.statusCode).toBe(201);
+      const after = await countRows();
+      expect(after.charges).toBe(before.charges);
+      expect(after.users - before.users).toBe(1);
+      const [payment] = await t.app.db.select().from(payments).where(eq(payments.userId, userId));
+      expect(payment!.amountCents).toBe(amountCents);
+    });
+
+    it('one stopped before its charge is cleared and the new submit signs up', async () => {
+      await staleAttempt('crashed-early@example.com', 'profile');
+      const before = await countRows();
+      const response = await post(
+        '/api/v2/signup',
+        await withCaptcha(
+          signupBody('crashed-early@example.com', await cardToken('5555555555554444')),
+        ),
+      );
+      expect(response.statusCode).toBe(201);
+      const after = await countRows();
+      expect(after.charges - before.charges).toBe(1);
+      const [user] = await t.app.db
+        .select()
+        .from(users)
+        .where(eq(users.dealerpassUserId, 'crashed-early@example.com'));
+      expect(user!.cardLast4).toBe('4444');
+    });
+
+    it('while its lease runs, another submit for the address is told to wait', async () => {
+      await t.app.db.insert(signupAttempts).values({
+        email: 'inflight@example.com',
+        requestHash: 'x',
+        status: 'in_progress',
+        userId: crypto.randomUUID(),
+        request: {},
+        amountCents: 100,
+        leaseExpiresAt: new Date(NOW.getTime() + 60_000),
+      });
+      const response = await post(
+        '/api/v2/signup',
+        await withCaptcha(signupBody('inflight@example.com', await cardToken())),
+      );
+      expect(response.statusCode).toBe(409);
+      expect(response.json()).toMatchObject({ code: 'SIGNUP_IN_PROGRESS' });
+    });
+  });
+
   describe('POST /api/signup (the older flow)', () => {
     it('signs up without forwardTo and refuses invalid bodies the same way', async () => {
       const { forwardTo: _f, ...body } = signupBody('older@example.com', await cardToken());

@@ -102,11 +102,13 @@ export async function signUp(
         ? await recoverAttempt(deps, existing)
         : existing.status;
     if (settled === 'completed') {
+      // A resubmit that finished the address's stalled sign-up has what it asked for.
+      const recovered = existing.status === 'in_progress';
       const sameSubmit =
         input.idempotencyKey !== null &&
         existing.idempotencyKey === input.idempotencyKey &&
         existing.requestHash === requestHash;
-      if (sameSubmit) return { email: request.email };
+      if (sameSubmit || recovered) return { email: request.email };
       throw emailInUse();
     }
     if (settled === 'in_progress') throw new AppError(ERROR_CODES.SIGNUP_IN_PROGRESS);
