@@ -40,7 +40,9 @@ async function main(): Promise<void> {
       console.warn(`Seeded ${seeded.accounts} demo accounts (see README, "Demo accounts").`);
     const promotions = await seedDemoPromotions(database.db, new Date());
     if (promotions > 0)
-      console.warn(`Seeded ${promotions} demo promotion codes (see README, "Demo promotion codes").`);
+      console.warn(
+        `Seeded ${promotions} demo promotion codes (see README, "Demo promotion codes").`,
+      );
   }
   const app = await buildApp({
     config,

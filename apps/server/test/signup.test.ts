@@ -75,7 +75,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
   });
   afterAll(() => t.close());
 
-  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  const post = (url: string, payload: object, headers: Record<string, string> = {}) =>
     browser.request({ method: 'POST', url, payload, headers, remoteAddress: freshIp() });
 
   async function cardToken(number = '4111111111111111') {
@@ -159,7 +159,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
     it('saves steps 1 and 2, answers 404 for an unknown lead and 400 for bad values', async () => {
       const created = await post('/api/signup/contact', await withCaptcha(LEAD));
       const id = created.json<{ data: { id: string } }>().data.id;
-      const patch = (url: string, payload: unknown) =>
+      const patch = (url: string, payload: object) =>
         browser.request({ method: 'PATCH', url, payload, remoteAddress: freshIp() });
 
       const step1 = await patch(`/api/signup/detail/update/${id}/1`, {
@@ -618,7 +618,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
           description: 'DealerPass sign-up: first month',
         });
       }
-      const { recaptcha: _r, ...request } = signupBody(email, {
+      const request = signupBody(email, {
         paymentToken,
         cardBrand: 'visa',
         cardLast4: '1111',
@@ -631,7 +631,6 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
         billingCountry: 'US',
         billingState: 'MI',
         billingZip: '48226',
-        recaptcha: '',
       });
       await t.app.db.insert(signupAttempts).values({
         email,

@@ -531,10 +531,7 @@ export const promotionCodes = pgTable(
       'promotion_codes_percent_ck',
       sql`${table.kind} <> 'percent_off' or ${table.value} <= 100`,
     ),
-    check(
-      'promotion_codes_months_ck',
-      sql`${table.kind} <> 'free_months' or ${table.value} <= 12`,
-    ),
+    check('promotion_codes_months_ck', sql`${table.kind} <> 'free_months' or ${table.value} <= 12`),
     check(
       'promotion_codes_limit_ck',
       sql`${table.maxRedemptions} is null or ${table.redemptionCount} <= ${table.maxRedemptions}`,
