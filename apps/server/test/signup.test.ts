@@ -583,6 +583,17 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       expect(check.json()).toEqual({ data: true });
     });
 
+    it('refuses an alternate e-mail that is already in use', async () => {
+      const response = await post(
+        '/api/v2/signup',
+        await withCaptcha(
+          signupBody('alt@example.com', { promoCode: 'FREEMONTH', altEmail: 'happy@example.com' }),
+        ),
+      );
+      expect(response.statusCode).toBe(409);
+      expect(signupFailureMessage(response.json())).toBe('Alternate email already in use.');
+    });
+
     it('a captcha that does not verify answers the recaptchaVerification source', async () => {
       const response = await post('/api/v2/signup', {
         ...signupBody('captcha@example.com', { promoCode: 'FREEMONTH' }),

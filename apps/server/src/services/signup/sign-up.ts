@@ -33,7 +33,7 @@ import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import { createIdentity, normalizeIdentityEmail } from '../identity/create-identity.ts';
 import { issueIdentityToken } from '../identity/identity-tokens.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
-import { isUserIdTaken } from '../users/is-email-taken.ts';
+import { isAlternateEmailTaken, isUserIdTaken } from '../users/is-email-taken.ts';
 import { findPromotion, holdRedemption, releaseRedemption } from './promotions.ts';
 
 /** How long a sign-up owns its e-mail address while its gateway calls run. */
@@ -151,6 +151,17 @@ async function openAttempt(
       throw error;
     }
     if (await isUserIdTaken(tx as unknown as Database, input.email)) throw emailInUse();
+    if (
+      request.altEmail !== '' &&
+      (await isAlternateEmailTaken(tx as unknown as Database, request.altEmail))
+    ) {
+      // 001 §5: 'Alternate email already in use.'
+      const message = errorMessage(ERROR_CODES.ALT_EMAIL_IN_USE);
+      throw new AppError(ERROR_CODES.ALT_EMAIL_IN_USE, {
+        message,
+        errors: [{ source: 'altEmail', message }],
+      });
+    }
 
     const hasCard = request.paymentToken !== '';
     const priced = quote(request.subscriptions, now);

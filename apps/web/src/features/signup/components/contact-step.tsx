@@ -178,9 +178,19 @@ export function ContactStep({
         label="I agree to the Terms of Use, Privacy, and Refund policies. *"
         hint={
           <>
-            Read the <a href="/terms#terms">Terms of Use</a>, the{' '}
-            <a href="/terms#privacy">Privacy notice</a> and the{' '}
-            <a href="/terms#refund">Refund policy</a>.
+            Read the{' '}
+            <a href="/terms#terms" target="_blank" rel="noreferrer">
+              Terms of Use
+            </a>
+            , the{' '}
+            <a href="/terms#privacy" target="_blank" rel="noreferrer">
+              Privacy notice
+            </a>{' '}
+            and the{' '}
+            <a href="/terms#refund" target="_blank" rel="noreferrer">
+              Refund policy
+            </a>{' '}
+            (each opens in a new tab).
           </>
         }
         {...register('terms')}
