@@ -29,6 +29,7 @@ import identityRoutes from './routes/identity/index.ts';
 import oidcRoutes from './routes/oidc/index.ts';
 import billingRoutes from './routes/billing/index.ts';
 import paymentHistoryRoutes from './routes/payment-history/index.ts';
+import signupRoutes from './routes/signup/index.ts';
 import userRoutes from './routes/users/index.ts';
 import './types.ts';
 
@@ -163,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(paymentHistoryRoutes);
   await app.register(billingRoutes);
+  await app.register(signupRoutes);
   if (config.payments.kind === 'sandbox')
     await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});
   const sandboxAllowed =

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import { deriveKeys, resolveSecret } from './lib/keys.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
+import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
 
 /** pino-pretty is a development dependency: absent from a production install, and then not used. */
 async function hasPinoPretty(): Promise<boolean> {
@@ -38,6 +39,11 @@ async function main(): Promise<void> {
     });
     if (seeded.seeded)
       console.warn(`Seeded ${seeded.accounts} demo accounts (see README, "Demo accounts").`);
+    const promotions = await seedDemoPromotions(database.db, new Date());
+    if (promotions > 0)
+      console.warn(
+        `Seeded ${promotions} demo promotion codes (see README, "Demo promotion codes").`,
+      );
   }
   const app = await buildApp({
     config,

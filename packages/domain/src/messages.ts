@@ -55,6 +55,7 @@ export const ERROR_CODES = {
   PROMO_NOT_VALID: 'PROMO_NOT_VALID',
   PROMO_RETRIES_EXCEEDED: 'PROMO_RETRIES_EXCEEDED',
   PROMO_REQUIRES_CARD: 'PROMO_REQUIRES_CARD',
+  SIGNUP_IN_PROGRESS: 'SIGNUP_IN_PROGRESS',
   // Integrations (000 §7–8)
   CONFIG_UNAVAILABLE: 'CONFIG_UNAVAILABLE',
   CARFAX_TOKENS_FAILED: 'CARFAX_TOKENS_FAILED',
@@ -134,6 +135,9 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   PROMO_NOT_VALID: 'Promotion code not valid.',
   PROMO_RETRIES_EXCEEDED: 'Promotion code retries has exceeded limits',
   PROMO_REQUIRES_CARD: 'Entered promotion code requires credit card.',
+  // Ours: a second submit while the first one's charge is still in flight (docs/decisions/013).
+  SIGNUP_IN_PROGRESS:
+    'Your sign-up is already being processed. Please wait a moment and try again.',
   CONFIG_UNAVAILABLE: 'Unable to get configuration',
   CARFAX_TOKENS_FAILED: 'Unable to fetch Carfax tokens!',
 };
@@ -183,6 +187,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   PROMO_NOT_VALID: 400,
   PROMO_RETRIES_EXCEEDED: 429,
   PROMO_REQUIRES_CARD: 400,
+  SIGNUP_IN_PROGRESS: 409,
   CONFIG_UNAVAILABLE: 503,
   CARFAX_TOKENS_FAILED: 502,
 };

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   customType,
   date,
   index,
@@ -472,3 +473,131 @@ export const accountEvents = pgTable(
   },
   (table) => [index('account_events_user_idx').on(table.userId, table.at)],
 );
+
+/*
+ * Sign-up (issue 6, 001 §3, §7; docs/decisions/013).
+ */
+
+/**
+ * A sign-up in progress, saved page by page (`POST /api/signup/contact`, then
+ * `PATCH /api/signup/detail/update/{leadID}/{1|2}`). The id is random and is the only key to
+ * the lead; a lead that became an account is closed to further saves.
+ */
+export const signupLeads = pgTable(
+  'signup_leads',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone').notNull(),
+    dealershipName: text('dealership_name').notNull(),
+    /** 001 §3: the terms acceptance, a value derived from its time. */
+    termAndCondition: text('term_and_condition').notNull(),
+    subscriptionSelection: text('subscription_selection')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    dealershipAddress1: text('dealership_address1'),
+    dealershipAddress2: text('dealership_address2'),
+    dealershipCountry: text('dealership_country'),
+    dealershipState: text('dealership_state'),
+    dealershipCity: text('dealership_city'),
+    dealershipPostalCode: text('dealership_postal_code'),
+    userAuctionAccessId: text('user_auction_access_id'),
+    dealershipAuctionAccessId: text('dealership_auction_access_id'),
+    /** The last partial save (0: the lead form only). */
+    step: integer('step').notNull().default(0),
+    convertedUserId: uuid('converted_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('signup_leads_email_idx').on(table.email)],
+);
+
+const PROMOTION_KINDS = ['percent_off', 'amount_off', 'free_months'] as const;
+
+/**
+ * Promotion codes (stored upper-case). `value` is a percentage, cents or months by `kind`;
+ * `redemption_count` counts sign-ups that used the code or hold it while their charge is in
+ * flight, and never passes `max_redemptions`.
+ */
+export const promotionCodes = pgTable(
+  'promotion_codes',
+  {
+    code: text('code').primaryKey(),
+    kind: text('kind', { enum: PROMOTION_KINDS }).notNull(),
+    value: integer('value').notNull(),
+    description: text('description').notNull().default(''),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    maxRedemptions: integer('max_redemptions'),
+    redemptionCount: integer('redemption_count').notNull().default(0),
+    requiresCard: boolean('requires_card').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    check('promotion_codes_value_ck', sql`${table.value} > 0`),
+    check(
+      'promotion_codes_percent_ck',
+      sql`${table.kind} <> 'percent_off' or ${table.value} <= 100`,
+    ),
+    check('promotion_codes_months_ck', sql`${table.kind} <> 'free_months' or ${table.value} <= 12`),
+    check(
+      'promotion_codes_limit_ck',
+      sql`${table.maxRedemptions} is null or ${table.redemptionCount} <= ${table.maxRedemptions}`,
+    ),
+  ],
+);
+
+/** Which account used which code: once per account. */
+export const promotionRedemptions = pgTable(
+  'promotion_redemptions',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    code: text('code')
+      .notNull()
+      .references(() => promotionCodes.code),
+    userId: uuid('user_id')
+      .notNull()
+      .unique()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    discountCents: integer('discount_cents').notNull(),
+    redeemedAt: timestamp('redeemed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('promotion_redemptions_code_idx').on(table.code)],
+);
+
+/**
+ * The sign-up's idempotency and crash record (docs/decisions/013): one row per e-mail address
+ * while a sign-up for it is in flight or done. The account's id is chosen here before the gateway
+ * is called, so a retry after a crash reuses the same gateway customer and charge key.
+ * A failed sign-up deletes its row (nothing is left behind; the user may simply submit again).
+ */
+export const signupAttempts = pgTable('signup_attempts', {
+  /** The e-mail, trimmed and lower-cased. */
+  email: text('email').primaryKey(),
+  /** The browser's Idempotency-Key of the submit; a repeat with it answers the first result. */
+  idempotencyKey: text('idempotency_key'),
+  requestHash: text('request_hash').notNull(),
+  status: text('status', { enum: ['in_progress', 'completed'] }).notNull(),
+  /** The account's id to be (users.id once completed; no foreign key before that). */
+  userId: uuid('user_id').notNull(),
+  /** The validated request (no card data: R5), so a retry after a crash can finish it. */
+  request: jsonb('request').notNull(),
+  promotionCode: text('promotion_code'),
+  amountCents: integer('amount_cents').notNull(),
+  gatewayCustomerId: text('gateway_customer_id'),
+  gatewayPaymentProfileId: text('gateway_payment_profile_id'),
+  cardBrand: text('card_brand'),
+  cardLast4: text('card_last4'),
+  cardExpiration: text('card_expiration'),
+  /** Set just before the charge is sent: from then on only this key may charge the sign-up. */
+  chargeKey: text('charge_key'),
+  leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -4,6 +4,8 @@ import { errorMessage, httpStatusOf, type TErrorCode } from '@dealerpass/domain/
 export interface FieldError {
   source: string;
   message: string;
+  /** The sign-up's user-facing text of a 400 (001 §8, docs/decisions/008 #13). */
+  details?: string;
 }
 
 /**

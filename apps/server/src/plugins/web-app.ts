@@ -35,6 +35,8 @@ export default fp(
       payments: app.payments.publicConfig(),
       sandboxes: app.config.sandboxes,
       mailbox: app.config.sandboxes.includes('mailbox'),
+      // The sign-up's order summary shows the first renewal date in this zone (R4).
+      businessTimeZone: app.config.billing.timeZone,
     });
 
     if (webRoot) {

@@ -11,6 +11,10 @@ const ContactPage = lazy(() => import('../features/contact/routes/contact-page.t
 const SnapshotExpiredPage = lazy(
   () => import('../features/snapshot/routes/snapshot-expired-page.tsx'),
 );
+const SignupPage = lazy(() => import('../features/signup/routes/signup-page.tsx'));
+const SignupConfirmationPage = lazy(
+  () => import('../features/signup/routes/signup-confirmation-page.tsx'),
+);
 const MailboxPage = lazy(() => import('../features/mailbox/routes/mailbox-page.tsx'));
 // Identity and the account area (docs/decisions/009). /login, /app/login and /web/oauth/* are the
 // server's: the SPA has no route for them, and links to them are plain anchors (full navigation).
@@ -36,6 +40,11 @@ export function AppRoutes() {
         <Route path="terms" element={<TermsPage />} />
         <Route path="contact" element={<ContactPage />} />
         <Route path="snapshot/expired" element={<SnapshotExpiredPage />} />
+        <Route path="signup" element={<SignupPage />} />
+        <Route path="signup/confirmation" element={<SignupConfirmationPage />} />
+        {/* 001 §2: any other path inside /signup returns to it; R2: /signupv2 redirects there. */}
+        <Route path="signup/*" element={<Navigate to="/signup" replace />} />
+        <Route path="signupv2" element={<Navigate to="/signup" replace />} />
         <Route path="dev/mailbox" element={<MailboxPage />} />
         <Route path="oidc/interaction/:uid" element={<SignInPage />} />
         <Route path="identity/set-password" element={<SetPasswordPage />} />

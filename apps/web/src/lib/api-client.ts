@@ -55,6 +55,8 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   responseType?: 'json' | 'blob';
+  /** Extra request headers (e.g. the sign-up's Idempotency-Key); they cannot replace the defaults. */
+  headers?: Record<string, string>;
 }
 
 export const MISSING_ENDPOINT = 'You must provide an endpoint to create an HTTP request';
@@ -77,6 +79,7 @@ export async function request<T = unknown>(
 ): Promise<ApiResponse<T>> {
   if (!endpoint) throw new Error(MISSING_ENDPOINT);
   const headers: Record<string, string> = {
+    ...options.headers,
     accept: 'application/json',
     'cache-control': 'no-cache',
     pragma: 'no-cache',

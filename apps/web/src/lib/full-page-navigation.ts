@@ -6,3 +6,8 @@
 export function loadPage(url: string): void {
   window.location.assign(url);
 }
+
+/** A full page load that replaces the current history entry (001 §2: the sign-up's Close). */
+export function replacePage(url: string): void {
+  window.location.replace(url);
+}

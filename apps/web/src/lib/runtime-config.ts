@@ -7,6 +7,8 @@ export interface RuntimeConfig {
   /** Embedded sandboxes in use (DECISIONS R8), announced by a ribbon. */
   sandboxes: string[];
   mailbox: boolean;
+  /** Where business dates are counted (DECISIONS R4), e.g. the order summary's renewal date. */
+  businessTimeZone: string;
 }
 
 const DEFAULTS: RuntimeConfig = {
@@ -16,6 +18,7 @@ const DEFAULTS: RuntimeConfig = {
   captcha: { kind: 'altcha', challengeUrl: '/api/captcha/challenge' },
   sandboxes: [],
   mailbox: false,
+  businessTimeZone: 'America/New_York',
 };
 
 export function readMeta(name: string): string | null {

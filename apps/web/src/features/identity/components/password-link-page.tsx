@@ -25,6 +25,8 @@ interface PasswordLinkPageProps {
 export function PasswordLinkPage(props: PasswordLinkPageProps) {
   const [params] = useSearchParams();
   const token = params.get('token')?.trim() ?? '';
+  // The sign-up's verification link says where to sign in afterwards (DECISIONS R6).
+  const forwardTo = params.get('forwardTo');
   const [doneFor, setDoneFor] = useState<string | null>(null);
   const doneHeading = useRef<HTMLHeadingElement>(null);
 
@@ -46,7 +48,7 @@ export function PasswordLinkPage(props: PasswordLinkPageProps) {
           </h2>
           <p>You can now sign in with your new password.</p>
           <p className="form-actions">
-            <a className="button button--primary" href={signInUrl(doneFor)}>
+            <a className="button button--primary" href={signInUrl(doneFor, forwardTo)}>
               Sign in
             </a>
           </p>

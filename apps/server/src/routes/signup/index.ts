@@ -1,0 +1,168 @@
+import { z } from 'zod';
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import { ZSignupLeadRequestSchema } from '@dealerpass/domain/schemas/signup-lead';
+import {
+  ZSignupProgressParamsSchema,
+  ZSignupStep1SaveRequestSchema,
+  ZSignupStep2SaveRequestSchema,
+} from '@dealerpass/domain/schemas/signup-progress';
+import { createSignupRequestSchema } from '@dealerpass/domain/schemas/signup-request';
+import { AppError } from '../../errors/app-error.ts';
+import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
+import { createLead, saveLeadProgress } from '../../services/signup/save-lead.ts';
+import { DEFAULT_FORWARD_PATH, signUp, type SignupDeps } from '../../services/signup/sign-up.ts';
+
+/** Per client address (issue 6): a person signing up needs a few; a script gets no further. */
+export const SIGNUP_RATE_LIMITS = {
+  lead: { max: 10, timeWindow: '10 minutes' },
+  progress: { max: 60, timeWindow: '10 minutes' },
+  signup: { max: 10, timeWindow: '10 minutes' },
+} as const;
+
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
+const ZLeadResponseSchema = z.object({ data: z.object({ id: z.string() }) });
+const ZSignupResponseSchema = z.object({ data: z.object({ email: z.string() }) });
+
+/**
+ * Sign-up (001 §3, §7; docs/decisions/013): the lead, its partial saves and the final sign-up
+ * in its current (`/api/v2/signup`) and older (`/api/signup`) form. Public, rate-limited per
+ * client; every body is validated with the domain's schema, the one the wizard's pages use.
+ */
+const signupRoutes: FastifyPluginAsyncZod = async (app) => {
+  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
+  const deps = (): SignupDeps => ({
+    db: app.db,
+    payments: app.payments,
+    now: app.now,
+    timeZone: app.config.billing.timeZone,
+    company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
+    mailKind: app.mail.transport.kind,
+    log: app.log,
+    captcha: app.captcha,
+    publicUrl: app.config.publicUrl,
+    companyEmailDomain: app.config.company.emailDomain,
+    messageVars,
+  });
+  const sent = () => void app.mail.kick().catch(() => undefined);
+
+  app.post(
+    '/api/signup/contact',
+    {
+      schema: { body: ZSignupLeadRequestSchema, response: { 201: ZLeadResponseSchema } },
+      bodyLimit: 16 * 1024,
+      config: { rateLimit: SIGNUP_RATE_LIMITS.lead },
+      errorHandler: withDetails,
+    },
+    async (request, reply) => {
+      const lead = await createLead(
+        { db: app.db, captcha: app.captcha },
+        request.body,
+        request.ip,
+        app.now(),
+      );
+      request.log.info({ leadId: lead.id }, 'sign-up lead stored');
+      return reply.status(201).send({ data: { id: lead.id } });
+    },
+  );
+
+  app.patch(
+    '/api/signup/detail/update/:leadID/:step',
+    {
+      schema: { params: ZSignupProgressParamsSchema, response: { 200: ZLeadResponseSchema } },
+      bodyLimit: 16 * 1024,
+      config: { rateLimit: SIGNUP_RATE_LIMITS.progress },
+      errorHandler: withDetails,
+    },
+    async (request) => {
+      const { leadID, step } = request.params;
+      // The body's schema depends on the step in the path.
+      const saved =
+        step === '1'
+          ? await saveLeadProgress(
+              app.db,
+              leadID,
+              { step, body: parseBody(ZSignupStep1SaveRequestSchema, request.body) },
+              app.now(),
+            )
+          : await saveLeadProgress(
+              app.db,
+              leadID,
+              { step, body: parseBody(ZSignupStep2SaveRequestSchema, request.body) },
+              app.now(),
+            );
+      return { data: saved };
+    },
+  );
+
+  const signupSchema = createSignupRequestSchema(app.now);
+  for (const url of ['/api/v2/signup', '/api/signup']) {
+    const older = url === '/api/signup';
+    app.post(
+      url,
+      {
+        // R5 first, then (older flow) a forwardTo of our own when the form sent none.
+        preValidation: async (request: FastifyRequest) => {
+          refuseRawCardData(request.body);
+          const body = request.body as Record<string, unknown> | null | undefined;
+          if (older && body && typeof body === 'object' && body.forwardTo === undefined) {
+            request.body = { ...body, forwardTo: `${app.config.publicUrl}${DEFAULT_FORWARD_PATH}` };
+          }
+        },
+        schema: { body: signupSchema, response: { 201: ZSignupResponseSchema } },
+        bodyLimit: 32 * 1024,
+        config: { rateLimit: SIGNUP_RATE_LIMITS.signup },
+        errorHandler: withDetails,
+      },
+      async (request, reply) => {
+        const header = request.headers['idempotency-key'];
+        const idempotencyKey =
+          typeof header === 'string' && IDEMPOTENCY_KEY.test(header) ? header : null;
+        const result = await signUp(deps(), {
+          request: request.body,
+          idempotencyKey,
+          remoteIp: request.ip,
+        });
+        request.log.info({ flow: older ? 'signup' : 'v2' }, 'signed up');
+        sent();
+        return reply.status(201).send({ data: { email: result.email } });
+      },
+    );
+  }
+};
+
+/** A body checked in the handler, failing as the route's schema would. */
+function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const result = schema.safeParse(body ?? {});
+  if (result.success) return result.data;
+  throw validationFailure(
+    result.error.issues.map((issue) => ({
+      source: issue.path.join('.') || 'body',
+      message: issue.message,
+    })),
+  );
+}
+
+/**
+ * Validation failures of the sign-up routes carry each message in `details` too: 001 §8's toast
+ * shows `errors[0].details` for a 400 (docs/decisions/008 #13).
+ */
+function withDetails(error: FastifyError): never {
+  if (!hasZodFastifySchemaValidationErrors(error)) throw error;
+  throw validationFailure(
+    error.validation.map((issue) => ({
+      source: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body',
+      message: issue.message ?? errorMessage(ERROR_CODES.VALIDATION_FAILED),
+    })),
+  );
+}
+
+function validationFailure(errors: { source: string; message: string }[]): AppError {
+  return new AppError(ERROR_CODES.VALIDATION_FAILED, {
+    errors: errors.map((e) => ({ ...e, details: e.message })),
+  });
+}
+
+export default signupRoutes;

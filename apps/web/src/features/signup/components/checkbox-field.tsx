@@ -1,0 +1,42 @@
+import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+
+type CheckboxFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & {
+  label: ReactNode;
+  error?: string | undefined;
+  hint?: ReactNode;
+  ref?: Ref<HTMLInputElement>;
+};
+
+/** A labelled checkbox whose error and hint are tied to it (aria-describedby). */
+export function CheckboxField({ label, error, hint, ref, ...input }: CheckboxFieldProps) {
+  const generated = useId();
+  const id = input.id ?? generated;
+  const describedBy =
+    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
+    undefined;
+  return (
+    <div className={`field field--checkbox${error ? ' field--invalid' : ''}`}>
+      <div className="signup-checkbox">
+        <input
+          {...input}
+          ref={ref}
+          id={id}
+          type="checkbox"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+        />
+        <label htmlFor={id}>{label}</label>
+      </div>
+      {hint ? (
+        <p id={`${id}-hint`} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

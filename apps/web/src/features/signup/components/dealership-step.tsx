@@ -1,0 +1,194 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import type { z } from 'zod';
+import { FOOTNOTES } from '@dealerpass/domain/catalogue';
+import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
+import {
+  ZSignupDealershipFormSchema,
+  type TSignupDealershipForm,
+} from '@dealerpass/domain/schemas/signup-dealership';
+import {
+  AUCTION_ACCESS_ID_MAX_LENGTH,
+  DEALERSHIP_AUCTION_ACCESS_ID_MAX_LENGTH,
+} from '@dealerpass/domain/validation/auction-access';
+import { Button, SubmitButton } from '../../../components/ui/button.tsx';
+import {
+  ErrorSummary,
+  invalidFieldItems,
+  useErrorSummary,
+} from '../../../components/ui/error-summary.tsx';
+import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { applyServerErrors, type StepFailure } from './step-failure.ts';
+
+type TDealershipInput = z.input<typeof ZSignupDealershipFormSchema>;
+
+const FIELD_IDS = {
+  auctionAccessId: 'signup-auction-access-id',
+  dealershipAuctionAccessId: 'signup-dealership-auction-access-id',
+  address1: 'signup-address1',
+  address2: 'signup-address2',
+  country: 'signup-country',
+  state: 'signup-state',
+  city: 'signup-city',
+  zip: 'signup-zip',
+} as const;
+
+/** Page 3, dealership information (001 §2, §5), with the stepper. Continue and Back. */
+export function DealershipStep({
+  defaults,
+  onDone,
+  onBack,
+}: {
+  defaults: Partial<TDealershipInput>;
+  onDone: (values: TSignupDealershipForm) => Promise<void>;
+  onBack: (values: Partial<TDealershipInput>) => void;
+}) {
+  const summary = useErrorSummary();
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    getValues,
+    formState: { errors, isSubmitting },
+  } = useForm<TDealershipInput, unknown, TSignupDealershipForm>({
+    resolver: zodResolver(ZSignupDealershipFormSchema),
+    mode: 'onTouched',
+    shouldFocusError: false,
+    defaultValues: {
+      auctionAccessId: '',
+      dealershipAuctionAccessId: '',
+      address1: '',
+      address2: '',
+      country: 'US',
+      state: '',
+      city: '',
+      zip: '',
+      ...defaults,
+    },
+  });
+  const country = useWatch({ control, name: 'country' });
+  const countryInfo = countryOf(country);
+
+  const onValid = async (values: TSignupDealershipForm) => {
+    summary.clear();
+    try {
+      await onDone(values);
+    } catch (failure) {
+      summary.show(
+        'Your dealership information was not saved',
+        applyServerErrors<keyof typeof FIELD_IDS>(failure as StepFailure, FIELD_IDS, setError),
+      );
+    }
+  };
+  const onInvalid = (invalid: FieldErrors<TDealershipInput>) =>
+    summary.show(
+      'There is a problem',
+      invalidFieldItems<keyof typeof FIELD_IDS>(invalid, FIELD_IDS),
+    );
+
+  const countryField = register('country');
+  return (
+    <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate aria-labelledby="signup-heading">
+      <ErrorSummary {...summary.props} />
+      <p className="form-note">Fields marked * are required.</p>
+      <div className="field-row">
+        <TextField
+          id={FIELD_IDS.auctionAccessId}
+          label="User AuctionACCESS ID"
+          inputMode="numeric"
+          maxLength={AUCTION_ACCESS_ID_MAX_LENGTH}
+          hint="Optional: 9 digits starting with 1"
+          {...register('auctionAccessId')}
+          error={errors.auctionAccessId?.message}
+        />
+        <TextField
+          id={FIELD_IDS.dealershipAuctionAccessId}
+          label="Dealership AuctionACCESS ID"
+          inputMode="numeric"
+          maxLength={DEALERSHIP_AUCTION_ACCESS_ID_MAX_LENGTH}
+          hint="Optional: 7 digits starting with 5 or 6"
+          {...register('dealershipAuctionAccessId')}
+          error={errors.dealershipAuctionAccessId?.message}
+        />
+      </div>
+      <TextField
+        id={FIELD_IDS.address1}
+        label="Address"
+        autoComplete="address-line1"
+        required
+        {...register('address1')}
+        error={errors.address1?.message}
+      />
+      <TextField
+        id={FIELD_IDS.address2}
+        label="Address line 2"
+        autoComplete="address-line2"
+        {...register('address2')}
+        error={errors.address2?.message}
+      />
+      <div className="field-row">
+        <SelectField
+          id={FIELD_IDS.country}
+          label="Country"
+          autoComplete="country"
+          required
+          options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
+          {...countryField}
+          onChange={(event) => {
+            void countryField.onChange(event);
+            // 001 §4: changing the country clears the state.
+            setValue('state', '', { shouldTouch: false });
+          }}
+          error={errors.country?.message}
+        />
+        <SelectField
+          id={FIELD_IDS.state}
+          label={countryInfo?.regionLabel ?? 'State'}
+          required={countryInfo?.requiresRegion ?? true}
+          placeholder={`Choose a ${(countryInfo?.regionLabel ?? 'State').toLowerCase()}`}
+          options={regionsOf(country).map((r) => ({ value: r.code, label: r.name }))}
+          {...register('state')}
+          error={errors.state?.message}
+        />
+      </div>
+      <div className="field-row">
+        <TextField
+          id={FIELD_IDS.city}
+          label="City"
+          autoComplete="address-level2"
+          required
+          {...register('city')}
+          error={errors.city?.message}
+        />
+        <TextField
+          id={FIELD_IDS.zip}
+          label="Postal code"
+          autoComplete="postal-code"
+          inputMode={countryInfo?.postalInputMode ?? 'text'}
+          maxLength={countryInfo?.postalMaxLength ?? 10}
+          required
+          {...register('zip')}
+          error={errors.zip?.message}
+        />
+      </div>
+      <div className="signup-footnotes">
+        <p className="form-note">
+          <span aria-hidden="true">{FOOTNOTES.blackBook.marker} </span>
+          {FOOTNOTES.blackBook.text}
+        </p>
+        <p className="form-note">
+          <span aria-hidden="true">{FOOTNOTES.integrations.marker} </span>
+          {FOOTNOTES.integrations.text}
+        </p>
+      </div>
+      <div className="form-actions">
+        <Button variant="secondary" onClick={() => onBack(getValues())}>
+          Back
+        </Button>
+        <SubmitButton busy={isSubmitting}>{isSubmitting ? 'Saving…' : 'Continue'}</SubmitButton>
+      </div>
+    </form>
+  );
+}

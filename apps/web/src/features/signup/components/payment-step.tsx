@@ -1,0 +1,374 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { orderSummaryText } from '@dealerpass/domain/billing/order-summary';
+import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
+import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
+import {
+  createSignupPaymentFormSchema,
+  type TSignupPaymentFields,
+  type TSignupPaymentForm,
+} from '@dealerpass/domain/schemas/signup-payment';
+import { CVV_MAX_LENGTH, detectCardType } from '@dealerpass/domain/validation/card';
+import { stripWhitespace } from '@dealerpass/domain/validation/text';
+import { Button, SubmitButton } from '../../../components/ui/button.tsx';
+import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
+import {
+  ErrorSummary,
+  invalidFieldItems,
+  useErrorSummary,
+} from '../../../components/ui/error-summary.tsx';
+import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { runtimeConfig } from '../../../lib/runtime-config.ts';
+import { CheckboxField } from './checkbox-field.tsx';
+import { applyServerErrors, type StepFailure } from './step-failure.ts';
+
+const FIELD_IDS = {
+  creditCardNumber: 'signup-card-number',
+  creditCardExpiration: 'signup-card-expiry',
+  creditCardCode: 'signup-card-cvv',
+  promoCode: 'signup-promo-code',
+  referrer: 'signup-referrer',
+  sameAddresses: 'signup-same-addresses',
+  billingFirstName: 'signup-billing-first-name',
+  billingLastName: 'signup-billing-last-name',
+  billingAddress1: 'signup-billing-address1',
+  billingAddress2: 'signup-billing-address2',
+  billingCountry: 'signup-billing-country',
+  billingState: 'signup-billing-state',
+  billingCity: 'signup-billing-city',
+  billingZip: 'signup-billing-zip',
+  recaptcha: 'signup-payment-captcha',
+} as const;
+
+const BILLING_KEYS = [
+  'billingFirstName',
+  'billingLastName',
+  'billingAddress1',
+  'billingAddress2',
+  'billingCity',
+  'billingCountry',
+  'billingState',
+  'billingZip',
+] as const;
+
+const CARD_NAMES = {
+  amex: 'American Express',
+  discover: 'Discover',
+  mastercard: 'Mastercard',
+  visa: 'Visa',
+};
+
+const EMPTY: TSignupPaymentFields = {
+  creditCardNumber: '',
+  creditCardExpiration: '',
+  creditCardCode: '',
+  promoCode: '',
+  hasValidPromoCode: false,
+  referrer: '',
+  sameAddresses: true,
+  billingFirstName: '',
+  billingLastName: '',
+  billingAddress1: '',
+  billingAddress2: '',
+  billingCity: '',
+  billingCountry: 'US',
+  billingState: '',
+  billingZip: '',
+  recaptcha: '',
+};
+
+/**
+ * Page 4, payment (001 §2, §4, §5): card fields (cleared when the page loads, whitespace
+ * stripped on blur; they go to the gateway, never to our API, R5), promotion code, Referred By,
+ * the same-address box and billing, the order summary, the captcha and Done.
+ */
+export function PaymentStep({
+  defaults,
+  totalCents,
+  now,
+  onDone,
+  onBack,
+}: {
+  defaults: Partial<TSignupPaymentFields>;
+  /** The calculator's total (sub_total), for the order summary. */
+  totalCents: number;
+  now: Date;
+  /** Sends the sign-up; rejects with a StepFailure (the toast is the page's). */
+  onDone: (values: TSignupPaymentForm) => Promise<void>;
+  onBack: (values: Partial<TSignupPaymentFields>) => void;
+}) {
+  const summary = useErrorSummary();
+  const [captchaReset, setCaptchaReset] = useState(0);
+  const schema = useMemo(() => createSignupPaymentFormSchema(() => new Date()), []);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setError,
+    setValue,
+    getValues,
+    resetField,
+    formState: { errors, isSubmitting },
+  } = useForm<TSignupPaymentFields, unknown, TSignupPaymentForm>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    shouldFocusError: false,
+    defaultValues: { ...EMPTY, ...defaults, recaptcha: '' },
+  });
+
+  // 001 §4: card fields are cleared when the payment page loads.
+  useEffect(() => {
+    setValue('creditCardNumber', '');
+    setValue('creditCardExpiration', '');
+    setValue('creditCardCode', '');
+  }, [setValue]);
+
+  const cardNumber = useWatch({ control, name: 'creditCardNumber' }) ?? '';
+  const sameAddresses = useWatch({ control, name: 'sameAddresses' });
+  const billingCountry = useWatch({ control, name: 'billingCountry' });
+  const cardType = detectCardType(cardNumber);
+  const billingInfo = countryOf(billingCountry);
+  const promoAtFocus = useRef('');
+
+  const stripOnBlur = (name: 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode') => {
+    const field = register(name);
+    return {
+      ...field,
+      onBlur: async (event: React.FocusEvent<HTMLInputElement>) => {
+        const stripped = stripWhitespace(event.target.value);
+        if (stripped !== event.target.value) setValue(name, stripped);
+        await field.onBlur(event);
+      },
+    };
+  };
+
+  const promo = register('promoCode');
+  const sameBox = register('sameAddresses');
+  const billingCountryField = register('billingCountry');
+
+  const onValid = async (values: TSignupPaymentForm) => {
+    summary.clear();
+    try {
+      await onDone(values);
+    } catch (failure) {
+      // 001 §4, §8: the captcha is reset after any failure.
+      setCaptchaReset((n) => n + 1);
+      setValue('recaptcha', '');
+      summary.show(
+        'Your sign-up was not completed',
+        applyServerErrors<keyof typeof FIELD_IDS>(failure as StepFailure, FIELD_IDS, setError),
+      );
+    }
+  };
+  const onInvalid = (invalid: FieldErrors<TSignupPaymentFields>) =>
+    summary.show(
+      'There is a problem',
+      invalidFieldItems<keyof typeof FIELD_IDS>(invalid, FIELD_IDS),
+    );
+
+  const timeZone = runtimeConfig().businessTimeZone;
+  return (
+    <>
+      {isSubmitting ? (
+        <div className="signup-submitting" role="status" aria-live="polite">
+          <span className="signup-spinner" aria-hidden="true" />
+          <p>Creating your account…</p>
+        </div>
+      ) : null}
+      <form
+        onSubmit={handleSubmit(onValid, onInvalid)}
+        noValidate
+        aria-labelledby="signup-heading"
+        hidden={isSubmitting}
+      >
+        <ErrorSummary {...summary.props} />
+        <p className="form-note">
+          Enter your card, a promotional code, or both. Fields marked * are required.
+        </p>
+        <fieldset className="signup-card-fields">
+          <legend>Credit card</legend>
+          <TextField
+            id={FIELD_IDS.creditCardNumber}
+            label="Card number"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            maxLength={23}
+            hint={
+              cardType
+                ? `Card type: ${CARD_NAMES[cardType]}`
+                : 'Visa, Mastercard, American Express or Discover'
+            }
+            {...stripOnBlur('creditCardNumber')}
+            error={errors.creditCardNumber?.message}
+          />
+          <div className="field-row">
+            <TextField
+              id={FIELD_IDS.creditCardExpiration}
+              label="Expiration date (MM/YY)"
+              inputMode="numeric"
+              autoComplete="cc-exp"
+              maxLength={5}
+              placeholder="MM/YY"
+              {...stripOnBlur('creditCardExpiration')}
+              error={errors.creditCardExpiration?.message}
+            />
+            <TextField
+              id={FIELD_IDS.creditCardCode}
+              label="CVV"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              maxLength={CVV_MAX_LENGTH}
+              {...stripOnBlur('creditCardCode')}
+              error={errors.creditCardCode?.message}
+            />
+          </div>
+        </fieldset>
+        <div className="field-row">
+          <TextField
+            id={FIELD_IDS.promoCode}
+            label="Promotional code"
+            autoComplete="off"
+            {...promo}
+            onFocus={(event) => {
+              promoAtFocus.current = event.target.value;
+            }}
+            onBlur={async (event) => {
+              await promo.onBlur(event);
+              // 001 §4: a new non-empty code is taken as valid here; the server checks it.
+              const value = event.target.value.trim();
+              if (value !== '' && value !== promoAtFocus.current.trim()) {
+                setValue('hasValidPromoCode', true, { shouldTouch: true, shouldValidate: true });
+              }
+            }}
+            error={errors.promoCode?.message}
+          />
+          <TextField
+            id={FIELD_IDS.referrer}
+            label="Referred By"
+            autoComplete="off"
+            {...register('referrer')}
+            error={errors.referrer?.message}
+          />
+        </div>
+        <CheckboxField
+          id={FIELD_IDS.sameAddresses}
+          label="Billing address is the same as my profile address"
+          {...sameBox}
+          onChange={async (event) => {
+            await sameBox.onChange(event);
+            // 001 §4: ticking it clears and untouches every billing field.
+            if (event.target.checked) {
+              for (const key of BILLING_KEYS) {
+                resetField(key, { defaultValue: key === 'billingCountry' ? 'US' : '' });
+              }
+            }
+          }}
+        />
+        {sameAddresses ? null : (
+          <fieldset className="signup-billing">
+            <legend>Billing address</legend>
+            <div className="field-row">
+              <TextField
+                id={FIELD_IDS.billingFirstName}
+                label={BILLING_LABELS.billingFirstName}
+                autoComplete="billing given-name"
+                {...register('billingFirstName')}
+                error={errors.billingFirstName?.message}
+              />
+              <TextField
+                id={FIELD_IDS.billingLastName}
+                label={BILLING_LABELS.billingLastName}
+                autoComplete="billing family-name"
+                {...register('billingLastName')}
+                error={errors.billingLastName?.message}
+              />
+            </div>
+            <TextField
+              id={FIELD_IDS.billingAddress1}
+              label={BILLING_LABELS.billingAddress1}
+              autoComplete="billing address-line1"
+              {...register('billingAddress1')}
+              error={errors.billingAddress1?.message}
+            />
+            <TextField
+              id={FIELD_IDS.billingAddress2}
+              label="Billing address line 2"
+              autoComplete="billing address-line2"
+              {...register('billingAddress2')}
+              error={errors.billingAddress2?.message}
+            />
+            <div className="field-row">
+              <SelectField
+                id={FIELD_IDS.billingCountry}
+                label={BILLING_LABELS.billingCountry}
+                autoComplete="billing country"
+                options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
+                {...billingCountryField}
+                onChange={async (event) => {
+                  await billingCountryField.onChange(event);
+                  setValue('billingState', '');
+                }}
+                error={errors.billingCountry?.message}
+              />
+              <SelectField
+                id={FIELD_IDS.billingState}
+                label={`Billing ${(billingInfo?.regionLabel ?? 'State').toLowerCase()}`}
+                placeholder="Choose one"
+                options={regionsOf(billingCountry).map((r) => ({ value: r.code, label: r.name }))}
+                {...register('billingState')}
+                error={errors.billingState?.message}
+              />
+            </div>
+            <div className="field-row">
+              <TextField
+                id={FIELD_IDS.billingCity}
+                label={BILLING_LABELS.billingCity}
+                autoComplete="billing address-level2"
+                {...register('billingCity')}
+                error={errors.billingCity?.message}
+              />
+              <TextField
+                id={FIELD_IDS.billingZip}
+                label={BILLING_LABELS.billingZip}
+                autoComplete="billing postal-code"
+                inputMode={billingInfo?.postalInputMode ?? 'text'}
+                maxLength={billingInfo?.postalMaxLength ?? 10}
+                {...register('billingZip')}
+                error={errors.billingZip?.message}
+              />
+            </div>
+          </fieldset>
+        )}
+        <section className="signup-order-summary card" aria-labelledby="order-summary-title">
+          <h3 id="order-summary-title">Order Summary</h3>
+          <p data-testid="order-summary">{orderSummaryText(totalCents, now, timeZone)}</p>
+        </section>
+        <div id={FIELD_IDS.recaptcha} tabIndex={-1}>
+          <Controller
+            control={control}
+            name="recaptcha"
+            render={({ fieldState }) => (
+              <Captcha
+                resetSignal={captchaReset}
+                error={fieldState.error?.message}
+                onChange={(token) =>
+                  setValue('recaptcha', token ?? '', {
+                    shouldValidate: token !== null,
+                    shouldTouch: true,
+                  })
+                }
+              />
+            )}
+          />
+        </div>
+        <div className="form-actions">
+          <Button variant="secondary" onClick={() => onBack(getValues())}>
+            Back
+          </Button>
+          <SubmitButton busy={isSubmitting}>Done</SubmitButton>
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,122 @@
+/**
+ * Promotion codes at sign-up (issue 6, 001 §8; docs/decisions/013): what a code is, whether it
+ * may be used now, and what it does to the first charge. Pure: the server reads the code's row
+ * and the clock and asks here.
+ */
+import type { TErrorCode } from '../messages.ts';
+import type { TCents } from '../money.ts';
+import type { IQuote } from '../prices.ts';
+
+export const PROMOTION_KINDS = ['percent_off', 'amount_off', 'free_months'] as const;
+export type TPromotionKind = (typeof PROMOTION_KINDS)[number];
+
+/** Codes are compared without case or surrounding spaces; stored upper-case. */
+export const PROMOTION_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{1,49}$/;
+
+export interface IPromotion {
+  code: string;
+  kind: TPromotionKind;
+  /** percent_off: 1–100; amount_off: cents; free_months: whole months (1–12). */
+  value: number;
+  /** The first instant the code no longer works; null for never. */
+  expiresAt: Date | null;
+  /** How many sign-ups may use it; null for no limit. */
+  maxRedemptions: number | null;
+  /** How many sign-ups used it (or hold it while their charge is in flight). */
+  redemptions: number;
+  /** Some codes only work together with a card on file (001 §8). */
+  requiresCard: boolean;
+}
+
+export function normalizePromotionCode(value: string): string {
+  return value.trim().toUpperCase();
+}
+
+/** Whether a promotion's value is sensible for its kind (the server's table keeps to it too). */
+export function isValidPromotionValue(kind: TPromotionKind, value: number): boolean {
+  if (!Number.isInteger(value) || value <= 0) return false;
+  if (kind === 'percent_off') return value <= 100;
+  if (kind === 'free_months') return value <= 12;
+  return true;
+}
+
+export interface IPromotionEffect {
+  /** What the sign-up charges now, after the promotion. */
+  firstChargeCents: TCents;
+  /** How much the promotion took off the first charge. */
+  discountCents: TCents;
+  /** Months the sign-up pays for (or gets free): the first renewal is this many months on. */
+  coveredMonths: number;
+  /** A receipt line that names the promotion, when it changed the amount. */
+  line: { code: string; name: string; cents: TCents } | null;
+}
+
+/**
+ * What a promotion does to the sign-up (decision 013):
+ * - percent_off / amount_off: taken off the first charge only (never below zero); renewals are
+ *   the full price;
+ * - free_months: nothing is charged now and the first renewal falls that many months on.
+ */
+export function applyPromotion(quote: IQuote, promotion: IPromotion | null): IPromotionEffect {
+  const total = quote.totalCents;
+  if (!promotion) {
+    return { firstChargeCents: total, discountCents: 0, coveredMonths: 1, line: null };
+  }
+  let discount: TCents;
+  let coveredMonths = 1;
+  switch (promotion.kind) {
+    case 'percent_off':
+      discount = Math.round((total * Math.min(promotion.value, 100)) / 100);
+      break;
+    case 'amount_off':
+      discount = Math.min(total, promotion.value);
+      break;
+    case 'free_months':
+      discount = total;
+      coveredMonths = promotion.value;
+      break;
+  }
+  const name =
+    promotion.kind === 'free_months'
+      ? `Promotion ${promotion.code}: ${promotion.value} free month${promotion.value === 1 ? '' : 's'}`
+      : `Promotion ${promotion.code}`;
+  return {
+    firstChargeCents: total - discount,
+    discountCents: discount,
+    coveredMonths,
+    line:
+      discount > 0 || promotion.kind === 'free_months'
+        ? { code: 'PROMO', name, cents: -discount }
+        : null,
+  };
+}
+
+/**
+ * Why a promotion cannot be used for this sign-up, as the error code whose text the user sees
+ * (001 §8), or null when it can:
+ * - unknown or expired: 'Promotion code not valid.';
+ * - its redemptions used up: 'Promotion code retries has exceeded limits';
+ * - it needs a card and none was given, or it leaves something to charge and no card was given:
+ *   'Entered promotion code requires credit card.'
+ */
+export function promotionProblem(
+  promotion: IPromotion | null,
+  context: { now: Date; hasCard: boolean; quote: IQuote },
+): Extract<
+  TErrorCode,
+  'PROMO_NOT_VALID' | 'PROMO_RETRIES_EXCEEDED' | 'PROMO_REQUIRES_CARD'
+> | null {
+  if (!promotion) return 'PROMO_NOT_VALID';
+  if (!isValidPromotionValue(promotion.kind, promotion.value)) return 'PROMO_NOT_VALID';
+  if (promotion.expiresAt && promotion.expiresAt.getTime() <= context.now.getTime()) {
+    return 'PROMO_NOT_VALID';
+  }
+  if (promotion.maxRedemptions !== null && promotion.redemptions >= promotion.maxRedemptions) {
+    return 'PROMO_RETRIES_EXCEEDED';
+  }
+  if (!context.hasCard) {
+    if (promotion.requiresCard) return 'PROMO_REQUIRES_CARD';
+    if (applyPromotion(context.quote, promotion).firstChargeCents > 0) return 'PROMO_REQUIRES_CARD';
+  }
+  return null;
+}
