@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     const seeded = await seedDemoData(database.db, {
       now: new Date(),
       encryptionKey: deriveKeys(secret).encryption,
+      // The browser tests' own accounts (docs/decisions/014): never outside APP_ENV=test.
+      includeE2eAccounts: config.env === 'test',
     });
     if (seeded.seeded)
       console.warn(`Seeded ${seeded.accounts} demo accounts (see README, "Demo accounts").`);

@@ -21,6 +21,7 @@ import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount, type TDemoAccountKey } from './demo-accounts.ts';
+import { E2E_ACCOUNTS } from './e2e-accounts.ts';
 
 /** The AutoCheck credentials stored (encrypted) on the active demo account. */
 export const DEMO_AUTOCHECK = { id: 'DPDEMO1001', password: 'AutoCheck!Demo1' } as const;
@@ -189,8 +190,15 @@ const MIGRATION_DEADLINE_DAYS = 10;
  */
 export async function seedDemoData(
   db: Database,
-  options: { now: Date; encryptionKey: Buffer; timeZone?: string },
+  options: {
+    now: Date;
+    encryptionKey: Buffer;
+    timeZone?: string;
+    /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
+    includeE2eAccounts?: boolean;
+  },
 ): Promise<{ seeded: boolean; accounts: number }> {
+  const accounts = [...DEMO_ACCOUNTS, ...(options.includeE2eAccounts ? E2E_ACCOUNTS : [])];
   const { now } = options;
   const today = calendarDateIn(now, options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE);
   return db.transaction(async (tx) => {
@@ -202,7 +210,7 @@ export async function seedDemoData(
     const [existing] = await tx.select({ n: count() }).from(users);
     if ((existing?.n ?? 0) > 0) return { seeded: false, accounts: 0 };
 
-    for (const account of DEMO_ACCOUNTS) {
+    for (const account of accounts) {
       const profile = PROFILES[account.key];
       const id = randomUUID();
       let gatewayProfile: CustomerProfile | null = null;
@@ -347,7 +355,7 @@ export async function seedDemoData(
         });
       }
     }
-    return { seeded: true, accounts: DEMO_ACCOUNTS.length };
+    return { seeded: true, accounts: accounts.length };
   });
 }
 
