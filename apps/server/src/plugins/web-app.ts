@@ -35,6 +35,8 @@ export default fp(
       payments: app.payments.publicConfig(),
       sandboxes: app.config.sandboxes,
       mailbox: app.config.sandboxes.includes('mailbox'),
+      businessTimeZone: app.config.billing.timeZone,
+      chat: app.config.chat,
     });
 
     if (webRoot) {

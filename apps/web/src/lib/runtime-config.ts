@@ -7,6 +7,10 @@ export interface RuntimeConfig {
   /** Embedded sandboxes in use (DECISIONS R8), announced by a ribbon. */
   sandboxes: string[];
   mailbox: boolean;
+  /** The zone of bill dates and history years (DECISIONS R4); absent on older servers. */
+  businessTimeZone?: string;
+  /** The live chat widget (DECISIONS R8), only when one is configured. */
+  chat?: { kind: 'chatwoot'; baseUrl: string; websiteToken: string } | null;
 }
 
 const DEFAULTS: RuntimeConfig = {
