@@ -292,7 +292,8 @@ test.describe('each demo account state (issue 7)', () => {
       await expectAccessible(page);
       await attachScreenshot(page, testInfo, `${account.key}-billing`);
 
-      if (!inactive) {
+      {
+        // Open to every state, inactive included (docs/decisions/008 §8).
         await page.goto('/account/karid/connect');
         await expect(
           page.getByRole('heading', { level: 1, name: 'Your DealerPass ID' }),
