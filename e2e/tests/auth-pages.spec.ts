@@ -221,8 +221,10 @@ test.describe('with the server’s demo accounts', () => {
     await expect(page.getByLabel(/^Email/)).toHaveValue(email);
     await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/account$/);
-    await expect(page.getByRole('heading', { level: 1, name: /^Welcome/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/account\/profile$/);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Account Information' }),
+    ).toBeVisible();
   });
 
   test('a reset link the server does not know is refused, with a way to ask for a new one', async ({
@@ -263,10 +265,10 @@ test.describe('with the server’s demo accounts', () => {
     await page.keyboard.type(DEMO_PASSWORD);
     await page.keyboard.press('Enter');
 
-    await expect(page).toHaveURL(/\/account$/);
+    await expect(page).toHaveURL(/\/account\/profile$/);
     await expect(page.getByText('Signed in as')).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Log out' })).toHaveAttribute('href', '/logout');
-    await page.getByRole('link', { name: 'connect your DealerPass ID' }).click();
+    await expect(page.getByRole('link', { name: 'Logout' })).toHaveAttribute('href', '/logout');
+    await page.getByRole('link', { name: 'Create or link your DealerPass ID' }).click();
     await expect(page).toHaveURL(/\/account\/karid\/connect$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Your DealerPass ID' })).toBeVisible();
     await expectAccessible(page);

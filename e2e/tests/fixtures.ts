@@ -41,3 +41,22 @@ export async function acceptEssentialCookies(page: Page): Promise<void> {
   if (await banner.isVisible())
     await banner.getByRole('button', { name: 'Essential only' }).click();
 }
+
+/** Signs in through the embedded provider's page, as a person does (DealerPass ID or legacy username). */
+export async function signInAs(
+  page: Page,
+  account: { method: 'email' | 'legacy'; signIn: string; password: string },
+  start = '/login',
+): Promise<void> {
+  await page.goto(start);
+  await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
+  await acceptEssentialCookies(page);
+  if (account.method === 'legacy') {
+    await page.getByLabel('Legacy username').check();
+    await page.getByLabel(/^Username/).fill(account.signIn);
+  } else {
+    await page.getByLabel(/^Email/).fill(account.signIn);
+  }
+  await page.getByLabel(/^Password/).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}

@@ -48,8 +48,10 @@ test.describe('sign-in through the embedded provider (issue 4)', () => {
     context,
   }) => {
     await signIn(page, 'active');
-    await expect(page).toHaveURL(/\/account$/);
-    await expect(page.getByRole('heading', { level: 1, name: /Welcome/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/account\/profile$/);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Account Information' }),
+    ).toBeVisible();
     await expectAccessible(page);
 
     // No provider token anywhere the page can reach; the session cookie is HttpOnly.
@@ -58,9 +60,11 @@ test.describe('sign-in through the embedded provider (issue 4)', () => {
     expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Lax', path: '/' });
 
     await page.reload();
-    await expect(page.getByRole('heading', { level: 1, name: /Welcome/ })).toBeVisible();
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Account Information' }),
+    ).toBeVisible();
 
-    await page.getByRole('link', { name: 'Log out' }).click();
+    await page.getByRole('link', { name: 'Logout' }).click();
     await expect(page).toHaveURL(/\/authlogout$/);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 
@@ -106,8 +110,10 @@ test.describe('sign-in through the embedded provider (issue 4)', () => {
 
   test('a migrated account signs in with its legacy username', async ({ page }) => {
     await signIn(page, 'migrated');
-    await expect(page).toHaveURL(/\/account$/);
-    await expect(page.getByRole('heading', { level: 1, name: /Welcome/ })).toBeVisible();
+    await expect(page).toHaveURL(/\/account\/profile$/);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Account Information' }),
+    ).toBeVisible();
   });
 
   test('a second sign-in elsewhere ends the first session: its next call sends it to sign in with err=1', async ({
@@ -115,12 +121,12 @@ test.describe('sign-in through the embedded provider (issue 4)', () => {
     browser,
   }) => {
     await signIn(page, 'complimentary');
-    await expect(page).toHaveURL(/\/account$/);
+    await expect(page).toHaveURL(/\/account\/profile$/);
 
     const other = await (browser as Browser).newContext();
     const otherPage = await other.newPage();
     await signIn(otherPage, 'complimentary');
-    await expect(otherPage).toHaveURL(/\/account$/);
+    await expect(otherPage).toHaveURL(/\/account\/profile$/);
     await other.close();
 
     await page.reload();

@@ -60,6 +60,11 @@ const ZEnvSchema = z
       }, 'must be an IANA time zone such as America/New_York')
       .default('America/New_York'),
     BILLING_RUN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+    CHATWOOT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
+    CHATWOOT_WEBSITE_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{8,100}$/, 'must be the inbox website token')
+      .optional(),
     ...PAYMENTS_ENV_SHAPE,
   })
   .superRefine((env, ctx) => {
@@ -71,6 +76,13 @@ const ZEnvSchema = z
       });
     }
     checkPaymentsEnv(env, ctx);
+    if (Boolean(env.CHATWOOT_BASE_URL) !== Boolean(env.CHATWOOT_WEBSITE_TOKEN)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [env.CHATWOOT_BASE_URL ? 'CHATWOOT_WEBSITE_TOKEN' : 'CHATWOOT_BASE_URL'],
+        message: 'CHATWOOT_BASE_URL and CHATWOOT_WEBSITE_TOKEN are set together or not at all',
+      });
+    }
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
       const missing = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].find(
@@ -149,6 +161,8 @@ export interface Config {
   };
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
+  /** The live chat widget (DECISIONS R8); null shows none. */
+  chat: { kind: 'chatwoot'; baseUrl: string; websiteToken: string } | null;
 }
 
 export class ConfigError extends Error {
@@ -223,6 +237,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
     sandboxes,
+    chat:
+      env.CHATWOOT_BASE_URL && env.CHATWOOT_WEBSITE_TOKEN
+        ? {
+            kind: 'chatwoot',
+            baseUrl: env.CHATWOOT_BASE_URL.replace(/\/$/, ''),
+            websiteToken: env.CHATWOOT_WEBSITE_TOKEN,
+          }
+        : null,
   };
 }
 

@@ -36,6 +36,8 @@ async function main(): Promise<void> {
       now: new Date(),
       encryptionKey: deriveKeys(secret).encryption,
       cards: config.payments.kind === 'sandbox',
+      // The browser tests' own accounts (docs/decisions/014): never outside APP_ENV=test.
+      includeE2eAccounts: config.env === 'test',
     });
     if (seeded.seeded)
       console.warn(`Seeded ${seeded.accounts} demo accounts (see README, "Demo accounts").`);

@@ -32,14 +32,23 @@ export function pageContentSecurityPolicy(config: Config, nonce: string): string
   const acceptApi = acceptJs
     ? ` ${acceptJs.hostname.startsWith('jstest.') ? 'https://apitest.authorize.net' : 'https://api2.authorize.net'}`
     : '';
+  // The live chat (DECISIONS R8, docs/decisions/014): its script, its iframe and the socket it
+  // opens, from the configured origin only. Its loader adds a <style> element without a nonce,
+  // so inline styles are allowed while (and only while) a chat is configured.
+  const chat = config.chat ? new URL(config.chat.baseUrl) : null;
+  const chatOrigin = chat ? ` ${chat.origin}` : '';
+  const chatSocket = chat ? ` ${chat.protocol === 'https:' ? 'wss' : 'ws'}://${chat.host}` : '';
+  const frames = [recaptcha ? 'https://www.google.com/recaptcha/' : '', chat ? chat.origin : '']
+    .filter(Boolean)
+    .join(' ');
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'${google}${acceptScript}`,
-    "style-src 'self'",
-    "img-src 'self' data:",
+    `script-src 'self' 'nonce-${nonce}'${google}${acceptScript}${chatOrigin}`,
+    `style-src 'self'${chat ? " 'unsafe-inline'" : ''}`,
+    `img-src 'self' data:${chatOrigin}`,
     "font-src 'self'",
-    `connect-src 'self'${acceptApi}`,
-    `frame-src ${recaptcha ? 'https://www.google.com/recaptcha/' : "'none'"}`,
+    `connect-src 'self'${acceptApi}${chatOrigin}${chatSocket}`,
+    `frame-src ${frames || "'none'"}`,
     "worker-src 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",

@@ -37,6 +37,7 @@ export default fp(
       mailbox: app.config.sandboxes.includes('mailbox'),
       // The sign-up's order summary shows the first renewal date in this zone (R4).
       businessTimeZone: app.config.billing.timeZone,
+      chat: app.config.chat,
     });
 
     if (webRoot) {

@@ -28,8 +28,22 @@ const ForgotPasswordPage = lazy(
   () => import('../features/identity/routes/forgot-password-page.tsx'),
 );
 const AccountLayout = lazy(() => import('./layouts/account-layout.tsx'));
-const AccountHomePage = lazy(() => import('../features/account/routes/account-home-page.tsx'));
 const KarIdConnectPage = lazy(() => import('../features/account/routes/karid-connect-page.tsx'));
+const ProfilePage = lazy(() => import('../features/account/routes/profile-page.tsx'));
+const BillingPage = lazy(() => import('../features/account/routes/billing-page.tsx'));
+const SubscriptionsPage = lazy(() => import('../features/account/routes/subscriptions-page.tsx'));
+const CancelSubscriptionPage = lazy(
+  () => import('../features/account/routes/cancel-subscription-page.tsx'),
+);
+const CancelConfirmationPage = lazy(
+  () => import('../features/account/routes/cancel-confirmation-page.tsx'),
+);
+// The guard is small and every account page needs it: it comes with the (lazy) account layout.
+const AccountRouteGuard = lazy(() =>
+  import('../features/account/components/account-route-guard.tsx').then((module) => ({
+    default: module.AccountRouteGuard,
+  })),
+);
 
 export function AppRoutes() {
   return (
@@ -54,10 +68,21 @@ export function AppRoutes() {
         <Route path="authlogout" element={<AuthLogoutPage />} />
         <Route path="logout" element={<LogoutPage />} />
         <Route path="account" element={<AccountLayout />}>
-          <Route index element={<AccountHomePage />} />
-          <Route path="karid/connect" element={<KarIdConnectPage />} />
-          {/* Until the account pages of issue 7 exist, every account path shows the welcome. */}
-          <Route path="*" element={<AccountHomePage />} />
+          {/* Every account route is inside the guard (000 §2, §6): it redirects by the domain's
+              access rule (inactive → billing, unknown → profile, CF/AC codes, started cancel).
+              The Carfax and AutoCheck pages go in here too and are guarded by it. */}
+          <Route element={<AccountRouteGuard />}>
+            <Route index element={<Navigate to="/account/profile" replace />} />
+            <Route path="profile" element={<ProfilePage />} />
+            <Route path="billing" element={<BillingPage />} />
+            <Route path="subscriptions" element={<SubscriptionsPage />} />
+            <Route path="subscriptions/cancel" element={<CancelSubscriptionPage />} />
+            <Route path="subscriptions/cancel/confirmation" element={<CancelConfirmationPage />} />
+            <Route path="karid/connect" element={<KarIdConnectPage />} />
+            {/* The guard sends / and unknown paths to the profile; a path it allows that has no
+                page yet (the integration pages) lands there too. */}
+            <Route path="*" element={<Navigate to="/account/profile" replace />} />
+          </Route>
         </Route>
         {/* 001 §2: any other path redirects to /home. */}
         <Route path="*" element={<Navigate to="/home" replace />} />

@@ -9,6 +9,8 @@ export interface RuntimeConfig {
   mailbox: boolean;
   /** Where business dates are counted (DECISIONS R4), e.g. the order summary's renewal date. */
   businessTimeZone: string;
+  /** The live chat widget (DECISIONS R8), only when one is configured. */
+  chat?: { kind: 'chatwoot'; baseUrl: string; websiteToken: string } | null;
 }
 
 const DEFAULTS: RuntimeConfig = {

@@ -21,6 +21,7 @@ import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount, type TDemoAccountKey } from './demo-accounts.ts';
+import { E2E_ACCOUNTS } from './e2e-accounts.ts';
 
 /** The AutoCheck credentials stored (encrypted) on the active demo account. */
 export const DEMO_AUTOCHECK = { id: 'DPDEMO1001', password: 'AutoCheck!Demo1' } as const;
@@ -199,8 +200,11 @@ export async function seedDemoData(
      * demo accounts start with no card on file, and adding one goes through the card form.
      */
     cards?: boolean;
+    /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
+    includeE2eAccounts?: boolean;
   },
 ): Promise<{ seeded: boolean; accounts: number }> {
+  const accounts = [...DEMO_ACCOUNTS, ...(options.includeE2eAccounts ? E2E_ACCOUNTS : [])];
   const { now } = options;
   const today = calendarDateIn(now, options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE);
   return db.transaction(async (tx) => {
@@ -212,7 +216,7 @@ export async function seedDemoData(
     const [existing] = await tx.select({ n: count() }).from(users);
     if ((existing?.n ?? 0) > 0) return { seeded: false, accounts: 0 };
 
-    for (const account of DEMO_ACCOUNTS) {
+    for (const account of accounts) {
       const profile = PROFILES[account.key];
       const id = randomUUID();
       let gatewayProfile: CustomerProfile | null = null;
@@ -357,7 +361,7 @@ export async function seedDemoData(
         });
       }
     }
-    return { seeded: true, accounts: DEMO_ACCOUNTS.length };
+    return { seeded: true, accounts: accounts.length };
   });
 }
 

@@ -1,11 +1,11 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Navigate, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../components/ui/toast.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';
 import { RETURN_URL_STORAGE_KEY } from '../../features/account/return-url.ts';
-import AccountHomePage from '../../features/account/routes/account-home-page.tsx';
+import { AccountRouteGuard } from '../../features/account/components/account-route-guard.tsx';
 import KarIdConnectPage from '../../features/account/routes/karid-connect-page.tsx';
 import AccountLayout from './account-layout.tsx';
 
@@ -45,6 +45,10 @@ function Where() {
 /** The page without the toast regions (their empty live regions are alerts and statuses too). */
 const page = () => within(screen.getByTestId('app'));
 
+function Stub({ title }: { title: string }) {
+  return <h1>{title} stub</h1>;
+}
+
 function renderAt(path: string) {
   return render(
     <ToastProvider>
@@ -52,9 +56,16 @@ function renderAt(path: string) {
         <div data-testid="app">
           <Routes>
             <Route path="/account" element={<AccountLayout />}>
-              <Route index element={<AccountHomePage />} />
-              <Route path="karid/connect" element={<KarIdConnectPage />} />
-              <Route path="*" element={<AccountHomePage />} />
+              <Route element={<AccountRouteGuard />}>
+                <Route index element={<Navigate to="/account/profile" replace />} />
+                <Route path="profile" element={<Stub title="Profile" />} />
+                <Route path="billing" element={<Stub title="Billing" />} />
+                <Route path="subscriptions" element={<Stub title="Subscriptions" />} />
+                <Route path="subscriptions/cancel" element={<Stub title="Cancel" />} />
+                <Route path="autoCheckIntegrations" element={<Stub title="AutoCheck" />} />
+                <Route path="karid/connect" element={<KarIdConnectPage />} />
+                <Route path="*" element={<Navigate to="/account/profile" replace />} />
+              </Route>
             </Route>
             <Route path="*" element={<Where />} />
           </Routes>
@@ -76,27 +87,62 @@ describe('AccountLayout (000 §2, 001 §4)', () => {
     vi.mocked(loadPage).mockReset();
   });
 
-  it('shows the user, the dealership, a Log out link and the welcome page', async () => {
+  it('shows the user, the dealership and the navigation; /account goes to the profile', async () => {
     fetchMock.mockResolvedValue(json(200, { data: USER }));
     renderAt('/account');
     expect(page().getByRole('status').textContent).toContain('Loading your account');
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Welcome, Dana');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Profile stub');
     expect(String(fetchMock.mock.calls[0]![0])).toBe('/api/users/current');
     expect(screen.getByText('Dana Dealer')).toBeTruthy();
     expect(screen.getAllByText('Dana Motors').length).toBeGreaterThan(0);
-    expect(screen.getByRole('link', { name: 'Log out' }).getAttribute('href')).toBe('/logout');
-    expect(screen.getByText('Active')).toBeTruthy();
+    const nav = within(screen.getByRole('navigation', { name: 'Account' }));
     expect(
-      screen.getByRole('link', { name: 'connect your DealerPass ID' }).getAttribute('href'),
-    ).toBe('/account/karid/connect');
+      nav.getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
+      ['Account Information', '/account/profile'],
+      ['Billing Details', '/account/billing'],
+      ['Subscriptions', '/account/subscriptions'],
+      ['Carfax', '/account/status/carfax'],
+      ['Logout', '/logout'],
+    ]);
   });
 
-  it('says the DealerPass ID is linked when the account has one', async () => {
+  it('sends an unknown sub-path to the profile', async () => {
     fetchMock.mockResolvedValue(json(200, { data: { ...USER, karId: 'a-b-c' } }));
     renderAt('/account/anything');
-    await screen.findByRole('heading', { name: 'Welcome, Dana' });
-    expect(screen.getByText('Linked')).toBeTruthy();
-    expect(screen.queryByRole('link', { name: 'connect your DealerPass ID' })).toBeNull();
+    expect(await screen.findByRole('heading', { name: 'Profile stub' })).toBeTruthy();
+  });
+
+  it('guards by the domain rule: AutoCheck needs AC, the cancel page needs a started cancel', async () => {
+    fetchMock.mockImplementation(async () => json(200, { data: USER }));
+    renderAt('/account/autoCheckIntegrations');
+    expect(await screen.findByRole('heading', { name: 'Profile stub' })).toBeTruthy();
+    cleanup();
+    renderAt('/account/subscriptions/cancel');
+    expect(await screen.findByRole('heading', { name: 'Subscriptions stub' })).toBeTruthy();
+    cleanup();
+    fetchMock.mockImplementation(async () =>
+      json(200, { data: { ...USER, subscriptions: ['AC'] } }),
+    );
+    renderAt('/account/autoCheckIntegrations');
+    expect(await screen.findByRole('heading', { name: 'AutoCheck stub' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'AutoCheck' }).getAttribute('href')).toBe(
+      '/account/autoCheckIntegrations',
+    );
+  });
+
+  it('sends an inactive account to billing; its profile and subscriptions links alert instead', async () => {
+    const inactive = { ...USER, accountStatus: 'inactive', subscriptions: ['CF', 'AC'] };
+    fetchMock.mockResolvedValue(json(200, { data: inactive }));
+    const user = userEvent.setup();
+    renderAt('/account/subscriptions');
+    expect(await screen.findByRole('heading', { name: 'Billing stub' })).toBeTruthy();
+    const nav = within(screen.getByRole('navigation', { name: 'Account' }));
+    expect(nav.queryByRole('link', { name: 'Carfax' })).toBeNull();
+    expect(nav.queryByRole('link', { name: 'AutoCheck' })).toBeNull();
+    await user.click(nav.getByRole('link', { name: 'Account Information' }));
+    expect(screen.getByRole('heading', { name: 'Billing stub' })).toBeTruthy();
+    expect(await screen.findByText(/Your account is no longer active/)).toBeTruthy();
   });
 
   it('sends a visitor without a session to sign in, coming back to the same page (401)', async () => {
@@ -138,7 +184,7 @@ describe('AccountLayout (000 §2, 001 §4)', () => {
     renderAt('/account');
     expect((await page().findByRole('alert')).textContent).toContain('could not be loaded');
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('heading', { name: 'Welcome, Dana' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Profile stub' })).toBeTruthy();
   });
 
   it('follows a return URL stored in session storage once, and clears it', async () => {
@@ -153,7 +199,7 @@ describe('AccountLayout (000 §2, 001 §4)', () => {
     sessionStorage.setItem(RETURN_URL_STORAGE_KEY, '//evil.example/account');
     fetchMock.mockResolvedValue(json(200, { data: USER }));
     renderAt('/account');
-    expect(await screen.findByRole('heading', { name: 'Welcome, Dana' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Profile stub' })).toBeTruthy();
     expect(sessionStorage.getItem(RETURN_URL_STORAGE_KEY)).toBeNull();
   });
 });

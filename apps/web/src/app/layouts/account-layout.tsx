@@ -8,6 +8,10 @@ import {
   installSessionFailureHandler,
 } from '../../features/auth/session/session-failure.ts';
 import { AccountHeader } from '../../features/account/components/account-header.tsx';
+import { AccountNav } from '../../features/account/components/account-nav.tsx';
+import { AccountChat } from '../../features/account/components/account-chat.tsx';
+import { KarIdBanner } from '../../features/account/components/karid-banner.tsx';
+import { CancellingProvider } from '../../features/account/cancelling.tsx';
 import { CurrentUserProvider, useCurrentUserLoader } from '../../features/account/current-user.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';
 import { takeReturnUrl } from '../../features/account/return-url.ts';
@@ -31,7 +35,8 @@ function Waiting({ text }: { text: string }) {
 /**
  * The shell of /account/* (000 §2, 001 §4): loads the signed-in user, sends a visitor without a
  * session to sign in and a blocked account to /authlogin, watches every API call for a session
- * failure, and gives the pages the user through `useCurrentUser()`.
+ * failure, and gives the pages the user through `useCurrentUser()`, with the account navigation,
+ * the DealerPass ID banner and the live chat (000 §1–2, §4; DECISIONS R8).
  */
 export default function AccountLayout() {
   const navigate = useNavigate();
@@ -98,10 +103,19 @@ export default function AccountLayout() {
 
   return (
     <CurrentUserProvider user={state.user} refetch={refetch}>
-      <AccountHeader />
-      <Suspense fallback={<PageLoading />}>
-        <Outlet />
-      </Suspense>
+      <CancellingProvider>
+        <AccountHeader />
+        <div className="account-shell">
+          <AccountNav />
+          <div className="account-shell__content">
+            <KarIdBanner />
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
+          </div>
+        </div>
+        <AccountChat />
+      </CancellingProvider>
     </CurrentUserProvider>
   );
 }

@@ -1,5 +1,6 @@
-import { Suspense, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { PUBLIC_CHAT_PATHS, hideChat, showChat } from '../../lib/chat-widget.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import {
   CookieConsent,
@@ -17,6 +18,13 @@ export function PublicLayout() {
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   useNavigationEffects(main);
+
+  // 001 §2: on the public side the chat appears only on these pages (R8: when configured).
+  const chatHere = PUBLIC_CHAT_PATHS.includes(location.pathname.replace(/\/+$/, ''));
+  useEffect(() => {
+    if (chatHere) showChat();
+    else if (!location.pathname.startsWith('/account')) hideChat();
+  }, [chatHere, location.pathname]);
 
   return (
     <div className="site">

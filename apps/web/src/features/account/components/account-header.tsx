@@ -1,8 +1,7 @@
-import { Link } from 'react-router';
 import { useCurrentUser } from '../current-user.tsx';
 import '../account.css';
 
-/** Who is signed in, for which dealership, and the way out (000 §2 navigation comes in issue 7). */
+/** Who is signed in and for which dealership; the way out is the navigation's Logout (000 §2). */
 export function AccountHeader() {
   const { user } = useCurrentUser();
   const name = [user.firstName, user.lastName].filter(Boolean).join(' ');
@@ -19,9 +18,6 @@ export function AccountHeader() {
           </>
         ) : null}
       </p>
-      <Link to="/logout" className="account-bar__logout">
-        Log out
-      </Link>
     </div>
   );
 }

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { ZUpdateCurrentUserRequestSchema } from '@dealerpass/domain/schemas/profile';
+import { AppError } from '../../errors/app-error.ts';
+import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
+import { updateAlternateContact } from '../../services/users/update-alternate-contact.ts';
+import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+
+/** 000 §7: the profile save adds `verifyAutoCheckCredentials=false`; it may come as a query flag. */
+const ZUpdateCurrentUserQuerySchema = z.object({
+  verifyAutoCheckCredentials: z.enum(['true', 'false']).optional(),
+});
+
+/**
+ * `PUT /api/users/current` (000 §5, §7; docs/decisions/014). The body is the merged profile the
+ * web app sends, validated with the domain's schema (unknown keys are dropped by it); of what it
+ * carries only the alternate e-mail and the alternate phone are written. Every other field (name,
+ * address, status, card, subscriptions…) is ignored, never written. The AutoCheck fields are
+ * validated by the same schema but not written here (that is the AutoCheck page's part).
+ */
+export function registerUpdateCurrentUser(app: FastifyInstance): void {
+  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
+
+  async function requireAccount(request: FastifyRequest, reply: FastifyReply) {
+    await app.requireSession(request, reply);
+    if (!request.session) return reply;
+    await refuseBlockedAccount(app.db, request.session.userId, messageVars);
+  }
+
+  app.withTypeProvider<ZodTypeProvider>().put(
+    '/api/users/current',
+    {
+      onRequest: requireAccount,
+      // The query flag joins the body before validation, so the schema's AutoCheck rule sees it.
+      preValidation: async (request) => {
+        const flag = (request.query as { verifyAutoCheckCredentials?: unknown })
+          .verifyAutoCheckCredentials;
+        const body = request.body;
+        if ((flag === 'false' || flag === 'true') && body && typeof body === 'object') {
+          request.body = { ...body, verifyAutoCheckCredentials: flag === 'true' };
+        }
+      },
+      bodyLimit: 16 * 1024,
+      schema: {
+        querystring: ZUpdateCurrentUserQuerySchema,
+        body: ZUpdateCurrentUserRequestSchema,
+        response: { 200: z.object({ data: ZCurrentUserSchema }) },
+      },
+    },
+    async (request) => {
+      if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+      const { altEmail, altPhone } = request.body;
+      const row = await updateAlternateContact(
+        app.db,
+        request.session.userId,
+        { altEmail, altPhone },
+        app.now(),
+      );
+      request.log.info('profile updated');
+      return { data: serializeUser(row) };
+    },
+  );
+}

@@ -1,0 +1,32 @@
+import type { TPaymentProfileRequest } from '@dealerpass/domain/schemas/billing-form';
+import { request } from '../../../lib/api-client.ts';
+import type { ICurrentUser } from '../current-user-types.ts';
+
+/** What the billing form sends: the gateway token and card summary, never the card (R5). */
+export type TPaymentProfileBody = Partial<TPaymentProfileRequest> & { sameAddresses?: boolean };
+
+/** PUT /api/users/paymentProfile (000 §7): a new card and billing address. */
+export async function updatePaymentProfile(body: TPaymentProfileBody): Promise<ICurrentUser> {
+  const response = await request<{ data: ICurrentUser }>('/api/users/paymentProfile', {
+    method: 'PUT',
+    body,
+  });
+  return response.data.data;
+}
+
+/** PUT /api/users/reactivate (000 §7, R4): the same payload for an inactive account; none during pending cancel. */
+export async function reactivateAccount(body: TPaymentProfileBody): Promise<ICurrentUser> {
+  const response = await request<{ data: ICurrentUser }>('/api/users/reactivate', {
+    method: 'PUT',
+    body,
+  });
+  return response.data.data;
+}
+
+/** DELETE /api/users/paymentProfile (000 §7): removes the card on file. */
+export async function removePaymentProfile(): Promise<ICurrentUser> {
+  const response = await request<{ data: ICurrentUser }>('/api/users/paymentProfile', {
+    method: 'DELETE',
+  });
+  return response.data.data;
+}

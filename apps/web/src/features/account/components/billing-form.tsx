@@ -1,0 +1,434 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMemo, useRef, useState, type FocusEvent } from 'react';
+import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import type { ICardArea } from '@dealerpass/domain/account/billing-view';
+import {
+  COUNTRY_LIST,
+  postalMaxLengthOf,
+  regionLabelOf,
+  regionsOf,
+} from '@dealerpass/domain/geo/countries';
+import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
+import { EDIT_PAYMENT_DIALOG, BILLING_TEXTS } from '@dealerpass/domain/messages/ui-texts';
+import {
+  EMPTY_BILLING_ADDRESS,
+  billingFromAccount,
+  billingMatchesAccount,
+  createBillingFormSchema,
+  type TBillingForm,
+} from '@dealerpass/domain/schemas/billing-form';
+import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
+import { CVV_MAX_LENGTH } from '@dealerpass/domain/validation/card';
+import { stripWhitespace } from '@dealerpass/domain/validation/text';
+import { Button, SubmitButton } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import {
+  ErrorSummary,
+  invalidFieldItems,
+  useErrorSummary,
+  type IErrorSummaryItem,
+} from '../../../components/ui/error-summary.tsx';
+import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { CardTokenizationError, tokenizeCard } from '../../../lib/payments/tokenize-card.ts';
+import {
+  reactivateAccount,
+  updatePaymentProfile,
+  type TPaymentProfileBody,
+} from '../api/payment-profile.ts';
+import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+
+interface IBillingValues {
+  sameAddresses: boolean;
+  billingFirstName: string;
+  billingLastName: string;
+  billingCountry: string;
+  billingAddress1: string;
+  billingAddress2: string;
+  billingCity: string;
+  billingState: string;
+  billingZip: string;
+  creditCardNumber: string;
+  creditCardExpiration: string;
+  creditCardCode: string;
+}
+
+const FIELD_IDS: Record<Exclude<keyof IBillingValues, 'sameAddresses'>, string> = {
+  billingFirstName: 'billing-first-name',
+  billingLastName: 'billing-last-name',
+  billingCountry: 'billing-country',
+  billingAddress1: 'billing-address1',
+  billingAddress2: 'billing-address2',
+  billingCity: 'billing-city',
+  billingState: 'billing-state',
+  billingZip: 'billing-zip',
+  creditCardNumber: 'card-number',
+  creditCardExpiration: 'card-expiration',
+  creditCardCode: 'card-cvv',
+};
+type TField = keyof typeof FIELD_IDS;
+const FIELDS = Object.keys(FIELD_IDS) as TField[];
+const ADDRESS_FIELDS = FIELDS.filter((field) => field.startsWith('billing')) as (keyof Omit<
+  IBillingValues,
+  'sameAddresses' | 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode'
+>)[];
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+/** MMYY as the field shows it: MM/YY. */
+function expiryForField(mmyy: string): string {
+  return /^\d{4}$/.test(mmyy) ? `${mmyy.slice(0, 2)}/${mmyy.slice(2)}` : mmyy;
+}
+
+function initialValues(user: ICurrentUser, mode: ICardArea['formMode']): IBillingValues {
+  const stored = {
+    billingFirstName: text(user.billingFirstName),
+    billingLastName: text(user.billingLastName),
+    billingCountry: text(user.billingCountry),
+    billingAddress1: text(user.billingAddress1),
+    billingAddress2: text(user.billingAddress2),
+    billingCity: text(user.billingCity),
+    billingState: text(user.billingState),
+    billingZip: text(user.billingZip),
+  };
+  const hasStoredAddress = stored.billingAddress1 !== '';
+  const same = hasStoredAddress && billingMatchesAccount(stored, user);
+  return {
+    sameAddresses: same,
+    ...(same ? billingFromAccount(user) : stored),
+    // UPDATE mode shows the stored card until the user confirms editing (000 §4).
+    creditCardNumber: mode === 'UPDATE' ? text(user.creditCardNumber) : '',
+    creditCardExpiration: mode === 'UPDATE' ? expiryForField(text(user.creditCardExpiration)) : '',
+    creditCardCode: '',
+  };
+}
+
+interface BillingFormProps {
+  area: ICardArea;
+  onDone: () => void;
+}
+
+/**
+ * The billing form (000 §2, §4, §5): the same-address box, the billing name and address, and the
+ * card fields, whose values go to the payment gateway only (R5): our API gets the token. In
+ * UPDATE mode, focusing a field first asks 'EDIT PAYMENT INFO' once and clears the stored card.
+ * Submitting on an inactive account reactivates it; otherwise it updates the payment profile.
+ */
+export function BillingForm({ area, onDone }: BillingFormProps) {
+  const { user, refetch } = useCurrentUser();
+  const toast = useToast();
+  const summary = useErrorSummary();
+  const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    setError,
+    clearErrors,
+    formState: { errors, isSubmitting },
+  } = useForm<IBillingValues, unknown, TBillingForm>({
+    // The form holds what was typed (any text); the schema's output is the checked form.
+    resolver: zodResolver(schema) as unknown as Resolver<IBillingValues, unknown, TBillingForm>,
+    mode: 'onTouched',
+    shouldFocusError: false,
+    defaultValues: initialValues(user, area.formMode),
+  });
+  const same = useWatch({ control, name: 'sameAddresses' });
+  const country = useWatch({ control, name: 'billingCountry' });
+
+  // 000 §4: in UPDATE mode the first focus on a field asks before anything can be edited.
+  const [editConfirmed, setEditConfirmed] = useState(area.formMode !== 'UPDATE');
+  const [askEdit, setAskEdit] = useState(false);
+  const ignoreNextFocus = useRef(false);
+  const onFieldFocus = (event: FocusEvent<HTMLElement>) => {
+    // The field keeps focus: the dialog returns it there when it closes.
+    if (editConfirmed || askEdit) return;
+    if (ignoreNextFocus.current) {
+      ignoreNextFocus.current = false;
+      return;
+    }
+    void event;
+    setAskEdit(true);
+  };
+  const confirmEdit = () => {
+    setValue('creditCardNumber', '');
+    setValue('creditCardExpiration', '');
+    setValue('creditCardCode', '');
+    setEditConfirmed(true);
+    setAskEdit(false);
+  };
+  const cancelEdit = () => {
+    // Focus goes back to the field that asked; that focus must not ask again.
+    ignoreNextFocus.current = true;
+    setAskEdit(false);
+  };
+
+  const onSameChange = (checked: boolean) => {
+    const values = checked ? billingFromAccount(user) : EMPTY_BILLING_ADDRESS;
+    for (const field of ADDRESS_FIELDS) {
+      setValue(field, values[field], { shouldDirty: true });
+    }
+    clearErrors(ADDRESS_FIELDS);
+  };
+
+  const stripOnBlur = (field: 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode') => ({
+    onBlur: (event: FocusEvent<HTMLInputElement>) =>
+      setValue(field, stripWhitespace(event.target.value)),
+  });
+
+  const showProblems = (items: IErrorSummaryItem[]) => {
+    const unique = items.filter(
+      (item, index) => items.findIndex((other) => other.message === item.message) === index,
+    );
+    summary.show('Your payment information was not saved', unique);
+  };
+
+  const onValid = async (values: TBillingForm) => {
+    summary.clear();
+    let card;
+    try {
+      card = await tokenizeCard({
+        cardNumber: values.creditCardNumber,
+        expiration: values.creditCardExpiration,
+        cvv: values.creditCardCode,
+      });
+    } catch (error) {
+      if (error instanceof CardTokenizationError && error.errors.length > 0) {
+        for (const { source, message } of error.errors) setError(source, { message });
+        showProblems(
+          error.errors.map((e) => ({ message: e.message, fieldId: FIELD_IDS[e.source] })),
+        );
+      } else {
+        showProblems([{ message: error instanceof Error ? error.message : GENERIC_FORM_ERROR }]);
+      }
+      toast.error();
+      return;
+    }
+    const billing = values.sameAddresses ? billingFromAccount(user) : values;
+    const body: TPaymentProfileBody = {
+      dealerpassUserId: user.dealerpassUserId,
+      ...card,
+      billingFirstName: billing.billingFirstName,
+      billingLastName: billing.billingLastName,
+      billingCountry: billing.billingCountry as TPaymentProfileBody['billingCountry'],
+      billingAddress1: billing.billingAddress1,
+      billingAddress2: billing.billingAddress2,
+      billingCity: billing.billingCity,
+      billingState: billing.billingState,
+      billingZip: billing.billingZip,
+      sameAddresses: values.sameAddresses,
+    };
+    try {
+      if (area.submitAction === 'reactivate') await reactivateAccount(body);
+      else await updatePaymentProfile(body);
+    } catch (error) {
+      toast.error();
+      const problems = fieldErrorsOf(error, FIELDS);
+      for (const { field, message } of problems) setError(field, { message });
+      showProblems(
+        problems.length > 0
+          ? problems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] }))
+          : [{ message: failureMessage(error) }],
+      );
+      return;
+    }
+    await refetch().catch(() => undefined);
+    toast.success();
+    onDone();
+  };
+
+  const onInvalid = (invalid: FieldErrors<IBillingValues>) =>
+    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
+
+  const focusGuard = { onFocus: onFieldFocus };
+  const regions = regionsOf(country);
+  const addressLocked = same;
+
+  return (
+    <>
+      <form
+        className="billing-form"
+        noValidate
+        aria-label="Billing details"
+        onSubmit={handleSubmit(onValid, onInvalid)}
+      >
+        <ErrorSummary {...summary.props} />
+        <p className="form-note" id="billing-message">
+          Enter the card you would like us to charge each month and its billing address. Card
+          details go straight to our payment processor.
+        </p>
+        <div className="checkbox-field">
+          <input
+            type="checkbox"
+            id="billing-same"
+            {...register('sameAddresses', {
+              onChange: (event: { target: { checked: boolean } }) =>
+                onSameChange(event.target.checked),
+            })}
+            {...focusGuard}
+          />
+          <label htmlFor="billing-same">{BILLING_TEXTS.sameAddress}</label>
+        </div>
+        <fieldset className="billing-form__group">
+          <legend>Billing address</legend>
+          <div className="field-row">
+            <TextField
+              id={FIELD_IDS.billingFirstName}
+              label={BILLING_LABELS.billingFirstName}
+              autoComplete="billing given-name"
+              required={!same}
+              readOnly={addressLocked}
+              {...register('billingFirstName')}
+              {...focusGuard}
+              error={errors.billingFirstName?.message}
+            />
+            <TextField
+              id={FIELD_IDS.billingLastName}
+              label={BILLING_LABELS.billingLastName}
+              autoComplete="billing family-name"
+              required={!same}
+              readOnly={addressLocked}
+              {...register('billingLastName')}
+              {...focusGuard}
+              error={errors.billingLastName?.message}
+            />
+          </div>
+          <SelectField
+            id={FIELD_IDS.billingCountry}
+            label={BILLING_LABELS.billingCountry}
+            autoComplete="billing country"
+            required={!same}
+            disabled={addressLocked}
+            placeholder="Select a country"
+            options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
+            {...register('billingCountry', {
+              // 000 §4: changing the country resets the region.
+              onChange: () => setValue('billingState', ''),
+            })}
+            {...focusGuard}
+            error={errors.billingCountry?.message}
+          />
+          <TextField
+            id={FIELD_IDS.billingAddress1}
+            label={BILLING_LABELS.billingAddress1}
+            autoComplete="billing address-line1"
+            required={!same}
+            readOnly={addressLocked}
+            {...register('billingAddress1')}
+            {...focusGuard}
+            error={errors.billingAddress1?.message}
+          />
+          <TextField
+            id={FIELD_IDS.billingAddress2}
+            label="Billing address line 2"
+            autoComplete="billing address-line2"
+            readOnly={addressLocked}
+            {...register('billingAddress2')}
+            {...focusGuard}
+            error={errors.billingAddress2?.message}
+          />
+          <div className="field-row">
+            <TextField
+              id={FIELD_IDS.billingCity}
+              label={BILLING_LABELS.billingCity}
+              autoComplete="billing address-level2"
+              required={!same}
+              readOnly={addressLocked}
+              {...register('billingCity')}
+              {...focusGuard}
+              error={errors.billingCity?.message}
+            />
+            <SelectField
+              id={FIELD_IDS.billingState}
+              label={`Billing ${regionLabelOf(country).toLowerCase()}`}
+              autoComplete="billing address-level1"
+              required={!same}
+              disabled={addressLocked}
+              placeholder={`Select a ${regionLabelOf(country).toLowerCase()}`}
+              options={regions.map((r) => ({ value: r.code, label: r.name }))}
+              {...register('billingState')}
+              {...focusGuard}
+              error={errors.billingState?.message}
+            />
+            <TextField
+              id={FIELD_IDS.billingZip}
+              label={BILLING_LABELS.billingZip}
+              autoComplete="billing postal-code"
+              required={!same}
+              readOnly={addressLocked}
+              maxLength={postalMaxLengthOf(country)}
+              {...register('billingZip')}
+              {...focusGuard}
+              error={errors.billingZip?.message}
+            />
+          </div>
+        </fieldset>
+        <fieldset className="billing-form__group">
+          <legend>Card</legend>
+          <TextField
+            id={FIELD_IDS.creditCardNumber}
+            label="Credit card number"
+            autoComplete="cc-number"
+            inputMode="numeric"
+            required
+            {...register('creditCardNumber', stripOnBlur('creditCardNumber'))}
+            {...focusGuard}
+            error={errors.creditCardNumber?.message}
+          />
+          <div className="field-row">
+            <TextField
+              id={FIELD_IDS.creditCardExpiration}
+              label="Expiration (MM/YY)"
+              autoComplete="cc-exp"
+              inputMode="numeric"
+              maxLength={5}
+              required
+              {...register('creditCardExpiration', stripOnBlur('creditCardExpiration'))}
+              {...focusGuard}
+              error={errors.creditCardExpiration?.message}
+            />
+            <TextField
+              id={FIELD_IDS.creditCardCode}
+              label="CVV"
+              autoComplete="cc-csc"
+              inputMode="numeric"
+              maxLength={CVV_MAX_LENGTH}
+              required
+              {...register('creditCardCode', stripOnBlur('creditCardCode'))}
+              {...focusGuard}
+              error={errors.creditCardCode?.message}
+            />
+          </div>
+        </fieldset>
+        <div className="form-actions">
+          <SubmitButton busy={isSubmitting}>
+            {isSubmitting ? 'Saving…' : area.submitLabel}
+          </SubmitButton>
+          {area.showCancelButton ? (
+            <Button variant="secondary" onClick={onDone} disabled={isSubmitting}>
+              Cancel
+            </Button>
+          ) : null}
+        </div>
+      </form>
+      <Dialog
+        open={askEdit}
+        title={EDIT_PAYMENT_DIALOG.title}
+        onClose={cancelEdit}
+        footer={
+          <>
+            <Button onClick={confirmEdit}>{EDIT_PAYMENT_DIALOG.confirm}</Button>
+            <Button variant="secondary" onClick={cancelEdit}>
+              {EDIT_PAYMENT_DIALOG.cancel}
+            </Button>
+          </>
+        }
+      >
+        <p>{EDIT_PAYMENT_DIALOG.question}</p>
+        <p>{EDIT_PAYMENT_DIALOG.detail}</p>
+      </Dialog>
+    </>
+  );
+}

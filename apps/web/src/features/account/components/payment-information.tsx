@@ -1,0 +1,178 @@
+import { useState } from 'react';
+import { cardArea } from '@dealerpass/domain/account/billing-view';
+import { accountFlags } from '@dealerpass/domain/account/status';
+import {
+  BILLING_TEXTS,
+  inactiveReactivationMessage,
+  pendingCancelNotice,
+} from '@dealerpass/domain/messages/ui-texts';
+import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { maskCardNumber } from '@dealerpass/domain/validation/card';
+import { Button } from '../../../components/ui/button.tsx';
+import { Dialog } from '../../../components/ui/dialog.tsx';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { reactivateAccount, removePaymentProfile } from '../api/payment-profile.ts';
+import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+import { BillingForm } from './billing-form.tsx';
+
+const CARD_NAMES: Record<string, string> = {
+  amex: 'American Express',
+  discover: 'Discover',
+  mastercard: 'Mastercard',
+  visa: 'Visa',
+};
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+
+function cardOf(user: ICurrentUser) {
+  const number = text(user.creditCardNumber);
+  const type = text(user.creditCardType);
+  const mmyy = text(user.creditCardExpiration);
+  return {
+    present: number !== '',
+    type: CARD_NAMES[type] ?? type,
+    lastDigits: number.slice(-4),
+    masked: number ? maskCardNumber(number) : '',
+    expiration: /^\d{4}$/.test(mmyy) ? `${mmyy.slice(0, 2)}/${mmyy.slice(2)}` : mmyy,
+  };
+}
+
+/**
+ * Payment Information (000 §2, §4; docs/decisions/008 §7): the ADD NEW CARD tile, the card tile
+ * with EDIT and REMOVE, the billing form in ADD or UPDATE mode, the pending-cancel notice with
+ * REACTIVATE, or the inactive reactivation message with the previous card.
+ */
+export function PaymentInformation() {
+  const { user, refetch } = useCurrentUser();
+  const toast = useToast();
+  const [editing, setEditing] = useState(false);
+  const [confirmRemove, setConfirmRemove] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const card = cardOf(user);
+  const flags = accountFlags(user);
+  const area = cardArea({ flags, hasCard: card.present, editing });
+
+  const remove = async () => {
+    setBusy(true);
+    try {
+      await removePaymentProfile();
+      setConfirmRemove(false);
+      await refetch().catch(() => undefined);
+      toast.success();
+    } catch {
+      setConfirmRemove(false);
+      toast.error();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reactivate = async () => {
+    setBusy(true);
+    try {
+      await reactivateAccount({});
+      await refetch().catch(() => undefined);
+      toast.success();
+    } catch {
+      toast.error();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const nextBill = formatCalendarDate(
+    typeof user.nextBillDate === 'string' ? parseIsoDate(user.nextBillDate) : null,
+  );
+
+  return (
+    <section
+      className="card billing-section"
+      aria-labelledby="payment-information-title"
+      data-testid="card-area"
+      data-view={area.view}
+    >
+      <h2 id="payment-information-title">Payment Information</h2>
+      {area.view === 'pendingCancelNotice' ? (
+        <div className="account-notice" data-testid="pending-cancel-notice">
+          <p>{pendingCancelNotice(nextBill)}</p>
+          <Button onClick={reactivate} busy={busy}>
+            {BILLING_TEXTS.reactivate}
+          </Button>
+        </div>
+      ) : null}
+      {area.view === 'addPrompt' ? (
+        <button type="button" className="card-tile card-tile--add" onClick={() => setEditing(true)}>
+          <span aria-hidden="true" className="card-tile__plus">
+            +
+          </span>
+          {BILLING_TEXTS.addNewCard}
+        </button>
+      ) : null}
+      {area.view === 'cardSummary' ? (
+        <div className="card-tile" data-testid="card-tile">
+          <p className="card-tile__type">{card.type}</p>
+          <p className="card-tile__number">
+            <span className="visually-hidden">Card ending in </span>
+            <span aria-hidden="true">{card.masked}</span>
+            <span className="visually-hidden">{card.lastDigits}</span>
+          </p>
+          <p className="card-tile__expiry">Expires {card.expiration}</p>
+          <div className="card-tile__actions">
+            <Button
+              variant="secondary"
+              aria-label={`${BILLING_TEXTS.edit} card ending in ${card.lastDigits}`}
+              onClick={() => setEditing(true)}
+            >
+              {BILLING_TEXTS.edit}
+            </Button>
+            <Button
+              variant="secondary"
+              aria-label={`${BILLING_TEXTS.remove} card ending in ${card.lastDigits}`}
+              onClick={() => setConfirmRemove(true)}
+            >
+              {BILLING_TEXTS.remove}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+      {area.view === 'form' ? (
+        <>
+          {area.showInactiveMessage ? (
+            <p className="account-notice" data-testid="inactive-message">
+              {inactiveReactivationMessage({
+                type: card.type || 'Card',
+                lastDigits: card.lastDigits || '—',
+                expiration: card.expiration || '—',
+              })}
+            </p>
+          ) : null}
+          <BillingForm
+            key={`${area.formMode}-${text(user.creditCardNumber)}`}
+            area={area}
+            onDone={() => setEditing(false)}
+          />
+        </>
+      ) : null}
+      <Dialog
+        open={confirmRemove}
+        title="Remove card"
+        onClose={() => setConfirmRemove(false)}
+        footer={
+          <>
+            <Button onClick={remove} busy={busy}>
+              {BILLING_TEXTS.remove}
+            </Button>
+            <Button variant="secondary" onClick={() => setConfirmRemove(false)} disabled={busy}>
+              CANCEL
+            </Button>
+          </>
+        }
+      >
+        <p>{BILLING_TEXTS.removeCardQuestion}</p>
+        <p>
+          {card.type} ending in {card.lastDigits}, expires {card.expiration}.
+        </p>
+      </Dialog>
+    </section>
+  );
+}

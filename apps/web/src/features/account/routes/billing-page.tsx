@@ -1,0 +1,20 @@
+import { useEffect } from 'react';
+import { BillingSummary } from '../components/billing-summary.tsx';
+import { PaymentHistory } from '../components/payment-history.tsx';
+import { PaymentInformation } from '../components/payment-information.tsx';
+import '../account.css';
+
+/** /account/billing (000 §2): Billing Summary, Payment History, Payment Information. */
+export default function BillingPage() {
+  useEffect(() => {
+    document.title = 'Billing Details · DealerPass';
+  }, []);
+  return (
+    <div className="page account-page account-page--wide">
+      <h1>Billing Details</h1>
+      <BillingSummary />
+      <PaymentHistory />
+      <PaymentInformation />
+    </div>
+  );
+}

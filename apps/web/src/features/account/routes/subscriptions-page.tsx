@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
+import { subscriptionsPageView } from '@dealerpass/domain/account/billing-view';
+import { accountFlags } from '@dealerpass/domain/account/status';
+import { SUBSCRIPTIONS_TEXTS, pendingCancelNotice } from '@dealerpass/domain/messages/ui-texts';
+import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { SubscriptionList } from '../components/subscription-list.tsx';
+import { useCancelling } from '../cancelling.tsx';
+import { useCurrentUser } from '../current-user.tsx';
+import '../account.css';
+
+/**
+ * /account/subscriptions (000 §2, §4): what the account holds, and the Cancel Subscription link
+ * (active, not pending cancel), the cancelled message (pending cancel) or the reactivation
+ * guidance pointing to billing (inactive).
+ */
+export default function SubscriptionsPage() {
+  const { user } = useCurrentUser();
+  const { setCancelling } = useCancelling();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const view = subscriptionsPageView(accountFlags(user));
+  const justCancelled = params.get('cancelled') === 'true';
+
+  useEffect(() => {
+    document.title = 'Subscriptions · DealerPass';
+  }, []);
+
+  const nextBill = formatCalendarDate(
+    typeof user.nextBillDate === 'string' ? parseIsoDate(user.nextBillDate) : null,
+  );
+
+  return (
+    <div className="page account-page">
+      <h1>Subscriptions</h1>
+      {view === 'cancelled' || justCancelled ? (
+        <div
+          className="account-notice"
+          role={justCancelled ? 'status' : undefined}
+          data-testid="cancelled-message"
+        >
+          <p>{SUBSCRIPTIONS_TEXTS.cancelled}</p>
+          {view === 'cancelled' ? <p>{pendingCancelNotice(nextBill)}</p> : null}
+        </div>
+      ) : null}
+      {view === 'reactivationGuidance' ? (
+        <p className="account-notice" data-testid="reactivation-guidance">
+          {SUBSCRIPTIONS_TEXTS.reactivationGuidance}{' '}
+          <Link to={ACCOUNT_ROUTES.billing}>Go to Billing Details</Link>
+        </p>
+      ) : null}
+      <section className="card" aria-label="Your subscriptions">
+        <SubscriptionList />
+      </section>
+      {view === 'cancelLink' ? (
+        <p>
+          <Link
+            to={ACCOUNT_ROUTES.cancel}
+            className="danger-link"
+            onClick={(event) => {
+              event.preventDefault();
+              setCancelling(true);
+              navigate(ACCOUNT_ROUTES.cancel);
+            }}
+          >
+            {SUBSCRIPTIONS_TEXTS.cancelLink}
+          </Link>
+        </p>
+      ) : null}
+    </div>
+  );
+}
