@@ -442,6 +442,16 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       expect(after.redemptions - before.redemptions).toBe(1);
     });
 
+    it('a lead id that names no lead does not get in the way', async () => {
+      const response = await post(
+        '/api/v2/signup',
+        await withCaptcha(
+          signupBody('odd-lead@example.com', { promoCode: 'FREEMONTH', leadID: 'not-a-uuid' }),
+        ),
+      );
+      expect(response.statusCode).toBe(201);
+    });
+
     it('free months with a card push the first renewal out and charge nothing now', async () => {
       const response = await post(
         '/api/v2/signup',

@@ -36,6 +36,8 @@ import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../users/is-email-taken.ts';
 import { findPromotion, holdRedemption, releaseRedemption } from './promotions.ts';
 
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** How long a sign-up owns its e-mail address while its gateway calls run. */
 export const SIGNUP_LEASE_MS = 2 * 60 * 1000;
 /** The verification link's lifetime (the user sets the first password with it). */
@@ -527,12 +529,12 @@ async function completeAttempt(
         redeemedAt: now,
       });
     }
-    if (request.leadID) {
+    // Lead ids are UUIDs; anything else names no lead (and must not fail the transaction).
+    if (request.leadID && UUID_PATTERN.test(request.leadID)) {
       await tx
         .update(signupLeads)
         .set({ convertedUserId: userId, updatedAt: now })
-        .where(eq(signupLeads.id, request.leadID))
-        .catch(() => undefined);
+        .where(eq(signupLeads.id, request.leadID));
     }
     await sendVerificationMail(tx, deps, {
       identityId: identity.id,

@@ -92,7 +92,8 @@ export default function SignupPage() {
     window.scrollTo({ top: 0 });
   }, [page]);
 
-  const next = (to: TPage) => setPage((current) => (Math.max(current, to) > 3 ? 3 : to));
+  // 001 §4: forward capped at the last page, back floored at the first.
+  const next = (to: TPage) => setPage(Math.min(to, 3) as TPage);
   const back = () => setPage((current) => (current > 0 ? ((current - 1) as TPage) : 0));
 
   const step1Body = (kept: TKept, codes: readonly TSubscriptionCode[]) => ({
