@@ -97,12 +97,3 @@ export function hideChat(): void {
   if (!loading) return;
   window.$chatwoot?.toggleBubbleVisibility('hide');
 }
-
-/** 001 §2: the public pages that offer the chat. */
-export const PUBLIC_CHAT_PATHS: readonly string[] = [
-  '/contact',
-  '/home',
-  '/authlogin',
-  '/app/login',
-  '/signup',
-];

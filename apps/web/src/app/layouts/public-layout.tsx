@@ -1,6 +1,5 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from 'react-router';
-import { PUBLIC_CHAT_PATHS, hideChat, showChat } from '../../lib/chat-widget.ts';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import {
   CookieConsent,
@@ -12,6 +11,15 @@ import { useNavigationEffects } from '../use-navigation-effects.ts';
 
 export const COPYRIGHT_START_YEAR = 2008;
 
+/** 001 §2: the public pages that offer the live chat. */
+const PUBLIC_CHAT_PATHS: readonly string[] = [
+  '/contact',
+  '/home',
+  '/authlogin',
+  '/app/login',
+  '/signup',
+];
+
 /** Header, footer and the outlet of every public page (001 §2 "Public layout"). */
 export function PublicLayout() {
   const config = runtimeConfig();
@@ -19,12 +27,16 @@ export function PublicLayout() {
   const main = useRef<HTMLElement>(null);
   useNavigationEffects(main);
 
-  // 001 §2: on the public side the chat appears only on these pages (R8: when configured).
+  // 001 §2: on the public side the chat appears only on these pages (R8: when configured). Its
+  // loader is fetched only when a chat is configured, so it is not in the first load otherwise.
   const chatHere = PUBLIC_CHAT_PATHS.includes(location.pathname.replace(/\/+$/, ''));
+  const inAccount = location.pathname.startsWith('/account');
   useEffect(() => {
-    if (chatHere) showChat();
-    else if (!location.pathname.startsWith('/account')) hideChat();
-  }, [chatHere, location.pathname]);
+    if (!config.chat || inAccount) return;
+    void import('../../lib/chat-widget.ts').then((chat) =>
+      chatHere ? chat.showChat() : chat.hideChat(),
+    );
+  }, [config.chat, chatHere, inAccount]);
 
   return (
     <div className="site">
