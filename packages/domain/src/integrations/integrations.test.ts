@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { integrationAccess, canUseIntegration } from './integration-access.ts';
-import { carfaxCodeForFailure, carfaxRefreshDelayMs, ZCarfaxSignInRequestSchema } from './carfax.ts';
+import {
+  carfaxCodeForFailure,
+  carfaxRefreshDelayMs,
+  ZCarfaxSignInRequestSchema,
+} from './carfax.ts';
 
 describe('integration access (000 §2, §6)', () => {
   const account = (accountStatus: string, subscriptions: string[]) => ({
@@ -26,7 +30,11 @@ describe('integration access (000 §2, §6)', () => {
   it('reads a blocked description too', () => {
     expect(
       integrationAccess(
-        { accountStatus: 'active', subscriptionStatusDescription: 'Blocked', subscriptions: ['CF'] },
+        {
+          accountStatus: 'active',
+          subscriptionStatusDescription: 'Blocked',
+          subscriptions: ['CF'],
+        },
         'CF',
       ),
     ).toBe('blocked');

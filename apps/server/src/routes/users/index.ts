@@ -9,6 +9,7 @@ import { connectKarId } from '../../services/users/connect-kar-id.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../../services/users/is-email-taken.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import updateCurrentUserRoute from './update-current-user.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
 const ZTakenResponseSchema = z.object({ data: z.boolean() });
@@ -28,6 +29,8 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return { data: serializeUser(await getUserRow(app.db, userId)) };
     },
   );
+
+  await app.register(updateCurrentUserRoute);
 
   app.post(
     '/api/users/current/karid',
