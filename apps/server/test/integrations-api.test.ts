@@ -68,6 +68,9 @@ describe('Carfax and AutoCheck integrations (issue 8)', () => {
   });
   afterAll(() => t.close());
 
+  const rowsOf = async <T>(query: ReturnType<typeof sql>): Promise<T[]> =>
+    ((await t.app.db.execute(query)) as unknown as { rows: T[] }).rows;
+
   const api = (
     who: string | null,
     method: 'GET' | 'POST' | 'PUT',
@@ -278,10 +281,10 @@ describe('Carfax and AutoCheck integrations (issue 8)', () => {
     expect(logout.searchParams.get('returnTo')).toBe(t.app.carfax.logoutCallbackUrl);
     expect((await api('dealer', 'GET', '/api/v2/oauth/carfax/status')).statusCode).toBe(404);
     // Every token the sandbox gave this account is dead now.
-    const live = await t.app.db.execute(
+    const [live] = await rowsOf<{ n: number }>(
       sql`select count(*)::int as n from carfax_sandbox_tokens where revoked_at is null and subject = 'cfx-dealer-1002' and expires_at > now()`,
     );
-    expect((live.rows[0] as { n: number }).n).toBe(0);
+    expect(live?.n).toBe(0);
     // The sandbox's logout returns to our registered logout callback only.
     const back = await t.app.inject({ method: 'GET', url: `${logout.pathname}${logout.search}` });
     expect(back.statusCode).toBe(303);
@@ -465,15 +468,15 @@ describe('Carfax and AutoCheck integrations (issue 8)', () => {
     ).toBe(200);
     typedPasswords.add(good.password);
 
-    const tables = await t.app.db.execute(
+    const tables = await rowsOf<{ table_name: string }>(
       sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
     );
-    const names = (tables.rows as { table_name: string }[]).map((row) => row.table_name);
+    const names = tables.map((row) => row.table_name);
     expect(names).toEqual(expect.arrayContaining(['carfax_connections', 'users', 'sessions']));
     let dump = '';
     for (const name of names) {
-      const rows = await t.app.db.execute(sql.raw(`select t::text as row from "${name}" t`));
-      dump += (rows.rows as { row: string }[]).map((row) => row.row).join('\n');
+      const rows = await rowsOf<{ row: string }>(sql.raw(`select t::text as row from "${name}" t`));
+      dump += rows.map((row) => row.row).join('\n');
     }
     expect(dump).toContain('v1.'); // the sealed values are there
     expect(issuedTokens.size).toBeGreaterThanOrEqual(6);
