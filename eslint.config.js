@@ -15,6 +15,7 @@ const FEATURES = [
   'identity',
   'account',
   'snapshot',
+  'integrations',
 ];
 
 // A feature folder missing from the list would escape the no-cross-feature-imports rule below.

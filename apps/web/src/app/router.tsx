@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from 'react-router';
 import { createAppHistory } from './app-history.ts';
+import { IntegrationRoute } from './integration-route.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 
 // Each page's code is loaded when it is first visited (one chunk per page). Declarative routes
@@ -26,6 +27,20 @@ const ForgotPasswordPage = lazy(
 const AccountLayout = lazy(() => import('./layouts/account-layout.tsx'));
 const AccountHomePage = lazy(() => import('../features/account/routes/account-home-page.tsx'));
 const KarIdConnectPage = lazy(() => import('../features/account/routes/karid-connect-page.tsx'));
+// Vehicle-history integrations (issue 8), each behind the CF or AC access rule.
+const CarfaxIntegrationsPage = lazy(
+  () => import('../features/integrations/routes/carfax-integrations-page.tsx'),
+);
+const CarfaxStatusPage = lazy(
+  () => import('../features/integrations/routes/carfax-status-page.tsx'),
+);
+const CarfaxLoginPage = lazy(() => import('../features/integrations/routes/carfax-login-page.tsx'));
+const CarfaxLogoutPage = lazy(
+  () => import('../features/integrations/routes/carfax-logout-page.tsx'),
+);
+const AutoCheckIntegrationsPage = lazy(
+  () => import('../features/integrations/routes/autocheck-integrations-page.tsx'),
+);
 
 export function AppRoutes() {
   return (
@@ -47,6 +62,26 @@ export function AppRoutes() {
         <Route path="account" element={<AccountLayout />}>
           <Route index element={<AccountHomePage />} />
           <Route path="karid/connect" element={<KarIdConnectPage />} />
+          <Route
+            path="carFaxIntegrations"
+            element={<IntegrationRoute code="CF" page={CarfaxIntegrationsPage} />}
+          />
+          <Route
+            path="status/carfax"
+            element={<IntegrationRoute code="CF" page={CarfaxStatusPage} />}
+          />
+          <Route
+            path="carfax/login"
+            element={<IntegrationRoute code="CF" page={CarfaxLoginPage} />}
+          />
+          <Route
+            path="carfax/logout"
+            element={<IntegrationRoute code="CF" page={CarfaxLogoutPage} />}
+          />
+          <Route
+            path="autoCheckIntegrations"
+            element={<IntegrationRoute code="AC" page={AutoCheckIntegrationsPage} />}
+          />
           {/* Until the account pages of issue 7 exist, every account path shows the welcome. */}
           <Route path="*" element={<AccountHomePage />} />
         </Route>
