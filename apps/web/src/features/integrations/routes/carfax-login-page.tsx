@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { CARFAX_TEXTS, carfaxCodeForFailure } from '@dealerpass/domain/integrations/carfax';
 import { carfaxErrorMessage } from '@dealerpass/domain/messages/carfax-errors';
@@ -24,6 +24,7 @@ type TFailure = { message: string; detail: string | null };
  */
 export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
   const navigate = useNavigate();
+  const { search } = useLocation();
   const [failure, setFailure] = useState<TFailure | null>(null);
   const started = useRef(false);
 
@@ -32,7 +33,7 @@ export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
     // Once per visit: the stored sign-in is taken once, and a code can be used once.
     if (started.current) return;
     started.current = true;
-    const params = new URLSearchParams(window.location.search);
+    const params = new URLSearchParams(search);
     const stored = takeCarfaxSignIn();
     const toStatus = (state: ICarfaxNavigationState & { returnTo?: string }) =>
       navigate(ACCOUNT_ROUTES.carfaxStatus, { replace: true, state });
@@ -74,7 +75,7 @@ export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
       }
       toStatus({ returnTo: stored.returnTo });
     })();
-  }, [navigate]);
+  }, [navigate, search]);
 
   return (
     <div className="page account-page integrations-page">
