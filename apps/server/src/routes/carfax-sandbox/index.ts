@@ -20,6 +20,7 @@ import {
   type SandboxClient,
 } from '../../adapters/carfax/sandbox/sandbox-authorization-server.ts';
 import { deriveSubkey, hmac, safeEqual } from '../../lib/keys.ts';
+import { INTERNAL_HEADER } from '../../plugins/identity.ts';
 import { SANDBOX_STYLESHEET, consentPage, messagePage } from './consent-page.ts';
 
 /** Cookies of the sandbox's own pages, scoped to its path (it plays another site). */
@@ -330,7 +331,17 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
     description: 'client authentication failed',
   };
 
-  app.post(CARFAX_SANDBOX_PATHS.token, async (request, reply) => {
+  // Our own server's calls (in process) are not a client to limit; anyone else is.
+  const serverCalls = {
+    rateLimit: {
+      max: 120,
+      timeWindow: '1 minute',
+      allowList: (request: FastifyRequest) =>
+        request.headers[INTERNAL_HEADER] === app.identity.internalToken,
+    },
+  };
+
+  app.post(CARFAX_SANDBOX_PATHS.token, { config: serverCalls }, async (request, reply) => {
     const client = await clientOf(request);
     if (!client) return oauthError(reply, invalidClient);
     const body = (request.body ?? {}) as Record<string, string | undefined>;
@@ -375,7 +386,7 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
     return reply.header('cache-control', 'no-store').header('pragma', 'no-cache').send(result);
   });
 
-  app.post(CARFAX_SANDBOX_PATHS.revoke, async (request, reply) => {
+  app.post(CARFAX_SANDBOX_PATHS.revoke, { config: serverCalls }, async (request, reply) => {
     const client = await clientOf(request);
     if (!client) return oauthError(reply, invalidClient);
     const token = (request.body as Record<string, string | undefined> | undefined)?.token;

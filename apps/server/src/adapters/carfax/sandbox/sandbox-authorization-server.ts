@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../../db/client.ts';
 import {
   carfaxSandboxClients,
@@ -28,6 +28,8 @@ export const CARFAX_SANDBOX_PATHS = {
 export const CARFAX_SANDBOX_CLIENT_ID = 'dealerpass-sandbox';
 export const CARFAX_SANDBOX_SCOPE = 'offline_access';
 const CODE_TTL_MS = 60_000;
+/** Expired codes and tokens are kept this long (a late replay is still recognised), then dropped. */
+const KEEP_EXPIRED_MS = 24 * 3600_000;
 
 export type SandboxClient = typeof carfaxSandboxClients.$inferSelect;
 
@@ -129,6 +131,10 @@ export async function issueCode(
   },
 ): Promise<string> {
   const code = randomToken('cfx_code_');
+  // Housekeeping at a quiet moment: the sandbox has no background job of its own.
+  const stale = new Date(input.now.getTime() - KEEP_EXPIRED_MS);
+  await db.delete(carfaxSandboxCodes).where(lt(carfaxSandboxCodes.expiresAt, stale));
+  await db.delete(carfaxSandboxTokens).where(lt(carfaxSandboxTokens.expiresAt, stale));
   await db.insert(carfaxSandboxCodes).values({
     codeHash: sha256(code),
     clientId: input.clientId,
