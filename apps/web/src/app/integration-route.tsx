@@ -34,7 +34,7 @@ function integrationUser(user: ICurrentUser): IIntegrationUser {
  * account routes send it (billing when inactive, the profile without the code, /authlogin when
  * blocked). The server applies the same rule to every integration call.
  */
-export function IntegrationRoute({
+export default function IntegrationRoute({
   code,
   page: Page,
 }: {

@@ -1,7 +1,6 @@
 import { lazy } from 'react';
 import { Navigate, Route, Routes, unstable_HistoryRouter as HistoryRouter } from 'react-router';
 import { createAppHistory } from './app-history.ts';
-import { IntegrationRoute } from './integration-route.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 
 // Each page's code is loaded when it is first visited (one chunk per page). Declarative routes
@@ -27,7 +26,9 @@ const ForgotPasswordPage = lazy(
 const AccountLayout = lazy(() => import('./layouts/account-layout.tsx'));
 const AccountHomePage = lazy(() => import('../features/account/routes/account-home-page.tsx'));
 const KarIdConnectPage = lazy(() => import('../features/account/routes/karid-connect-page.tsx'));
-// Vehicle-history integrations (issue 8), each behind the CF or AC access rule.
+// Vehicle-history integrations (issue 8), each behind the CF or AC access rule (the guard is a
+// chunk of its own too: it reads the account's user, which the first load does not need).
+const IntegrationRoute = lazy(() => import('./integration-route.tsx'));
 const CarfaxIntegrationsPage = lazy(
   () => import('../features/integrations/routes/carfax-integrations-page.tsx'),
 );
