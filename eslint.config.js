@@ -16,6 +16,7 @@ const FEATURES = [
   'account',
   'snapshot',
   'signup',
+  'integrations',
 ];
 
 // A feature folder missing from the list would escape the no-cross-feature-imports rule below.

@@ -13,6 +13,7 @@ import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import identity from './plugins/identity.ts';
+import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
 import session from './plugins/session.ts';
 import webApp from './plugins/web-app.ts';
@@ -31,9 +32,12 @@ import billingRoutes from './routes/billing/index.ts';
 import paymentHistoryRoutes from './routes/payment-history/index.ts';
 import signupRoutes from './routes/signup/index.ts';
 import userRoutes from './routes/users/index.ts';
+import carfaxRoutes from './routes/carfax/index.ts';
+import carfaxSandboxRoutes from './routes/carfax-sandbox/index.ts';
+import configRoutes from './routes/config/index.ts';
 import './types.ts';
 
-export interface AppOptions extends ServiceOverrides {
+export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
   /** Limits of the sandbox gateway's tokenization endpoint (tests tighten or loosen them). */
   sandboxGateway?: SandboxGatewayRoutesOptions;
   /** How the relying party reaches an external provider (tests hand in a double's fetch). */
@@ -151,6 +155,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   } satisfies ServiceOverrides);
   await app.register(session);
   await app.register(identity, options.rpFetch ? { rpFetch: options.rpFetch } : {});
+  await app.register(integrations, {
+    ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
+    ...(options.autoCheck ? { autoCheck: options.autoCheck } : {}),
+  } satisfies IntegrationOverrides);
   // The web app first: routes below answer some paths with its page (reply.sendAppPage).
   await app.register(webApp, { webRoot: options.webRoot });
 
@@ -165,6 +173,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(paymentHistoryRoutes);
   await app.register(billingRoutes);
   await app.register(signupRoutes);
+  await app.register(configRoutes);
+  await app.register(carfaxRoutes);
+  if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);
   if (config.payments.kind === 'sandbox')
     await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});
   const sandboxAllowed =

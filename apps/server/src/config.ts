@@ -5,6 +5,18 @@ import {
   paymentsConfigFromEnv,
   type PaymentsConfig,
 } from './adapters/payments/payments-config.ts';
+import {
+  CARFAX_ENV_SHAPE,
+  carfaxConfigFromEnv,
+  checkCarfaxEnv,
+  type CarfaxConfig,
+} from './adapters/carfax/carfax-config.ts';
+import {
+  AUTOCHECK_ENV_SHAPE,
+  autoCheckConfigFromEnv,
+  checkAutoCheckEnv,
+  type AutoCheckConfig,
+} from './adapters/autocheck/autocheck-config.ts';
 
 /**
  * Every setting DealerPass reads from its environment, validated once at start.
@@ -66,6 +78,8 @@ const ZEnvSchema = z
       .regex(/^[A-Za-z0-9_-]{8,100}$/, 'must be the inbox website token')
       .optional(),
     ...PAYMENTS_ENV_SHAPE,
+    ...CARFAX_ENV_SHAPE,
+    ...AUTOCHECK_ENV_SHAPE,
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.RECAPTCHA_SITE_KEY) !== Boolean(env.RECAPTCHA_SECRET_KEY)) {
@@ -83,6 +97,8 @@ const ZEnvSchema = z
         message: 'CHATWOOT_BASE_URL and CHATWOOT_WEBSITE_TOKEN are set together or not at all',
       });
     }
+    checkCarfaxEnv(env, ctx);
+    checkAutoCheckEnv(env, ctx);
     const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
     if (oidc.some(Boolean) && !oidc.every(Boolean)) {
       const missing = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].find(
@@ -153,6 +169,10 @@ export interface Config {
   seedDemoData: boolean;
   /** The payment gateway (DECISIONS R5): the embedded sandbox, or Authorize.Net when configured. */
   payments: PaymentsConfig;
+  /** Carfax (issue 8): the embedded OAuth 2.0 sandbox, or the configured Carfax endpoints. */
+  carfax: CarfaxConfig;
+  /** AutoCheck (issue 8): the embedded sandbox, or the configured credential check. */
+  autoCheck: AutoCheckConfig;
   billing: {
     /** Business dates (bill dates, receipt dates) are in this zone (DECISIONS R4). */
     timeZone: string;
@@ -189,6 +209,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   if (!env.SMTP_URL) sandboxes.push('mailbox');
   const payments = paymentsConfigFromEnv(env);
   if (payments.kind === 'sandbox') sandboxes.push('payments');
+  const carfax = carfaxConfigFromEnv(env);
+  if (carfax.kind === 'sandbox') sandboxes.push('carfax');
+  const autoCheck = autoCheckConfigFromEnv(env);
+  if (autoCheck.kind === 'sandbox') sandboxes.push('autocheck');
 
   return {
     env: env.APP_ENV,
@@ -231,6 +255,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
           }
         : { kind: 'embedded' },
     payments,
+    carfax,
+    autoCheck,
     billing: {
       timeZone: env.BUSINESS_TIME_ZONE,
       runIntervalMinutes: env.BILLING_RUN_INTERVAL_MINUTES,

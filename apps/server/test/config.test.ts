@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 
+const CARFAX_ENV = {
+  CARFAX_CLIENT_ID: 'dealerpass',
+  CARFAX_CLIENT_SECRET: 'secret',
+  CARFAX_AUTHORIZE_URL: 'https://auth.carfax.example/authorize',
+  CARFAX_TOKEN_URL: 'https://auth.carfax.example/oauth/token',
+  CARFAX_REVOKE_URL: 'https://auth.carfax.example/oauth/revoke',
+  CARFAX_LOGOUT_URL: 'https://auth.carfax.example/v2/logout',
+};
+const AUTOCHECK_ENV = {
+  AUTOCHECK_VERIFY_URL: 'https://api.autocheck.example/v1/credentials/verify',
+  AUTOCHECK_API_KEY: 'key',
+};
+
 describe('loadConfig', () => {
   it('has working defaults: demo, port 3000, PGlite in ./data, the mailbox and ALTCHA', () => {
     const config = loadConfig({});
@@ -11,8 +24,10 @@ describe('loadConfig', () => {
       dataDir: './data',
       databaseUrl: undefined,
       captcha: { kind: 'altcha' },
-      sandboxes: ['mailbox', 'payments'],
+      sandboxes: ['mailbox', 'payments', 'carfax', 'autocheck'],
       payments: { kind: 'sandbox', delayMs: 0 },
+      carfax: { kind: 'sandbox' },
+      autoCheck: { kind: 'sandbox' },
       billing: { timeZone: 'America/New_York', runIntervalMinutes: 15 },
       company: { supportPhone: '1-800-555-0199', emailDomain: 'dealerpass.example' },
     });
@@ -55,6 +70,8 @@ describe('loadConfig', () => {
       AUTHORIZE_NET_API_LOGIN_ID: 'login',
       AUTHORIZE_NET_TRANSACTION_KEY: 'key',
       AUTHORIZE_NET_CLIENT_KEY: 'client',
+      ...CARFAX_ENV,
+      ...AUTOCHECK_ENV,
     };
     expect(() => loadConfig(production)).toThrow(/SMTP_URL/);
     expect(loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).sandboxes).toEqual([
@@ -104,5 +121,30 @@ describe('loadConfig', () => {
       kind: 'recaptcha',
       siteKey: 'site',
     });
+  });
+
+  it('uses the Carfax and AutoCheck sandboxes unless their settings are all given (issue 8)', () => {
+    expect(loadConfig(CARFAX_ENV).carfax).toMatchObject({
+      kind: 'carfax',
+      clientId: 'dealerpass',
+      scope: 'offline_access',
+      timeoutMs: 10_000,
+    });
+    expect(loadConfig(CARFAX_ENV).sandboxes).not.toContain('carfax');
+    expect(() => loadConfig({ CARFAX_CLIENT_ID: 'x' })).toThrow(/CARFAX_CLIENT_SECRET/);
+    expect(loadConfig(AUTOCHECK_ENV).autoCheck).toMatchObject({ kind: 'autocheck', apiKey: 'key' });
+    expect(() => loadConfig({ AUTOCHECK_API_KEY: 'k' })).toThrow(/AUTOCHECK_VERIFY_URL/);
+    const production = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://dealerpass.example',
+      SECRET_KEY: 'a'.repeat(44),
+      SMTP_URL: 'smtp://mail.example:587',
+      AUTHORIZE_NET_API_LOGIN_ID: 'login',
+      AUTHORIZE_NET_TRANSACTION_KEY: 'key',
+      AUTHORIZE_NET_CLIENT_KEY: 'client',
+    };
+    expect(() => loadConfig({ ...production, ...AUTOCHECK_ENV })).toThrow(/CARFAX_CLIENT_ID/);
+    expect(() => loadConfig({ ...production, ...CARFAX_ENV })).toThrow(/AUTOCHECK_VERIFY_URL/);
+    expect(loadConfig({ ...production, ...CARFAX_ENV, ...AUTOCHECK_ENV }).sandboxes).toEqual([]);
   });
 });

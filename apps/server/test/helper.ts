@@ -38,7 +38,12 @@ export async function buildTestApp(
     now?: () => Date;
     /** Extra routes a test needs, registered before the app is ready. */
     routes?: (app: FastifyInstance) => void;
-  } & Partial<Pick<AppOptions, 'mailTransport' | 'captcha' | 'rpFetch' | 'sandboxGateway'>> = {},
+  } & Partial<
+    Pick<
+      AppOptions,
+      'mailTransport' | 'captcha' | 'rpFetch' | 'sandboxGateway' | 'carfaxFetch' | 'autoCheck'
+    >
+  > = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     APP_ENV: 'test',
@@ -68,6 +73,8 @@ export async function buildTestApp(
     ...(options.captcha ? { captcha: options.captcha } : {}),
     ...(options.rpFetch ? { rpFetch: options.rpFetch } : {}),
     ...(options.sandboxGateway ? { sandboxGateway: options.sandboxGateway } : {}),
+    ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
+    ...(options.autoCheck ? { autoCheck: options.autoCheck } : {}),
   });
   options.routes?.(app);
   await app.ready();

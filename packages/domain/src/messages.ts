@@ -59,6 +59,11 @@ export const ERROR_CODES = {
   // Integrations (000 §7–8)
   CONFIG_UNAVAILABLE: 'CONFIG_UNAVAILABLE',
   CARFAX_TOKENS_FAILED: 'CARFAX_TOKENS_FAILED',
+  CARFAX_TOKENS_EXPIRED: 'CARFAX_TOKENS_EXPIRED',
+  CARFAX_TOKENS_MISSING: 'CARFAX_TOKENS_MISSING',
+  CARFAX_PROVIDER_ERROR: 'CARFAX_PROVIDER_ERROR',
+  INTEGRATION_NOT_HELD: 'INTEGRATION_NOT_HELD',
+  AUTOCHECK_UNAVAILABLE: 'AUTOCHECK_UNAVAILABLE',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
@@ -140,6 +145,13 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
     'Your sign-up is already being processed. Please wait a moment and try again.',
   CONFIG_UNAVAILABLE: 'Unable to get configuration',
   CARFAX_TOKENS_FAILED: 'Unable to fetch Carfax tokens!',
+  // 000 §4, 001 §4: token status 401 (expired) and 404 (missing); 001 §8 TOKEN_MISSING's text.
+  CARFAX_TOKENS_EXPIRED: 'Your Carfax sign-in has expired. Please sign in to Carfax again.',
+  CARFAX_TOKENS_MISSING: 'Tokens are missing',
+  // A failed Carfax call: the message is the Carfax code's text (001 §8), set where it is thrown.
+  CARFAX_PROVIDER_ERROR: 'CARFAX is currently unavailable. Please try again later.',
+  INTEGRATION_NOT_HELD: 'This integration is not part of your active subscription.',
+  AUTOCHECK_UNAVAILABLE: 'AutoCheck could not check your credentials. Please try again later.',
 };
 
 /** HTTP status per code, so the server's one error handler and the client agree (STYLE §6). */
@@ -190,6 +202,11 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   SIGNUP_IN_PROGRESS: 409,
   CONFIG_UNAVAILABLE: 503,
   CARFAX_TOKENS_FAILED: 502,
+  CARFAX_TOKENS_EXPIRED: 401,
+  CARFAX_TOKENS_MISSING: 404,
+  CARFAX_PROVIDER_ERROR: 502,
+  INTEGRATION_NOT_HELD: 403,
+  AUTOCHECK_UNAVAILABLE: 503,
 };
 
 export interface IMessageVars {

@@ -601,3 +601,92 @@ export const signupAttempts = pgTable('signup_attempts', {
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/*
+ * Carfax (issue 8, docs/decisions/015). Our side: one connection per account with its tokens
+ * sealed (DECISIONS R7), and the sign-ins in progress with their PKCE verifiers.
+ */
+
+/** An account's Carfax tokens, AES-256-GCM sealed and bound to the account; never sent anywhere but Carfax. */
+export const carfaxConnections = pgTable('carfax_connections', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  accessTokenEnc: text('access_token_enc').notNull(),
+  refreshTokenEnc: text('refresh_token_enc'),
+  scope: text('scope'),
+  accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }).notNull(),
+  connectedAt: timestamp('connected_at', { withTimezone: true }).notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+});
+
+/**
+ * A Carfax sign-in started by one DealerPass session: the state's SHA-256, the PKCE verifier
+ * (sealed), taken once by the callback's token request from the same session.
+ */
+export const carfaxSignIns = pgTable(
+  'carfax_sign_ins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionIdHash: text('session_id_hash').notNull(),
+    codeVerifierEnc: text('code_verifier_enc').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('carfax_sign_ins_user_idx').on(table.userId)],
+);
+
+/*
+ * The embedded Carfax sandbox (DECISIONS R8): an OAuth 2.0 authorization server of its own at
+ * /carfax-sandbox. It stands in for a third party, so nothing here is joined with our tables.
+ * Codes and tokens are kept as SHA-256 only.
+ */
+
+/** Registered clients: the secret's SHA-256 and the exact redirect and post-logout URIs. */
+export const carfaxSandboxClients = pgTable('carfax_sandbox_clients', {
+  clientId: text('client_id').primaryKey(),
+  secretHash: text('secret_hash').notNull(),
+  redirectUris: text('redirect_uris').array().notNull(),
+  postLogoutRedirectUris: text('post_logout_redirect_uris').array().notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Authorization codes: single use, 60 seconds, bound to client, redirect URI and PKCE challenge. */
+export const carfaxSandboxCodes = pgTable('carfax_sandbox_codes', {
+  codeHash: text('code_hash').primaryKey(),
+  clientId: text('client_id')
+    .notNull()
+    .references(() => carfaxSandboxClients.clientId, { onDelete: 'cascade' }),
+  subject: text('subject').notNull(),
+  redirectUri: text('redirect_uri').notNull(),
+  codeChallenge: text('code_challenge').notNull(),
+  scope: text('scope').notNull(),
+  grantId: text('grant_id').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  consumedAt: timestamp('consumed_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Access and refresh tokens; a grant's tokens are revoked together. */
+export const carfaxSandboxTokens = pgTable(
+  'carfax_sandbox_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    kind: text('kind', { enum: ['access', 'refresh'] }).notNull(),
+    clientId: text('client_id')
+      .notNull()
+      .references(() => carfaxSandboxClients.clientId, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    scope: text('scope').notNull(),
+    grantId: text('grant_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('carfax_sandbox_tokens_grant_idx').on(table.grantId)],
+);

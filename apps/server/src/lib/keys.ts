@@ -46,3 +46,8 @@ export function safeEqual(a: string, b: string): boolean {
   const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }
+
+/** A key for one purpose derived from a feature key, so features can split theirs further. */
+export function deriveSubkey(key: Buffer, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `dealerpass:${purpose}`, 32));
+}

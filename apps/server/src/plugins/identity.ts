@@ -78,7 +78,7 @@ export default fp(
  * The relying party reaches the embedded provider through `app.inject`: the same HTTP requests
  * and responses, without a network hop or a dependency on PUBLIC_URL resolving from inside.
  */
-function inProcessFetch(app: FastifyInstance, internalToken: string): CustomFetch {
+export function inProcessFetch(app: FastifyInstance, internalToken: string): CustomFetch {
   const publicUrl = new URL(app.config.publicUrl);
   return async (url, options) => {
     const target = new URL(url);

@@ -44,6 +44,22 @@ const AccountRouteGuard = lazy(() =>
     default: module.AccountRouteGuard,
   })),
 );
+// Vehicle-history integrations (issue 8): inside the account guard (which applies the CF and AC
+// rule), each page is handed its user by IntegrationRoute, a chunk of its own.
+const IntegrationRoute = lazy(() => import('./integration-route.tsx'));
+const CarfaxIntegrationsPage = lazy(
+  () => import('../features/integrations/routes/carfax-integrations-page.tsx'),
+);
+const CarfaxStatusPage = lazy(
+  () => import('../features/integrations/routes/carfax-status-page.tsx'),
+);
+const CarfaxLoginPage = lazy(() => import('../features/integrations/routes/carfax-login-page.tsx'));
+const CarfaxLogoutPage = lazy(
+  () => import('../features/integrations/routes/carfax-logout-page.tsx'),
+);
+const AutoCheckIntegrationsPage = lazy(
+  () => import('../features/integrations/routes/autocheck-integrations-page.tsx'),
+);
 
 export function AppRoutes() {
   return (
@@ -79,8 +95,27 @@ export function AppRoutes() {
             <Route path="subscriptions/cancel" element={<CancelSubscriptionPage />} />
             <Route path="subscriptions/cancel/confirmation" element={<CancelConfirmationPage />} />
             <Route path="karid/connect" element={<KarIdConnectPage />} />
-            {/* The guard sends / and unknown paths to the profile; a path it allows that has no
-                page yet (the integration pages) lands there too. */}
+            <Route
+              path="carFaxIntegrations"
+              element={<IntegrationRoute code="CF" page={CarfaxIntegrationsPage} />}
+            />
+            <Route
+              path="status/carfax"
+              element={<IntegrationRoute code="CF" page={CarfaxStatusPage} />}
+            />
+            <Route
+              path="carfax/login"
+              element={<IntegrationRoute code="CF" page={CarfaxLoginPage} />}
+            />
+            <Route
+              path="carfax/logout"
+              element={<IntegrationRoute code="CF" page={CarfaxLogoutPage} />}
+            />
+            <Route
+              path="autoCheckIntegrations"
+              element={<IntegrationRoute code="AC" page={AutoCheckIntegrationsPage} />}
+            />
+            {/* The guard sends / and unknown paths to the profile. */}
             <Route path="*" element={<Navigate to="/account/profile" replace />} />
           </Route>
         </Route>

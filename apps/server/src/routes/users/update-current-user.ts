@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { ZUpdateCurrentUserRequestSchema } from '@dealerpass/domain/schemas/profile';
 import { AppError } from '../../errors/app-error.ts';
+import { saveAutoCheckSettings } from '../../services/autocheck/save-autocheck-settings.ts';
 import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
 import { updateAlternateContact } from '../../services/users/update-alternate-contact.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
@@ -16,9 +17,10 @@ const ZUpdateCurrentUserQuerySchema = z.object({
 /**
  * `PUT /api/users/current` (000 §5, §7; docs/decisions/014). The body is the merged profile the
  * web app sends, validated with the domain's schema (unknown keys are dropped by it); of what it
- * carries only the alternate e-mail and the alternate phone are written. Every other field (name,
- * address, status, card, subscriptions…) is ignored, never written. The AutoCheck fields are
- * validated by the same schema but not written here (that is the AutoCheck page's part).
+ * carries only the alternate e-mail and the alternate phone are written, and the AutoCheck
+ * settings when the AutoCheck page sends them (issue 8, docs/decisions/015: verified with
+ * AutoCheck first, the password sealed). Every other field (name, address, status, card,
+ * subscriptions…) is ignored, never written.
  */
 export function registerUpdateCurrentUser(app: FastifyInstance): void {
   const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
@@ -43,6 +45,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
         }
       },
       bodyLimit: 16 * 1024,
+      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
         querystring: ZUpdateCurrentUserQuerySchema,
         body: ZUpdateCurrentUserRequestSchema,
@@ -51,13 +54,22 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
     },
     async (request) => {
       if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-      const { altEmail, altPhone } = request.body;
-      const row = await updateAlternateContact(
-        app.db,
-        request.session.userId,
-        { altEmail, altPhone },
-        app.now(),
+      const { userId } = request.session;
+      // The AutoCheck part first: it is the one that can be refused by a third party, and a
+      // refusal must leave the profile untouched too. A profile save (verify=false) skips it.
+      await saveAutoCheckSettings(
+        {
+          db: app.db,
+          verifier: app.autoCheck,
+          encryptionKey: app.keys.encryption,
+          messageVars,
+          log: request.log,
+        },
+        userId,
+        request.body,
       );
+      const { altEmail, altPhone } = request.body;
+      const row = await updateAlternateContact(app.db, userId, { altEmail, altPhone }, app.now());
       request.log.info('profile updated');
       return { data: serializeUser(row) };
     },

@@ -1,0 +1,144 @@
+import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CARFAX_API,
+  ZCarfaxSignInRequestSchema,
+  ZCarfaxTokensParamsSchema,
+  ZCarfaxTokensQuerySchema,
+} from '@dealerpass/domain/integrations/carfax';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { AppError } from '../../errors/app-error.ts';
+import type { CarfaxDeps } from '../../services/carfax/carfax-deps.ts';
+import { connectCarfax } from '../../services/carfax/connect-carfax.ts';
+import { disconnectCarfax } from '../../services/carfax/disconnect-carfax.ts';
+import { getCarfaxStatus } from '../../services/carfax/get-carfax-status.ts';
+import { refreshCarfaxTokens } from '../../services/carfax/refresh-carfax-tokens.ts';
+import { startCarfaxSignIn } from '../../services/carfax/start-carfax-sign-in.ts';
+import { checkIntegrationAccess } from '../../services/integrations/check-integration-access.ts';
+
+const ZStatusSchema = z.object({
+  status: z.literal('connected'),
+  accessTokenExpiresAt: z.string(),
+  connectedAt: z.string(),
+});
+const ZStatusResponseSchema = z.object({ data: ZStatusSchema });
+
+/**
+ * Our Carfax API (000 §2, §4, §7; 001 §7; issue 8). Every route: signed in, an active account
+ * holding CF (checked here, not only in the web app), own connection only. No answer carries a
+ * token (R7): the response schemas let only the status and the URLs through.
+ */
+const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
+  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
+
+  async function requireCarfax(request: FastifyRequest, reply: FastifyReply) {
+    await app.requireSession(request, reply);
+    if (!request.session) return reply;
+    await checkIntegrationAccess(app.db, request.session.userId, 'CF', messageVars);
+  }
+
+  const deps = (request: FastifyRequest): CarfaxDeps => ({
+    db: app.db,
+    client: app.carfax.client,
+    encryptionKey: app.keys.encryption,
+    now: app.now,
+    loginCallbackUrl: app.carfax.loginCallbackUrl,
+    logoutCallbackUrl: app.carfax.logoutCallbackUrl,
+    messageVars,
+    log: request.log,
+  });
+
+  const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+
+  app.post(
+    CARFAX_API.signIn,
+    {
+      preHandler: requireCarfax,
+      bodyLimit: 1024,
+      config: limited,
+      schema: {
+        body: ZCarfaxSignInRequestSchema,
+        response: { 200: z.object({ data: z.object({ authorizationUrl: z.string() }) }) },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      return {
+        data: await startCarfaxSignIn(deps(request), {
+          userId: session.userId,
+          sessionIdHash: session.idHash,
+          state: request.body.state,
+        }),
+      };
+    },
+  );
+
+  app.get(
+    `${CARFAX_API.tokens}/:code/:redirectUri`,
+    {
+      preHandler: requireCarfax,
+      config: limited,
+      schema: {
+        params: ZCarfaxTokensParamsSchema,
+        querystring: ZCarfaxTokensQuerySchema,
+        response: { 200: ZStatusResponseSchema },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      return {
+        data: await connectCarfax(deps(request), {
+          userId: session.userId,
+          sessionIdHash: session.idHash,
+          code: request.params.code,
+          redirectUri: request.params.redirectUri,
+          state: request.query.state,
+        }),
+      };
+    },
+  );
+
+  app.get(
+    CARFAX_API.status,
+    { preHandler: requireCarfax, schema: { response: { 200: ZStatusResponseSchema } } },
+    async (request) => ({
+      data: await getCarfaxStatus(app.db, sessionOf(request).userId, app.now()),
+    }),
+  );
+
+  app.post(
+    CARFAX_API.refresh,
+    {
+      preHandler: requireCarfax,
+      config: limited,
+      schema: { response: { 200: ZStatusResponseSchema } },
+    },
+    async (request) => ({
+      data: await refreshCarfaxTokens(deps(request), sessionOf(request).userId),
+    }),
+  );
+
+  app.post(
+    CARFAX_API.revoke,
+    {
+      preHandler: requireCarfax,
+      config: limited,
+      schema: {
+        response: {
+          200: z.object({ data: z.object({ logoutUrl: z.string(), revoked: z.boolean() }) }),
+        },
+      },
+    },
+    async (request) => ({
+      data: await disconnectCarfax(deps(request), sessionOf(request).userId),
+    }),
+  );
+};
+
+function sessionOf(request: FastifyRequest) {
+  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+  return request.session;
+}
+
+export default carfaxRoutes;

@@ -1,0 +1,217 @@
+import { useCallback, useEffect, useState } from 'react';
+import { CARFAX_TEXTS, carfaxRefreshDelayMs } from '@dealerpass/domain/integrations/carfax';
+import type { IEnvConfig } from '@dealerpass/domain/integrations/carfax';
+import { errorMessage } from '@dealerpass/domain/messages';
+import { Button } from '../../../components/ui/button.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { failureMessage } from '../../../lib/error-text.ts';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
+import { getCarfaxStatus, type TCarfaxStatus } from '../api/get-carfax-status.ts';
+import { getEnvConfig } from '../api/get-env-config.ts';
+import { refreshCarfaxTokens } from '../api/refresh-carfax-tokens.ts';
+import { revokeCarfaxTokens } from '../api/revoke-carfax-tokens.ts';
+import { startCarfaxSignIn } from '../api/start-carfax-sign-in.ts';
+import { newCarfaxState, storeCarfaxSignIn } from '../carfax-sign-in-storage.ts';
+import { ErrorPanel } from './error-panel.tsx';
+
+type TView =
+  | { kind: 'loading' }
+  | { kind: 'config-error' }
+  | { kind: 'status-error' }
+  | { kind: 'ready'; config: IEnvConfig; status: TCarfaxStatus };
+
+/** The Carfax failure text the server put under `carfax`, else the call's own message. */
+function carfaxProblem(error: unknown): string {
+  if (error instanceof ApiError) {
+    const detail = error.errors.find((item) => item.source === 'carfax')?.message;
+    if (detail) return detail;
+  }
+  return failureMessage(error);
+}
+
+/**
+ * The configuration, then the status; an expired access token is renewed at once when the
+ * refresh token still works.
+ */
+async function loadView(signal?: AbortSignal): Promise<TView> {
+  let config: IEnvConfig;
+  try {
+    config = await getEnvConfig(signal);
+  } catch {
+    return { kind: 'config-error' };
+  }
+  try {
+    let status = await getCarfaxStatus(signal);
+    if (status.kind === 'expired') {
+      try {
+        status = { kind: 'connected', connection: await refreshCarfaxTokens() };
+      } catch {
+        status = await getCarfaxStatus(signal);
+      }
+    }
+    return { kind: 'ready', config, status };
+  } catch {
+    return { kind: 'status-error' };
+  }
+}
+
+/**
+ * The Carfax connection (000 §4, §7): the configuration first ('Unable to get configuration'
+ * otherwise), then the token status: connected (renewed a minute before it expires), expired
+ * (renewed at once when possible), or missing. Sign-in stores the path and a 64-character state
+ * and goes to Carfax; sign-out revokes the tokens and goes through Carfax's logout.
+ */
+export function CarfaxConnection({ notice }: { notice: string | null }) {
+  const [view, setView] = useState<TView>({ kind: 'loading' });
+  const [busy, setBusy] = useState<'signin' | 'signout' | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const load = useCallback((signal?: AbortSignal) => {
+    void loadView(signal).then((next) => {
+      if (!signal?.aborted) setView(next);
+    });
+  }, []);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    load(controller.signal);
+    return () => controller.abort();
+  }, [load]);
+
+  // Renew the tokens shortly before the access token expires, while the page is open.
+  const expiresAt =
+    view.kind === 'ready' && view.status.kind === 'connected'
+      ? view.status.connection.accessTokenExpiresAt
+      : null;
+  useEffect(() => {
+    if (!expiresAt) return;
+    const timer = window.setTimeout(
+      () => {
+        refreshCarfaxTokens().then(
+          (connection) =>
+            setView((current) =>
+              current.kind === 'ready'
+                ? { ...current, status: { kind: 'connected', connection } }
+                : current,
+            ),
+          (error: unknown) => {
+            setProblem(carfaxProblem(error));
+            load();
+          },
+        );
+      },
+      carfaxRefreshDelayMs(expiresAt, Date.now()),
+    );
+    return () => window.clearTimeout(timer);
+  }, [expiresAt, load]);
+
+  const signIn = async (config: IEnvConfig) => {
+    setBusy('signin');
+    setProblem(null);
+    const state = newCarfaxState();
+    storeCarfaxSignIn({ state, returnTo: window.location.pathname });
+    try {
+      const authorizationUrl = await startCarfaxSignIn(state);
+      // The URL must name our client and our login callback, as configured.
+      const target = new URL(authorizationUrl, window.location.origin);
+      if (
+        target.searchParams.get('client_id') !== config.carfaxClientId ||
+        target.searchParams.get('redirect_uri') !== config.carfaxLoginCallbackUrl ||
+        target.searchParams.get('state') !== state
+      ) {
+        throw new Error('unexpected authorization URL');
+      }
+      loadPage(target.toString());
+    } catch (error) {
+      setBusy(null);
+      setProblem(carfaxProblem(error));
+    }
+  };
+
+  const signOut = async () => {
+    setBusy('signout');
+    setProblem(null);
+    try {
+      const { logoutUrl } = await revokeCarfaxTokens();
+      loadPage(logoutUrl);
+    } catch (error) {
+      setBusy(null);
+      setProblem(carfaxProblem(error));
+      load();
+    }
+  };
+
+  if (view.kind === 'loading') {
+    return (
+      <div className="page-loading" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>{CARFAX_TEXTS.checking}</span>
+      </div>
+    );
+  }
+  if (view.kind === 'config-error')
+    return <ErrorPanel message={errorMessage('CONFIG_UNAVAILABLE')} />;
+  if (view.kind === 'status-error') {
+    return (
+      <div className="card" role="alert">
+        <p>{CARFAX_TEXTS.statusUnknown}</p>
+        <Button
+          variant="secondary"
+          onClick={() => {
+            setView({ kind: 'loading' });
+            load();
+          }}
+        >
+          Try again
+        </Button>
+      </div>
+    );
+  }
+
+  const { status, config } = view;
+  const connected = status.kind === 'connected';
+  const label = connected
+    ? CARFAX_TEXTS.connected
+    : status.kind === 'expired'
+      ? CARFAX_TEXTS.expired
+      : CARFAX_TEXTS.notConnected;
+  return (
+    <section className="card carfax-connection" aria-labelledby="carfax-status-heading">
+      {notice ? (
+        <div className="integration-notice" role="alert">
+          <p>{notice}</p>
+        </div>
+      ) : null}
+      {problem ? (
+        <div className="integration-notice integration-notice--error" role="alert">
+          <p>{problem}</p>
+        </div>
+      ) : null}
+      <h2 id="carfax-status-heading">Status</h2>
+      <p className={`carfax-status carfax-status--${status.kind}`} data-testid="carfax-status">
+        {label}
+      </p>
+      {connected ? (
+        <p className="field__hint">
+          Connected since{' '}
+          {new Date(status.connection.connectedAt).toLocaleString('en-US', {
+            dateStyle: 'medium',
+            timeStyle: 'short',
+          })}
+          .
+        </p>
+      ) : null}
+      <div className="form-actions">
+        {connected ? (
+          <Button variant="secondary" busy={busy === 'signout'} onClick={() => void signOut()}>
+            {busy === 'signout' ? CARFAX_TEXTS.signingOut : CARFAX_TEXTS.signOut}
+          </Button>
+        ) : (
+          <Button busy={busy === 'signin'} onClick={() => void signIn(config)}>
+            {busy === 'signin' ? CARFAX_TEXTS.signingIn : CARFAX_TEXTS.signIn}
+          </Button>
+        )}
+      </div>
+    </section>
+  );
+}
