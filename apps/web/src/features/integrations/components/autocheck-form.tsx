@@ -19,7 +19,7 @@ import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { postDebugNote } from '../api/post-debug-note.ts';
 import { updateAutoCheck } from '../api/update-autocheck.ts';
 import type { IIntegrationUser } from '../integration-user.ts';
-import { CheckboxField } from './checkbox-field.tsx';
+import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 
 const FIELD_IDS = {
   autoCheckId: 'autocheck-id',

@@ -18,7 +18,7 @@ import {
   useErrorSummary,
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
-import { CheckboxField } from './checkbox-field.tsx';
+import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
 
 type TContactInput = z.input<typeof ZSignupContactFormSchema>;

@@ -20,7 +20,7 @@ import {
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
-import { CheckboxField } from './checkbox-field.tsx';
+import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
 
 const FIELD_IDS = {
