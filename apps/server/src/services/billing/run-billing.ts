@@ -533,19 +533,9 @@ export async function failReactivation(
   ) {
     return;
   }
-  const attempt = period.attempt + 1;
   await tx
     .update(billingPeriods)
-    .set({
-      status: 'failed',
-      settledAt: now,
-      attempt,
-      idempotencyKey: `reactivation:${user.id}:${period.periodStart}:${attempt}`,
-      gatewayCustomerId: null,
-      gatewayPaymentProfileId: null,
-      cardBrand: null,
-      cardLast4: null,
-    })
+    .set({ status: 'failed', settledAt: now, ...nextAttempt(period) })
     .where(eq(billingPeriods.id, period.id));
   await tx
     .update(subscriptions)
@@ -743,17 +733,9 @@ async function recordDecline(
   ) {
     // The attempt charged a card replaced since it was claimed (a retry after a crash): the
     // new card is tried at once as a new attempt, and the old card's answer counts for nothing.
-    const attempt = period.attempt + 1;
     await tx
       .update(billingPeriods)
-      .set({
-        attempt,
-        idempotencyKey: `renewal:${userId}:${period.periodStart}:${attempt}`,
-        gatewayCustomerId: null,
-        gatewayPaymentProfileId: null,
-        cardBrand: null,
-        cardLast4: null,
-      })
+      .set(nextAttempt(period))
       .where(eq(billingPeriods.id, period.id));
     await tx
       .update(subscriptions)
@@ -773,18 +755,9 @@ async function recordDecline(
       .where(eq(subscriptions.userId, userId));
     if (period) {
       // The next try is a new charge: a new attempt number, so a new idempotency key.
-      const attempt = period.attempt + 1;
       await tx
         .update(billingPeriods)
-        .set({
-          attempt,
-          idempotencyKey: `renewal:${userId}:${period.periodStart}:${attempt}`,
-          // The next attempt charges whatever card is on file then.
-          gatewayCustomerId: null,
-          gatewayPaymentProfileId: null,
-          cardBrand: null,
-          cardLast4: null,
-        })
+        .set(nextAttempt(period))
         .where(eq(billingPeriods.id, period.id));
     }
     if (user.accountStatus !== 'validating payment') {
@@ -894,6 +867,27 @@ async function advancePeriods(
     update ${users} set next_bill_date = moved.period_end, updated_at = ${now}
     from (values ${values}) as moved (user_id, period_start, period_end)
     where ${users.id} = moved.user_id`);
+}
+
+/**
+ * A period's next attempt: a new charge, so a new idempotency key (the old key would answer the
+ * old outcome), and no card until the attempt is claimed: it charges the card on file then.
+ */
+function nextAttempt(period: {
+  userId: string;
+  kind: string;
+  periodStart: string;
+  attempt: number;
+}) {
+  const attempt = period.attempt + 1;
+  return {
+    attempt,
+    idempotencyKey: `${period.kind}:${period.userId}:${period.periodStart}:${attempt}`,
+    gatewayCustomerId: null,
+    gatewayPaymentProfileId: null,
+    cardBrand: null,
+    cardLast4: null,
+  };
 }
 
 /** Every status change goes through here, with its audit record (issue 5). */
