@@ -96,6 +96,8 @@ test.describe('account flows (issue 7)', () => {
     // The same-address box starts checked (the demo billing address is the account's).
     await expect(page.getByLabel('My account and billing details are the same')).toBeChecked();
     await fillCard(page, '5555 5555 5555 4444', EXPIRY, '321');
+    // The profile's toast may still be up (5 s): the next one must be a new one.
+    await expect(toast(page, 'Changes have been saved.')).toHaveCount(0, { timeout: 10_000 });
     await page.getByRole('button', { name: 'Update' }).click();
     await expect(toast(page, 'Changes have been saved.')).toBeVisible();
     await expect(page.getByTestId('card-tile')).toContainText(/Mastercard.*4444/s);
@@ -128,6 +130,7 @@ test.describe('account flows (issue 7)', () => {
     await expect(page.getByLabel(/^Billing first name/)).toHaveValue('Morgan');
     await expect(page.getByLabel(/^Billing postal code/)).toHaveValue('48226');
     await fillCard(page, '4111111111111111', EXPIRY, '123');
+    await expect(toast(page, 'Changes have been saved.')).toHaveCount(0, { timeout: 10_000 });
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(toast(page, 'Changes have been saved.')).toBeVisible();
     await expect(page.getByTestId('card-tile')).toContainText(/Visa.*1111/s);
