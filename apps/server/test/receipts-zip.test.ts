@@ -312,6 +312,37 @@ describe('buildYearZip', () => {
         phone,
       ),
     ).toThrow(/not a PDF/);
+    const pdf = payments[0]!.receiptPdf;
+    for (const activationDate of [
+      '2025-13-01',
+      '2025-00-10',
+      '2025-02-32',
+      '2025-2-01',
+      '2025/02/01',
+      '20x5-02-01',
+    ]) {
+      expect(
+        () => buildYearZip(2025, [{ activationDate, receiptPdf: pdf }], phone),
+        activationDate,
+      ).toThrow(/is not in 2025/);
+    }
+    // A timestamp is read as its day.
+    expect(
+      buildYearZip(2025, [{ activationDate: '2025-02-01T00:00:00.000Z', receiptPdf: pdf }], phone)
+        .entryNames,
+    ).toEqual(['2025-02-01-payment.pdf']);
+  });
+
+  it('names a day’s third payment …-payment-3.pdf, in the order given, whatever the input order', () => {
+    const pdf = payments[0]!.receiptPdf;
+    const day = (activationDate: string) => ({ activationDate, receiptPdf: pdf });
+    const shuffled = [day('2025-04-02'), day('2025-01-09'), day('2025-04-02'), day('2025-04-02')];
+    expect(buildYearZip(2025, shuffled, { supportPhone: '1' }).entryNames).toEqual([
+      '2025-01-09-payment.pdf',
+      '2025-04-02-payment.pdf',
+      '2025-04-02-payment-2.pdf',
+      '2025-04-02-payment-3.pdf',
+    ]);
   });
 });
 

@@ -44,7 +44,7 @@ export function isSafeFileName(name: string, extension: string): boolean {
     name.length <= PDF_ZIP_LIMITS.maxFileNameLength &&
     SAFE_NAME.test(name) &&
     !name.includes('..') &&
-    name.toLowerCase().endsWith(extension)
+    (extension === '' || name.toLowerCase().endsWith(extension))
   );
 }
 

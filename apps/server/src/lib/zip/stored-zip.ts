@@ -75,7 +75,9 @@ export function storedZipSize(entries: readonly Pick<IZipEntry, 'name' | 'data'>
  * another entry.
  */
 export class StoredZipWriter {
-  readonly #defaultTime: IDosDateTime;
+  readonly #modifiedAt: Date;
+  /** Computed when the first entry without a time of its own needs it (reading a zone costs). */
+  #defaultTime: IDosDateTime | null = null;
   readonly #timeZone: string;
   readonly #names = new Set<string>();
   /** Local headers are cut from a slab of their own; a DataView writes a field in one step. */
@@ -92,7 +94,10 @@ export class StoredZipWriter {
 
   constructor(options: IStoredZipOptions) {
     this.#timeZone = options.timeZone ?? 'UTC';
-    this.#defaultTime = dosDateTime(options.modifiedAt, this.#timeZone);
+    this.#modifiedAt = options.modifiedAt;
+    if (Number.isNaN(options.modifiedAt.getTime())) {
+      throw new Error('zip entry time is not a valid date');
+    }
   }
 
   add(entry: IZipEntry): Buffer {
@@ -113,7 +118,7 @@ export class StoredZipWriter {
     const modified = entry.modifiedAt;
     const { date, time } =
       modified === undefined
-        ? this.#defaultTime
+        ? (this.#defaultTime ??= dosDateTime(this.#modifiedAt, this.#timeZone))
         : modified instanceof Date
           ? dosDateTime(modified, this.#timeZone)
           : modified;

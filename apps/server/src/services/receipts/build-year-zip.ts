@@ -13,6 +13,7 @@ import {
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { AppError } from '../../errors/app-error.ts';
 import { dosDate } from '../../lib/zip/dos-date-time.ts';
+import type { IZipEntry } from '../../lib/zip/stored-zip.ts';
 import { isPdf, zipDownload, type IZipDownload } from './zip-download.ts';
 
 /** One payment of the year as stored: its business date and the receipt made when it succeeded. */
@@ -32,7 +33,23 @@ export function receiptCrc32(receiptPdf: Uint8Array): number {
   return crc32(receiptPdf);
 }
 
-const ISO_DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+/** Whether text is 'YYYY-MM-DD' in `year`, with a month of 01–12 and a day of 01–31 (no regex: this runs per receipt). */
+function isDayOfYear(text: string, year: number): boolean {
+  if (text.length !== 10 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45) return false;
+  let value = 0;
+  for (const at of [0, 1, 2, 3, 5, 6, 8, 9]) {
+    const digit = text.charCodeAt(at) - 48;
+    if (digit < 0 || digit > 9) return false;
+    value = value * 10 + digit;
+  }
+  const month = Math.floor(value / 100) % 100;
+  const day = value % 100;
+  return Math.floor(value / 10_000) === year && month >= 1 && month <= 12 && day >= 1 && day <= 31;
+}
+
+interface IYearEntry extends IZipEntry {
+  day: string;
+}
 
 /**
  * The year zip. Entries are in date order and dated with their activation date; two payments on
@@ -49,14 +66,12 @@ export function buildYearZip(
       message: noReceiptsMessage(year, options.supportPhone),
     });
   }
-  const prefix = `${year}-`;
-  const entries = payments.map((payment) => {
+  const entries: IYearEntry[] = payments.map((payment) => {
     // The caller selects the year's rows (a date column) and stores only our own receipts:
     // anything else is a bug, so a cheap check of the shape is enough.
-    const day = payment.activationDate.slice(0, 10);
-    if (!ISO_DATE.test(day) || !day.startsWith(prefix)) {
-      throw new Error(`payment dated ${payment.activationDate} is not in ${year}`);
-    }
+    const stamp = payment.activationDate;
+    const day = stamp.length === 10 ? stamp : stamp.slice(0, 10);
+    if (!isDayOfYear(day, year)) throw new Error(`payment dated ${stamp} is not in ${year}`);
     if (!isPdf(payment.receiptPdf)) throw new Error('a stored receipt is not a PDF');
     return {
       day,
@@ -69,8 +84,18 @@ export function buildYearZip(
   });
   // Year-first text sorts as dates do; the sort is stable, so same-day payments keep their order.
   entries.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-  const names = uniqueFileNames(entries.map((entry) => receiptFileName(entry.day)));
-  entries.forEach((entry, i) => (entry.name = names[i]!));
+  // In date order a day's payments are neighbours: the second of a day is '…-payment-2.pdf', as
+  // uniqueFileNames names them (without its map, which costs more than the rest per receipt).
+  let sameDay = 0;
+  entries.forEach((entry, i) => {
+    sameDay = i > 0 && entries[i - 1]!.day === entry.day ? sameDay + 1 : 1;
+    entry.name =
+      sameDay === 1
+        ? receiptFileName(entry.day)
+        : uniqueFileNames(Array.from({ length: sameDay }, () => receiptFileName(entry.day)))[
+            sameDay - 1
+          ]!;
+  });
   const last = entries.at(-1)!.day;
   const archiveTime = new Date(
     Date.UTC(year, Number(last.slice(5, 7)) - 1, Number(last.slice(8, 10))),
