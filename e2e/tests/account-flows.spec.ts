@@ -197,22 +197,26 @@ test.describe('account flows (issue 7)', () => {
     await expect(page.getByTestId('card-tile')).toContainText(/Visa.*4242/s);
     await expect(nav(page).getByRole('link')).toHaveCount(4);
 
-    // The reactivation charge is this year's payment, with its receipt (R9).
+    // The reactivation charge is this year's newest payment, with its receipt (R9); the
+    // months this account paid before it went inactive are listed after it.
     await page.reload();
     const table = page.getByTestId('history-table');
-    await expect(table.locator('tbody tr')).toHaveCount(1);
-    await expect(table.locator('tbody tr td').nth(1)).toContainText('4242');
-    await expect(table.locator('tbody tr td').nth(2)).toHaveText(/^\$\d+\.\d{2}$/);
     const history = await page.request.get(
       `/api/users/paymentHistory?year=${new Date().getFullYear()}`,
     );
-    const [payment] = (await history.json()).data.payments as { activationDate: string }[];
+    const payments = (await history.json()).data.payments as { activationDate: string }[];
+    await expect(table.locator('tbody tr')).toHaveCount(payments.length);
+    const newest = table.locator('tbody tr').first();
+    await expect(newest.locator('td').nth(1)).toContainText('4242');
+    await expect(newest.locator('td').nth(2)).toHaveText(/^\$\d+\.\d{2}$/);
 
     const [receipt] = await Promise.all([
       page.waitForEvent('download'),
-      table.getByRole('button', { name: /^Download receipt/ }).click(),
+      newest.getByRole('button', { name: /^Download receipt/ }).click(),
     ]);
-    expect(receipt.suggestedFilename()).toBe(`${payment!.activationDate.slice(0, 10)}-payment.pdf`);
+    expect(receipt.suggestedFilename()).toBe(
+      `${payments[0]!.activationDate.slice(0, 10)}-payment.pdf`,
+    );
     const pdf = readFileSync((await receipt.path())!);
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pdf.subarray(-6).toString('latin1')).toContain('%%EOF');
@@ -224,8 +228,12 @@ test.describe('account flows (issue 7)', () => {
     expect(zip.suggestedFilename()).toBe(`${new Date().getFullYear()}-payments-history.zip`);
     const bytes = readFileSync((await zip.path())!);
     const entries = readZipEntries(bytes);
-    expect(entries.map((entry) => entry.name)).toEqual([receipt.suggestedFilename()]);
-    expect(entries[0]!.data.equals(pdf)).toBe(true);
+    // One entry per payment of the year, in date order; the reactivation's is the stored PDF.
+    expect(entries.map((entry) => entry.name)).toEqual(
+      payments.map((p) => `${p.activationDate.slice(0, 10)}-payment.pdf`).reverse(),
+    );
+    expect(entries.at(-1)!.name).toBe(receipt.suggestedFilename());
+    expect(entries.at(-1)!.data.equals(pdf)).toBe(true);
   });
 
   test('keyboard only: the card dialogs and the cancellation flow, focus into and out of each modal', async ({

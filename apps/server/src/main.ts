@@ -36,6 +36,8 @@ async function main(): Promise<void> {
       now: new Date(),
       encryptionKey: deriveKeys(secret).encryption,
       cards: config.payments.kind === 'sandbox',
+      company: config.company,
+      timeZone: config.billing.timeZone,
       // The browser tests' own accounts (docs/decisions/014): never outside APP_ENV=test.
       includeE2eAccounts: config.env === 'test',
     });

@@ -10,9 +10,12 @@ import {
 import { isCompanyEmail, isValidEmail } from '@dealerpass/domain/validation/email';
 import { isExpiryInFuture } from '@dealerpass/domain/validation/expiry';
 import { isValidPassword } from '@dealerpass/domain/validation/password';
+import { crc32 } from 'node:zlib';
+import { quote } from '@dealerpass/domain/prices';
 import {
   billingPeriods,
   identities,
+  payments,
   sandboxGatewayPaymentProfiles,
   sandboxGatewayTransactions,
   subscriptions,
@@ -288,6 +291,49 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
       .innerJoin(users, eq(users.id, subscriptions.userId))
       .where(eq(users.accountStatus, 'validating payment'));
     expect(row?.failedAttempts).toBe(3);
+  });
+
+  it('gives the paying accounts their paid months: one sandbox charge and one payment with its receipt per period', async () => {
+    const byEmail = new Map((await rows()).map(({ user }) => [user.email, user]));
+    const active = byEmail.get('active@example.com')!;
+    const [subscription] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, active.id));
+    const paid = await t.app.db
+      .select()
+      .from(payments)
+      .where(eq(payments.userId, active.id))
+      .orderBy(payments.activationDate);
+    // Fourteen months subscribed: every period from the sign-up to the next bill date is paid.
+    expect(paid).toHaveLength(14);
+    expect(paid[0]!.activationDate).toBe(subscription!.cycleAnchor);
+    expect(paid.at(-1)!.activationDate).toBe(subscription!.currentPeriodStart);
+    for (const payment of paid) {
+      // Each at the prices of its day (DECISIONS R3): the domain quote then.
+      const [y, m, d] = payment.activationDate.split('-').map(Number) as [number, number, number];
+      const codes = subscription!.codes as Parameters<typeof quote>[0];
+      expect(payment.amountCents).toBe(
+        quote(codes, new Date(Date.UTC(y, m - 1, d, 17))).totalCents,
+      );
+      expect(payment.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect(payment.receiptCrc32).toBe(crc32(payment.receiptPdf));
+      expect(payment).toMatchObject({ cardBrand: active.cardBrand, cardLast4: active.cardLast4 });
+      const [charge] = await t.app.db
+        .select()
+        .from(sandboxGatewayTransactions)
+        .where(eq(sandboxGatewayTransactions.id, payment.gatewayTransactionId));
+      expect(charge).toMatchObject({ status: 'approved', amountCents: payment.amountCents });
+    }
+    // The declining card of the validating-payment account has no paid months; the
+    // complimentary account pays nothing.
+    for (const email of ['validating-payment@example.com', 'complimentary@example.com']) {
+      const none = await t.app.db
+        .select()
+        .from(payments)
+        .where(eq(payments.userId, byEmail.get(email)!.id));
+      expect(none, email).toEqual([]);
+    }
   });
 });
 

@@ -564,6 +564,82 @@ export async function recordPayment(
 }
 
 /**
+ * One successful charge as it is stored: the payment row with its receipt (rendered here, once,
+ * with its CRC-32) and the receipt's e-mail. Shared by the billing run and the demo seed's
+ * history.
+ */
+export function paymentRecord(input: {
+  company: BillingDeps['company'];
+  user: typeof users.$inferSelect;
+  period: Pick<
+    typeof billingPeriods.$inferSelect,
+    'id' | 'periodStart' | 'periodEnd' | 'amountCents' | 'quote'
+  >;
+  card: { brand: string | null; last4: string | null };
+  transactionId: string;
+  /** The payment's business date (YYYY-MM-DD). */
+  activationDate: string;
+  now: Date;
+}): { row: typeof payments.$inferInsert; mail: MailToSend } {
+  const { company, user, period, card, activationDate } = input;
+  const priced = period.quote as IQuote;
+  const paymentId = crypto.randomUUID();
+  const receiptPdf = renderReceiptPdf({
+    company,
+    account: {
+      dealerpassUserId: user.dealerpassUserId,
+      name: `${user.firstName} ${user.lastName}`,
+      email: user.email,
+    },
+    dealership: {
+      name: user.dealership,
+      address: {
+        line1: user.address1,
+        line2: user.address2,
+        city: user.city,
+        state: user.state,
+        postalCode: user.zip,
+        country: user.country,
+      },
+    },
+    period: { from: period.periodStart, to: toIsoDate(dayBefore(isoDate(period.periodEnd))) },
+    lines: priced.lines,
+    platformFeeCents: priced.platformFeeCents,
+    totalCents: priced.totalCents,
+    card: { brand: card.brand ?? 'Card', lastFour: card.last4 ?? '----' },
+    paymentDate: activationDate,
+    paymentId,
+    issuedAt: input.now,
+  });
+  return {
+    row: {
+      id: paymentId,
+      userId: user.id,
+      billingPeriodId: period.id,
+      amountCents: period.amountCents,
+      gatewayTransactionId: input.transactionId,
+      cardBrand: card.brand ?? 'card',
+      cardLast4: card.last4 ?? '',
+      activationDate,
+      receiptPdf,
+      receiptCrc32: receiptCrc32(receiptPdf),
+    },
+    mail: {
+      to: user.email,
+      subject: `${company.name} receipt for ${activationDate}`,
+      text: [
+        `Hello ${user.firstName},`,
+        '',
+        `We charged ${formatCurrency(period.amountCents)} to your ${card.brand ?? 'card'} ending in ${card.last4 ?? '----'} for ${period.periodStart} to ${period.periodEnd}.`,
+        `Your receipt (payment ${paymentId}) is under Billing Details, Payment History, in your account.`,
+        '',
+        `Questions? Call ${company.supportPhone}.`,
+      ].join('\n'),
+    },
+  };
+}
+
+/**
  * Records approved charges in one transaction, with a few multi-row statements for the whole
  * batch: a payment row with its receipt (made once, here, with its CRC-32) per period, the
  * periods paid, the accounts' next periods, the receipts' e-mails. A period already paid (by an
@@ -605,62 +681,21 @@ export async function recordPayments(
     const user = userOf.get(renewal.userId);
     if (!period || !user) throw new Error('period or user vanished');
     if (period.status === 'paid') continue; // recorded by an earlier run
-    const priced = period.quote as IQuote;
-    const paymentId = crypto.randomUUID();
-    const cardBrand = renewal.cardBrand ?? period.cardBrand ?? user.cardBrand;
-    const cardLast4 = renewal.cardLast4 ?? period.cardLast4 ?? user.cardLast4;
-    const receiptPdf = renderReceiptPdf({
+    const { row, mail } = paymentRecord({
       company: deps.company,
-      account: {
-        dealerpassUserId: user.dealerpassUserId,
-        name: `${user.firstName} ${user.lastName}`,
-        email: user.email,
+      user,
+      period,
+      card: {
+        brand: renewal.cardBrand ?? period.cardBrand ?? user.cardBrand,
+        last4: renewal.cardLast4 ?? period.cardLast4 ?? user.cardLast4,
       },
-      dealership: {
-        name: user.dealership,
-        address: {
-          line1: user.address1,
-          line2: user.address2,
-          city: user.city,
-          state: user.state,
-          postalCode: user.zip,
-          country: user.country,
-        },
-      },
-      period: { from: period.periodStart, to: toIsoDate(dayBefore(isoDate(period.periodEnd))) },
-      lines: priced.lines,
-      platformFeeCents: priced.platformFeeCents,
-      totalCents: priced.totalCents,
-      card: { brand: cardBrand ?? 'Card', lastFour: cardLast4 ?? '----' },
-      paymentDate: activationDate,
-      paymentId,
-      issuedAt: now,
-    });
-    rows.push({
-      id: paymentId,
-      userId: user.id,
-      billingPeriodId: period.id,
-      amountCents: period.amountCents,
-      gatewayTransactionId: transactionId,
-      cardBrand: cardBrand ?? 'card',
-      cardLast4: cardLast4 ?? '',
+      transactionId,
       activationDate,
-      receiptPdf,
-      receiptCrc32: receiptCrc32(receiptPdf),
+      now,
     });
+    rows.push(row);
+    mails.push(mail);
     settled.push({ period, user });
-    mails.push({
-      to: user.email,
-      subject: `${deps.company.name} receipt for ${activationDate}`,
-      text: [
-        `Hello ${user.firstName},`,
-        '',
-        `We charged ${formatCurrency(period.amountCents)} to your ${cardBrand ?? 'card'} ending in ${cardLast4 ?? '----'} for ${period.periodStart} to ${period.periodEnd}.`,
-        `Your receipt (payment ${paymentId}) is under Billing Details, Payment History, in your account.`,
-        '',
-        `Questions? Call ${deps.company.supportPhone}.`,
-      ].join('\n'),
-    });
   }
   if (rows.length === 0) return;
   const inserted = await tx

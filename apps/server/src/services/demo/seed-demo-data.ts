@@ -12,14 +12,16 @@ import {
   toIsoDate,
   type ICalendarDate,
 } from '@dealerpass/domain/time/calendar-date';
-import type { CustomerProfile } from '../../adapters/payments/payment-gateway.ts';
+import type { CustomerProfile, PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
 import { createSandboxGateway } from '../../adapters/payments/sandbox-gateway.ts';
 import { issueSandboxToken } from '../../adapters/payments/sandbox/sandbox-tokens.ts';
-import type { Database } from '../../db/client.ts';
-import { billingPeriods, identities, subscriptions, users } from '../../db/schema.ts';
+import { sandboxBehaviourOf } from '../../adapters/payments/sandbox/test-cards.ts';
+import type { Database, Transaction } from '../../db/client.ts';
+import { billingPeriods, identities, payments, subscriptions, users } from '../../db/schema.ts';
 import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
+import { paymentRecord } from '../billing/run-billing.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount, type TDemoAccountKey } from './demo-accounts.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
 
@@ -200,6 +202,8 @@ export async function seedDemoData(
      * demo accounts start with no card on file, and adding one goes through the card form.
      */
     cards?: boolean;
+    /** Named on the seeded receipts (default DealerPass and the default support phone). */
+    company?: { name: string; supportPhone: string };
     /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
     includeE2eAccounts?: boolean;
   },
@@ -334,6 +338,22 @@ export async function seedDemoData(
         cancelRequestedAt: period.cancelRequestedAt,
         updatedAt: now,
       });
+      // A declining test card (the validating-payment account's) has no paid months to show.
+      if (
+        gatewayProfile &&
+        profile.card &&
+        sandboxBehaviourOf(profile.card.number) === 'approved'
+      ) {
+        await seedPaymentHistory(tx, gateway, {
+          userId: id,
+          codes: profile.subscriptions,
+          anchor,
+          paidUntil: period.end,
+          card: gatewayProfile,
+          company: options.company ?? DEMO_COMPANY,
+          now,
+        });
+      }
       if (period.failedAttempts > 0 && gatewayProfile) {
         // The unpaid renewal: two declined attempts at the gateway, the third one due tomorrow.
         const priced = quote(profile.subscriptions, now);
@@ -363,6 +383,81 @@ export async function seedDemoData(
     }
     return { seeded: true, accounts: accounts.length };
   });
+}
+
+const DEMO_COMPANY = { name: 'DealerPass', supportPhone: '1-800-555-0199' };
+
+/**
+ * The months an account has paid for: from its cycle anchor up to `paidUntil`, one charge at
+ * the sandbox gateway and one payment with its stored receipt per period, at the prices of the
+ * day each period began, as the sign-up and the billing run would have recorded them (the
+ * first period is the sign-up's). No receipt e-mails: they would fill the mailbox.
+ */
+async function seedPaymentHistory(
+  tx: Transaction,
+  gateway: PaymentGateway,
+  input: {
+    userId: string;
+    codes: TSubscriptionCode[];
+    anchor: ICalendarDate;
+    paidUntil: ICalendarDate;
+    card: CustomerProfile;
+    company: { name: string; supportPhone: string };
+    now: Date;
+  },
+): Promise<void> {
+  const [user] = await tx.select().from(users).where(eq(users.id, input.userId));
+  if (!user) throw new Error('seeded user vanished');
+  const until = toIsoDate(input.paidUntil);
+  for (let start = input.anchor, first = true; toIsoDate(start) < until; first = false) {
+    const end = nextBillDate(input.anchor, start);
+    const periodStart = toIsoDate(start);
+    // Charged that day at noon Eastern, at the prices of the day (R3: prices carry dates).
+    const chargedAt = new Date(Date.UTC(start.year, start.month - 1, start.day, 17));
+    const priced = quote(input.codes, chargedAt);
+    const kind = first ? ('signup' as const) : ('renewal' as const);
+    const idempotencyKey = first ? `signup:${user.id}` : `renewal:${user.id}:${periodStart}:1`;
+    const charged = await gateway.charge({
+      customerProfileId: input.card.customerProfileId,
+      paymentProfileId: input.card.paymentProfileId,
+      amountCents: priced.totalCents,
+      idempotencyKey,
+      description: 'DealerPass monthly subscription',
+    });
+    if (charged.status !== 'approved') throw new Error('a demo history charge was declined');
+    const [period] = await tx
+      .insert(billingPeriods)
+      .values({
+        userId: user.id,
+        kind,
+        periodStart,
+        periodEnd: toIsoDate(end),
+        amountCents: priced.totalCents,
+        quote: priced,
+        status: 'paid',
+        idempotencyKey,
+        gatewayCustomerId: input.card.customerProfileId,
+        gatewayPaymentProfileId: input.card.paymentProfileId,
+        cardBrand: input.card.card.brand,
+        cardLast4: input.card.card.last4,
+        createdAt: chargedAt,
+        settledAt: chargedAt,
+      })
+      .returning();
+    if (!period) throw new Error('seeded period vanished');
+    const { row } = paymentRecord({
+      company: input.company,
+      user,
+      period,
+      card: { brand: input.card.card.brand, last4: input.card.card.last4 },
+      transactionId: charged.transactionId,
+      activationDate: periodStart,
+      now: chargedAt,
+    });
+    // Dated when it was charged: the trial (R4) counts from the sign-up payment's time.
+    await tx.insert(payments).values({ ...row, createdAt: chargedAt });
+    start = end;
+  }
 }
 
 /**
