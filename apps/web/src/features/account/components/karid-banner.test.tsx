@@ -1,7 +1,7 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BANNER_DISMISSED_STORAGE_KEY } from '@dealerpass/domain/account/karid-banner';
 import { CurrentUserProvider, type ICurrentUser } from '../current-user.tsx';
 import { KarIdBanner } from './karid-banner.tsx';
@@ -78,5 +78,32 @@ describe('KarIdBanner', () => {
     localStorage.setItem(BANNER_DISMISSED_STORAGE_KEY, String(NOW.getTime() - 1000));
     renderBanner(userWithDeadline(2));
     expect(screen.getByTestId('karid-banner').getAttribute('data-level')).toBe('urgent');
+  });
+
+  describe('follows how this session signed in (GET /api/auth/session)', () => {
+    afterEach(() => vi.unstubAllGlobals());
+    const session = (loggedInViaKarId: boolean) =>
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (url: string) => {
+          expect(url).toBe('/api/auth/session');
+          return new Response(JSON.stringify({ data: { context: 'web', loggedInViaKarId } }), {
+            status: 200,
+            headers: { 'content-type': 'application/json' },
+          });
+        }),
+      );
+
+    it('shows for a legacy sign-in even when the account already has a DealerPass ID', async () => {
+      session(false);
+      renderBanner(userWithDeadline(5, 'f0e1'));
+      expect(await screen.findByTestId('karid-banner')).toBeTruthy();
+    });
+
+    it('hides for a DealerPass ID sign-in', async () => {
+      session(true);
+      renderBanner(userWithDeadline(5));
+      await waitFor(() => expect(screen.queryByTestId('karid-banner')).toBeNull());
+    });
   });
 });

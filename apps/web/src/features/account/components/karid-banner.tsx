@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import {
@@ -6,6 +6,7 @@ import {
   karIdBanner,
   type TBannerLevel,
 } from '@dealerpass/domain/account/karid-banner';
+import { getLoggedInViaKarId } from '../api/get-sign-in-method.ts';
 import { useCurrentUser } from '../current-user.tsx';
 
 function readDismissedAt(): Date | null {
@@ -46,11 +47,21 @@ export function KarIdBanner({ now = () => new Date() }: { now?: () => Date }) {
   const { user } = useCurrentUser();
   const [dismissedAt, setDismissedAt] = useState<Date | null>(readDismissedAt);
   const [at] = useState(now);
+  const hasDeadline = Boolean(user.programDate);
+  // How this session signed in (the server's record); until it is known, or if it cannot be
+  // read, an account with a DealerPass ID is taken to have used it.
+  const [viaKarId, setViaKarId] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!hasDeadline) return;
+    const controller = new AbortController();
+    getLoggedInViaKarId(controller.signal).then(setViaKarId, () => {});
+    return () => controller.abort();
+  }, [hasDeadline]);
   const state = karIdBanner({
     now: at,
     deadline: user.programDate ? new Date(user.programDate) : null,
     lastDismissedAt: dismissedAt,
-    loggedInViaKarId: Boolean(user.karId),
+    loggedInViaKarId: viaKarId ?? Boolean(user.karId),
   });
   if (!state.visible) return null;
   const close = () => {
