@@ -108,6 +108,9 @@ describe('mail through SMTP', () => {
       subject: 'Retry me',
       textBody: 'x',
       status: 'pending',
+      // Due on the dispatcher's clock: the database's own now() has microseconds, so within the
+      // same millisecond it could be later than the dispatcher's `now` and not yet due.
+      nextAttemptAt: now(),
     });
     smtp.setRefuse(true);
     expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 1 });
