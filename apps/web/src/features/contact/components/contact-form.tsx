@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { CONTACT_SUBMITTED } from '@dealerpass/domain/messages/toast';
 import {
   CONTACT_COMMENTS_MAX_LENGTH,
@@ -11,7 +11,7 @@ import {
   type TContactUsRequest,
 } from '@dealerpass/domain/schemas/contact';
 import { SubmitButton } from '../../../components/ui/button.tsx';
-import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
+import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -148,22 +148,11 @@ export function ContactForm() {
         {...register('comments')}
         error={errors.comments?.message}
       />
-      <Controller
+      <CaptchaField
         control={control}
         name="recaptcha"
-        render={({ fieldState }) => (
-          <Captcha
-            resetSignal={captchaReset}
-            error={fieldState.error?.message}
-            onChange={(token) =>
-              setValue('recaptcha', token ?? '', {
-                shouldDirty: false,
-                shouldValidate: token !== null,
-                shouldTouch: true,
-              })
-            }
-          />
-        )}
+        setValue={setValue}
+        resetSignal={captchaReset}
       />
       <div className="form-actions">
         <SubmitButton busy={isSubmitting} disabled={!isDirty || !captcha}>

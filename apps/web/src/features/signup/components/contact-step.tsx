@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { Controller, useForm, type FieldErrors } from 'react-hook-form';
+import { useForm, type FieldErrors } from 'react-hook-form';
 import type { z } from 'zod';
 import { COUNTRY_LIST } from '@dealerpass/domain/geo/countries';
 import {
@@ -11,7 +11,7 @@ import {
 } from '@dealerpass/domain/schemas/signup-contact';
 import { PHONE_INPUT_MAX_LENGTH, formatPhoneInput } from '@dealerpass/domain/validation/phone';
 import { SubmitButton } from '../../../components/ui/button.tsx';
-import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
+import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import {
   ErrorSummary,
   invalidFieldItems,
@@ -197,21 +197,11 @@ export function ContactStep({
         error={errors.terms?.message}
       />
       <div id={FIELD_IDS.recaptcha} tabIndex={-1}>
-        <Controller
+        <CaptchaField
           control={control}
           name="recaptcha"
-          render={({ fieldState }) => (
-            <Captcha
-              resetSignal={captchaReset}
-              error={fieldState.error?.message}
-              onChange={(token) =>
-                setValue('recaptcha', token ?? '', {
-                  shouldValidate: token !== null,
-                  shouldTouch: true,
-                })
-              }
-            />
-          )}
+          setValue={setValue}
+          resetSignal={captchaReset}
         />
       </div>
       <div className="form-actions">

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Controller, useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { orderSummaryText } from '@dealerpass/domain/billing/order-summary';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
 import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
@@ -12,7 +12,7 @@ import {
 import { CVV_MAX_LENGTH, detectCardType } from '@dealerpass/domain/validation/card';
 import { stripWhitespace } from '@dealerpass/domain/validation/text';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
-import { Captcha } from '../../../components/ui/captcha/captcha.tsx';
+import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import {
   ErrorSummary,
   invalidFieldItems,
@@ -345,21 +345,11 @@ export function PaymentStep({
           <p data-testid="order-summary">{orderSummaryText(totalCents, now, timeZone)}</p>
         </section>
         <div id={FIELD_IDS.recaptcha} tabIndex={-1}>
-          <Controller
+          <CaptchaField
             control={control}
             name="recaptcha"
-            render={({ fieldState }) => (
-              <Captcha
-                resetSignal={captchaReset}
-                error={fieldState.error?.message}
-                onChange={(token) =>
-                  setValue('recaptcha', token ?? '', {
-                    shouldValidate: token !== null,
-                    shouldTouch: true,
-                  })
-                }
-              />
-            )}
+            setValue={setValue}
+            resetSignal={captchaReset}
           />
         </div>
         <div className="form-actions">
