@@ -381,6 +381,47 @@ describe('sandbox charges and refunds are idempotent', () => {
     expect(charges).toHaveLength(1);
   });
 
+  it('settles charges that arrive together one by one: each its own outcome or error', async () => {
+    const approved = await Promise.all([1, 2, 3].map(() => customerWith('4111111111111111')));
+    const declined = await customerWith('4000000000000002');
+    const failing = await customerWith('4000000000000119');
+    const removed = await customerWith('5555555555554444');
+    await gateway.deletePaymentProfile(removed);
+    const shared = newKey();
+    const calls = [
+      ...approved.map((profile) => ({ ...profile, amountCents: 7300, idempotencyKey: newKey() })),
+      { ...declined, amountCents: 7300, idempotencyKey: newKey() },
+      { ...failing, amountCents: 7300, idempotencyKey: newKey() },
+      { ...removed, amountCents: 7300, idempotencyKey: newKey() },
+      // One key, two different requests in the same moment: one is charged, the other refused.
+      { ...approved[0]!, amountCents: 100, idempotencyKey: shared },
+      { ...approved[0]!, amountCents: 200, idempotencyKey: shared },
+    ].map((input) => ({ ...input, description: 'together' }));
+    const settled = await Promise.allSettled(calls.map((input) => gateway.charge(input)));
+    const outcome = (i: number) => {
+      const result = settled[i]!;
+      return result.status === 'fulfilled'
+        ? result.value
+        : { error: (result.reason as PaymentGatewayError).code };
+    };
+    for (const i of [0, 1, 2]) {
+      expect(outcome(i)).toMatchObject({ status: 'approved', transactionId: /^sbx_txn_/ });
+    }
+    expect(outcome(3)).toEqual({ status: 'declined', reason: 'declined' });
+    expect(outcome(4)).toEqual({ error: 'processor_error' });
+    expect(outcome(5)).toEqual({ error: 'not_found' });
+    expect([outcome(6), outcome(7)]).toContainEqual({ error: 'idempotency_conflict' });
+    expect([outcome(6), outcome(7)]).toContainEqual(
+      expect.objectContaining({ status: 'approved' }),
+    );
+    const written = (await rows(t.app.db, 'sandbox_gateway_transactions')).filter(
+      (row) => row.description === 'together',
+    );
+    // Three approvals, the decline and the shared key's one charge; nothing for the others.
+    expect(written).toHaveLength(5);
+    expect(new Set(written.map((row) => row.idempotency_key)).size).toBe(5);
+  });
+
   it('repeats a decline for its key, and a new key is a new attempt', async () => {
     const profile = await customerWith('4000000000009995');
     const input = { ...profile, amountCents: 7300, idempotencyKey: newKey(), description: '' };

@@ -369,6 +369,8 @@ export function createAuthorizeNetGateway(options: AuthorizeNetGatewayOptions): 
 
   return {
     kind: 'authorize-net',
+    // One HTTPS request per charge: a few connections' worth, not a batch's.
+    chargeConcurrency: 16,
     publicConfig: () => ({
       kind: 'authorize-net',
       acceptJsUrl: config.acceptJsUrl,

@@ -8,6 +8,8 @@ import type { TCardType } from '@dealerpass/domain/validation/card';
  */
 export interface PaymentGateway {
   readonly kind: 'sandbox' | 'authorize-net';
+  /** How many charges the billing run may have in flight at this gateway at once. */
+  readonly chargeConcurrency: number;
   /** What the browser needs to tokenize a card with this gateway; safe to publish in the page. */
   publicConfig(): PaymentPublicConfig;
   /** A new customer profile holding one payment profile made from the browser's token. */

@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/client.ts';
-import { assertAmountCents, type PaymentGateway } from './payment-gateway.ts';
+import { assertAmountCents, type ChargeResult, type PaymentGateway } from './payment-gateway.ts';
 import {
-  chargeSandboxProfile,
+  chargeSandboxProfiles,
   createSandboxCustomer,
   deleteSandboxPaymentProfile,
   refundSandboxCharge,
   replaceSandboxPaymentProfile,
+  type SandboxChargeRequest,
 } from './sandbox/sandbox-ledger.ts';
 
 /** Where the browser posts card fields; outside /api, since it stands for a third party. */
@@ -19,15 +20,40 @@ export interface SandboxGatewayOptions {
   delayMs?: number;
 }
 
+/** Charges the sandbox writes together at most (one statement each). */
+const CHARGES_PER_WRITE = 1000;
+
 /**
  * The embedded default gateway (DECISIONS R5, R8): the port over the sandbox's own ledger. Its
- * test cards decide each charge's outcome (sandbox/test-cards.ts).
+ * test cards decide each charge's outcome (sandbox/test-cards.ts). Charges that arrive in the
+ * same turn of the event loop are written to the ledger together; each call still has its own
+ * key, outcome and error, as at a real gateway.
  */
 export function createSandboxGateway(options: SandboxGatewayOptions): PaymentGateway {
   const { db, now } = options;
   const delayMs = options.delayMs ?? 0;
+  const waiting: {
+    request: SandboxChargeRequest;
+    settle: (outcome: PromiseSettledResult<ChargeResult>) => void;
+  }[] = [];
+  let flushing = false;
+
+  function flush() {
+    const batch = waiting.splice(0, CHARGES_PER_WRITE);
+    if (waiting.length > 0) setImmediate(flush);
+    else flushing = false;
+    chargeSandboxProfiles(
+      db,
+      batch.map(({ request }) => request),
+    ).then(
+      (outcomes) => batch.forEach(({ settle }, i) => settle(outcomes[i]!)),
+      (reason: unknown) => batch.forEach(({ settle }) => settle({ status: 'rejected', reason })),
+    );
+  }
+
   return {
     kind: 'sandbox',
+    chargeConcurrency: CHARGES_PER_WRITE,
     publicConfig: () => ({ kind: 'sandbox', tokenUrl: SANDBOX_TOKEN_URL }),
     createCustomerProfile: (input) =>
       createSandboxCustomer(
@@ -44,7 +70,15 @@ export function createSandboxGateway(options: SandboxGatewayOptions): PaymentGat
     async charge(input) {
       assertAmountCents(input.amountCents);
       if (delayMs > 0) await sleep(delayMs);
-      return chargeSandboxProfile(db, input, now());
+      const outcome = await new Promise<PromiseSettledResult<ChargeResult>>((settle) => {
+        waiting.push({ request: { input, at: now() }, settle });
+        if (!flushing) {
+          flushing = true;
+          setImmediate(flush);
+        }
+      });
+      if (outcome.status === 'rejected') throw outcome.reason;
+      return outcome.value;
     },
     async refund(input) {
       assertAmountCents(input.amountCents);

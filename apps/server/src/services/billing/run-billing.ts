@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
@@ -11,6 +11,7 @@ import {
 } from '@dealerpass/domain/account/status';
 import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
 import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts';
+import { anyOf, unnestRows } from '../../db/bulk.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
 import { enqueueMail, enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
@@ -59,10 +60,31 @@ export interface ApprovedCharge {
   transactionId: string;
 }
 
+/** What the claim reads of a billing period (raw SQL: dates as text, like the schema's). */
+interface ClaimedPeriod {
+  id: string;
+  userId: string;
+  status: (typeof billingPeriods.$inferSelect)['status'];
+  periodStart: string;
+  periodEnd: string;
+  amountCents: number;
+  idempotencyKey: string;
+  gatewayCustomerId: string | null;
+  gatewayPaymentProfileId: string | null;
+  cardBrand: string | null;
+  cardLast4: string | null;
+}
+
+const PERIOD_FIELDS = sql.raw(
+  `id, user_id as "userId", status, period_start::text as "periodStart",
+  period_end::text as "periodEnd", amount_cents as "amountCents",
+  idempotency_key as "idempotencyKey", gateway_customer_id as "gatewayCustomerId",
+  gateway_payment_profile_id as "gatewayPaymentProfileId", card_brand as "cardBrand",
+  card_last4 as "cardLast4"`,
+);
+
 /** Accounts claimed per transaction, and charged concurrently before their record. */
 const DEFAULT_BATCH_SIZE = 500;
-/** Gateway calls in flight at once per batch. */
-const CHARGES_IN_FLIGHT = 16;
 /** Batches handled at once by one run (each claim skips the others' rows). */
 const DEFAULT_WORKERS = 3;
 
@@ -128,6 +150,7 @@ async function claimDueAccounts(
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
   return deps.db.transaction(async (tx) => {
+    await preferIndexLookups(tx);
     const due = await tx
       .select({
         userId: subscriptions.userId,
@@ -227,38 +250,50 @@ async function claimDueAccounts(
     if (toOpen.length === 0) return renewals;
 
     // Every period of the batch in one statement; an existing one (a retry) is left as it is.
-    await tx
-      .insert(billingPeriods)
-      .values(
-        toOpen.map((account) => {
-          const priced: IQuote = quote(account.codes as TSubscriptionCode[], now);
-          return {
-            userId: account.userId,
-            kind: 'renewal' as const,
-            periodStart: account.periodStart,
-            periodEnd: toIsoDate(
-              nextBillDate(isoDate(account.cycleAnchor), isoDate(account.periodStart)),
-            ),
-            amountCents: priced.totalCents,
-            quote: priced,
-            idempotencyKey: `renewal:${account.userId}:${account.periodStart}:1`,
-            gatewayCustomerId: account.customerProfileId,
-            gatewayPaymentProfileId: account.paymentProfileId,
-            cardBrand: account.cardBrand,
-            cardLast4: account.cardLast4,
-          };
-        }),
-      )
-      .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
-    const periods = await tx
-      .select()
-      .from(billingPeriods)
-      .where(
-        sql`(${billingPeriods.userId}, ${billingPeriods.periodStart}) in (${sql.join(
-          toOpen.map((account) => sql`(${account.userId}::uuid, ${account.periodStart}::date)`),
-          sql`, `,
-        )})`,
-      );
+    const priced = new Map<string, IQuote>(
+      toOpen.map((account) => [account.userId, quote(account.codes as TSubscriptionCode[], now)]),
+    );
+    const quoteOf = (account: (typeof toOpen)[number]) => priced.get(account.userId)!;
+    const opened = unnestRows(toOpen, {
+      user_id: ['uuid', (account) => account.userId],
+      kind: ['text', () => 'renewal'],
+      period_start: ['date', (account) => account.periodStart],
+      period_end: [
+        'date',
+        (account) =>
+          toIsoDate(nextBillDate(isoDate(account.cycleAnchor), isoDate(account.periodStart))),
+      ],
+      amount_cents: ['int', (account) => quoteOf(account).totalCents],
+      quote: ['jsonb', (account) => JSON.stringify(quoteOf(account))],
+      idempotency_key: ['text', (account) => `renewal:${account.userId}:${account.periodStart}:1`],
+      gateway_customer_id: ['text', (account) => account.customerProfileId],
+      gateway_payment_profile_id: ['text', (account) => account.paymentProfileId],
+      card_brand: ['text', (account) => account.cardBrand],
+      card_last4: ['text', (account) => account.cardLast4],
+    });
+    const inserted = (await tx.execute(sql`
+      insert into ${billingPeriods} (${opened.names}) ${opened.select}
+      on conflict (user_id, period_start) do nothing
+      returning ${PERIOD_FIELDS}`)) as unknown as { rows: ClaimedPeriod[] };
+    const periods = inserted.rows;
+    if (periods.length < toOpen.length) {
+      // Periods opened by an earlier run (a crash, a decline's next attempt): read as they are.
+      const fresh = new Set(periods.map((period) => period.userId));
+      const earlier = toOpen.filter((account) => !fresh.has(account.userId));
+      const found = (await tx.execute(sql`
+        select ${PERIOD_FIELDS} from ${billingPeriods}
+        where ${anyOf(
+          billingPeriods.userId,
+          earlier.map((account) => account.userId),
+          'uuid',
+        )} and (user_id, period_start) in (${
+          unnestRows(earlier, {
+            user_id: ['uuid', (account) => account.userId],
+            period_start: ['date', (account) => account.periodStart],
+          }).select
+        })`)) as unknown as { rows: ClaimedPeriod[] };
+      periods.push(...found.rows);
+    }
     const periodOf = new Map(periods.map((period) => [period.userId, period]));
     const leased: string[] = [];
     for (const account of toOpen) {
@@ -310,7 +345,7 @@ async function claimDueAccounts(
       await tx
         .update(subscriptions)
         .set({ nextRetryAt: lease, updatedAt: now })
-        .where(inArray(subscriptions.userId, leased));
+        .where(anyOf(subscriptions.userId, leased, 'uuid'));
     }
     return renewals;
   });
@@ -413,7 +448,7 @@ async function chargeAndRecord(
   claimed: ClaimedRenewal[],
   result: BillingRunResult,
 ): Promise<void> {
-  const outcomes = await mapConcurrently(claimed, CHARGES_IN_FLIGHT, (renewal) =>
+  const outcomes = await mapConcurrently(claimed, deps.payments.chargeConcurrency, (renewal) =>
     sendCharge(deps, renewal),
   );
   const approvedRenewals: ApprovedCharge[] = [];
@@ -445,9 +480,22 @@ async function chargeAndRecord(
   }
   if (approvedRenewals.length > 0) {
     const now = deps.now();
-    await deps.db.transaction((tx) => recordPayments(tx, deps, approvedRenewals, now));
+    await deps.db.transaction(async (tx) => {
+      await preferIndexLookups(tx);
+      await recordPayments(tx, deps, approvedRenewals, now);
+    });
     result.charged += approvedRenewals.length;
   }
+}
+
+/**
+ * A batch's statements find their rows by key (`= any($ids)`, joins on `unnest`). PostgreSQL's
+ * default random_page_cost (4, for spinning disks) prices 500 index lookups above a scan of the
+ * whole table, which would make each batch cost as much as the table is large. The run's rows
+ * are hot in memory, so its transactions price index lookups as such.
+ */
+async function preferIndexLookups(tx: Transaction): Promise<void> {
+  await tx.execute(sql`set local random_page_cost = 1.1`);
 }
 
 async function mapConcurrently<T, R>(
@@ -657,16 +705,17 @@ export async function recordPayments(
   const periodRows = await tx
     .select()
     .from(billingPeriods)
-    .where(inArray(billingPeriods.id, periodIds))
+    .where(anyOf(billingPeriods.id, periodIds, 'uuid'))
     .orderBy(billingPeriods.id)
     .for('update');
   const userRows = await tx
     .select()
     .from(users)
     .where(
-      inArray(
+      anyOf(
         users.id,
         charges.map((charge) => charge.renewal.userId),
+        'uuid',
       ),
     );
   const periodOf = new Map(periodRows.map((row) => [row.id, row]));
@@ -698,18 +747,29 @@ export async function recordPayments(
     settled.push({ period, user });
   }
   if (rows.length === 0) return;
-  const inserted = await tx
-    .insert(payments)
-    .values(rows)
-    .onConflictDoNothing({ target: payments.billingPeriodId })
-    .returning({ billingPeriodId: payments.billingPeriodId });
-  const recorded = new Set(inserted.map((row) => row.billingPeriodId));
+  const paid = unnestRows(rows, {
+    id: ['uuid', (row) => row.id],
+    user_id: ['uuid', (row) => row.userId],
+    billing_period_id: ['uuid', (row) => row.billingPeriodId],
+    amount_cents: ['int', (row) => row.amountCents],
+    gateway_transaction_id: ['text', (row) => row.gatewayTransactionId],
+    card_brand: ['text', (row) => row.cardBrand],
+    card_last4: ['text', (row) => row.cardLast4],
+    activation_date: ['date', (row) => row.activationDate],
+    receipt_pdf: ['bytea', (row) => row.receiptPdf],
+    receipt_crc32: ['bigint', (row) => row.receiptCrc32],
+  });
+  const inserted = (await tx.execute(sql`
+    insert into ${payments} (${paid.names}) ${paid.select}
+    on conflict (billing_period_id) do nothing
+    returning billing_period_id`)) as unknown as { rows: { billing_period_id: string }[] };
+  const recorded = new Set(inserted.rows.map((row) => row.billing_period_id));
   if (recorded.size === 0) return;
   const done = settled.filter(({ period }) => recorded.has(period.id));
   await tx
     .update(billingPeriods)
     .set({ status: 'paid', settledAt: now })
-    .where(inArray(billingPeriods.id, [...recorded]));
+    .where(anyOf(billingPeriods.id, [...recorded], 'uuid'));
   await advancePeriods(
     tx,
     done.map(({ period }) => ({
@@ -883,12 +943,11 @@ async function advancePeriods(
   now: Date,
 ) {
   if (moves.length === 0) return;
-  const values = sql.join(
-    moves.map(
-      (move) => sql`(${move.userId}::uuid, ${move.periodStart}::date, ${move.periodEnd}::date)`,
-    ),
-    sql`, `,
-  );
+  const moved = unnestRows(moves, {
+    user_id: ['uuid', (move) => move.userId],
+    period_start: ['date', (move) => move.periodStart],
+    period_end: ['date', (move) => move.periodEnd],
+  });
   await tx.execute(sql`
     update ${subscriptions} set
       current_period_start = moved.period_start,
@@ -896,11 +955,11 @@ async function advancePeriods(
       failed_attempts = 0,
       next_retry_at = null,
       updated_at = ${now}
-    from (values ${values}) as moved (user_id, period_start, period_end)
+    from (${moved.select}) as moved
     where ${subscriptions.userId} = moved.user_id`);
   await tx.execute(sql`
     update ${users} set next_bill_date = moved.period_end, updated_at = ${now}
-    from (values ${values}) as moved (user_id, period_start, period_end)
+    from (${moved.select}) as moved
     where ${users.id} = moved.user_id`);
 }
 

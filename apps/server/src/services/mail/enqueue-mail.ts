@@ -1,3 +1,5 @@
+import { sql } from 'drizzle-orm';
+import { unnestRows } from '../../db/bulk.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 
@@ -41,14 +43,14 @@ export async function enqueueMails(
   transportKind: 'smtp' | 'mailbox',
 ): Promise<void> {
   if (mails.length === 0) return;
-  await tx.insert(mailOutbox).values(
-    mails.map((mail) => ({
-      toAddress: mail.to,
-      replyTo: mail.replyTo ?? null,
-      subject: mail.subject,
-      textBody: mail.text,
-      htmlBody: mail.html ?? null,
-      status: transportKind === 'smtp' ? ('pending' as const) : ('stored' as const),
-    })),
-  );
+  const status = transportKind === 'smtp' ? 'pending' : 'stored';
+  const rows = unnestRows(mails, {
+    to_address: ['text', (mail) => mail.to],
+    reply_to: ['text', (mail) => mail.replyTo ?? null],
+    subject: ['text', (mail) => mail.subject],
+    text_body: ['text', (mail) => mail.text],
+    html_body: ['text', (mail) => mail.html ?? null],
+    status: ['text', () => status],
+  });
+  await tx.execute(sql`insert into ${mailOutbox} (${rows.names}) ${rows.select}`);
 }

@@ -88,53 +88,79 @@ export async function deleteSandboxPaymentProfile(
     );
 }
 
+/** One charge request as the sandbox received it. */
+export interface SandboxChargeRequest {
+  input: ChargeInput;
+  /** When it arrived: the transaction's time. */
+  at: Date;
+}
+
 /**
- * A charge: the payment profile's test behaviour decides the outcome. The idempotency key is
- * unique in the table, so of two calls with one key (even at the same moment) one row is
- * written and both answer it.
+ * Charges received at about the same moment: the payment profile's test behaviour decides each
+ * outcome. The idempotency key is unique in the table, so of two calls with one key (at the same
+ * moment, even in one batch) one row is written and both answer it.
+ *
+ * The usual case, a first call on a live profile that does not fail, is one statement for the
+ * whole batch, as a gateway's servers take many merchants' requests at once; anything else (a
+ * repeated key, a removed profile, the processor-error card) is then answered one by one. Each
+ * request settles on its own: one failure does not fail the others.
  */
-export async function chargeSandboxProfile(
+export async function chargeSandboxProfiles(
   db: Database,
-  input: ChargeInput,
-  now: Date,
-): Promise<ChargeResult> {
-  const requestHash = hashRequest([
-    'charge',
-    input.customerProfileId,
-    input.paymentProfileId,
-    input.amountCents,
-  ]);
-  // The usual case in one statement: a first call on a live profile that does not fail.
-  const status = sql`case when ${sandboxGatewayPaymentProfiles.behaviour} in (${sql.join(
-    Object.keys(DECLINES).map((behaviour) => sql`${behaviour}`),
-    sql`, `,
-  )}) then 'declined' else 'approved' end`;
-  const reason = sql`case when ${sandboxGatewayPaymentProfiles.behaviour} in (${sql.join(
-    Object.keys(DECLINES).map((behaviour) => sql`${behaviour}`),
-    sql`, `,
-  )}) then ${sandboxGatewayPaymentProfiles.behaviour} end`;
+  requests: readonly SandboxChargeRequest[],
+): Promise<PromiseSettledResult<ChargeResult>[]> {
+  const ids = requests.map(() => newId('sbx_txn_'));
+  const hashes = requests.map(({ input }) => chargeRequestHash(input));
+  const declines = Object.keys(DECLINES);
+  const column = <T>(pick: (request: SandboxChargeRequest) => T) => sql.param(requests.map(pick));
   const written = (await db.execute(sql`
     insert into ${sandboxGatewayTransactions} (id, idempotency_key, request_hash, kind, status,
       decline_reason, amount_cents, payment_profile_id, description, created_at)
-    select ${newId('sbx_txn_')}, ${input.idempotencyKey}, ${requestHash}, 'charge', ${status},
-      ${reason}, ${input.amountCents}, ${sandboxGatewayPaymentProfiles.id}, ${input.description}, ${now}
-    from ${sandboxGatewayPaymentProfiles}
-    where ${sandboxGatewayPaymentProfiles.id} = ${input.paymentProfileId}
-      and ${sandboxGatewayPaymentProfiles.customerId} = ${input.customerProfileId}
-      and ${sandboxGatewayPaymentProfiles.deletedAt} is null
-      and ${sandboxGatewayPaymentProfiles.behaviour} <> 'processor_error'
+    select request.id, request.idempotency_key, request.request_hash, 'charge',
+      case when profile.behaviour = any(${sql.param(declines)}::text[])
+        then 'declined' else 'approved' end,
+      case when profile.behaviour = any(${sql.param(declines)}::text[])
+        then profile.behaviour end,
+      request.amount_cents, profile.id, request.description, request.created_at
+    from unnest(
+      ${sql.param(ids)}::text[],
+      ${column(({ input }) => input.idempotencyKey)}::text[],
+      ${sql.param(hashes)}::text[],
+      ${column(({ input }) => input.amountCents)}::int[],
+      ${column(({ input }) => input.description)}::text[],
+      ${column(({ input }) => input.paymentProfileId)}::text[],
+      ${column(({ input }) => input.customerProfileId)}::text[],
+      ${column(({ at }) => at.toISOString())}::timestamptz[]
+    ) as request (id, idempotency_key, request_hash, amount_cents, description,
+      payment_profile_id, customer_id, created_at)
+    join ${sandboxGatewayPaymentProfiles} as profile
+      on profile.id = request.payment_profile_id
+      and profile.customer_id = request.customer_id
+      and profile.deleted_at is null
+      and profile.behaviour <> 'processor_error'
     on conflict (idempotency_key) do nothing
     returning id, status, decline_reason`)) as unknown as {
     rows: { id: string; status: 'approved' | 'declined'; decline_reason: DeclineReason | null }[];
   };
-  const [fresh] = written.rows;
-  if (fresh) {
-    return fresh.status === 'approved'
-      ? { status: 'approved', transactionId: fresh.id }
-      : { status: 'declined', reason: fresh.decline_reason ?? 'declined' };
-  }
+  const fresh = new Map(written.rows.map((row) => [row.id, row]));
+  return Promise.allSettled(
+    requests.map(async ({ input, at }, i): Promise<ChargeResult> => {
+      const row = fresh.get(ids[i]!);
+      if (!row) return chargeOneByOne(db, input, hashes[i]!, at);
+      return row.status === 'approved'
+        ? { status: 'approved', transactionId: row.id }
+        : { status: 'declined', reason: row.decline_reason ?? 'declined' };
+    }),
+  );
+}
 
-  // Otherwise: a repeated key (answered from its first call), or a profile that cannot be charged.
+/** A charge the batch did not write: a repeated key, or a profile that cannot be charged. */
+async function chargeOneByOne(
+  db: Database,
+  input: ChargeInput,
+  requestHash: string,
+  now: Date,
+): Promise<ChargeResult> {
   const earlier = await findByKey(db, input.idempotencyKey);
   if (earlier) return chargeResultOf(earlier, requestHash);
 
@@ -172,6 +198,15 @@ export async function chargeSandboxProfile(
   const row = inserted ?? (await findByKey(db, input.idempotencyKey));
   if (!row) throw new Error('sandbox charge row vanished');
   return chargeResultOf(row, requestHash);
+}
+
+function chargeRequestHash(input: ChargeInput): string {
+  return hashRequest([
+    'charge',
+    input.customerProfileId,
+    input.paymentProfileId,
+    input.amountCents,
+  ]);
 }
 
 /** A refund of (part of) an approved charge; all refunds of one charge never exceed it. */
