@@ -7,12 +7,13 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { SELECTABLE_CODES } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
 import { textWidth } from '../src/lib/pdf/font-metrics.ts';
-import { PdfPage, escapePdfString } from '../src/lib/pdf/pdf-page.ts';
+import { PdfPage, escapePdfString, pdfNumber } from '../src/lib/pdf/pdf-page.ts';
 import { pdfDate, pdfTextString, writePdf } from '../src/lib/pdf/write-pdf.ts';
 import { toWinAnsi } from '../src/lib/pdf/win-ansi.ts';
 import { renderReceiptPdf, type IReceipt } from '../src/services/receipts/render-receipt.ts';
@@ -177,6 +178,49 @@ describe('PDF writer', () => {
     const shrunk = page.text(72, 680, 'pay_0123456789', { size: 10, maxWidth: 60, minSize: 6 });
     expect(shrunk).toBeLessThanOrEqual(60);
     expect(page.content()).not.toContain('pay_0123456789\\205');
+  });
+
+  it('writes numbers with at most two decimals, the digits JavaScript would print', () => {
+    const plain = (value: number) => {
+      const rounded = Math.round(value * 100) / 100;
+      return rounded === 0 ? '0' : String(rounded);
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.double({ min: -1e6, max: 1e6, noNaN: true }),
+          fc.integer({ min: -100_000, max: 100_000 }).map((n) => n / 100),
+          fc.integer({ min: -1000, max: 1000 }).map((n) => n / 1000),
+        ),
+        (value) => pdfNumber(value) === plain(value),
+      ),
+      { numRuns: 20_000 },
+    );
+    expect([0.5, -0.05, 478.54, 612, -0.001, 1e16].map(pdfNumber)).toEqual([
+      '0.5',
+      '-0.05',
+      '478.54',
+      '612',
+      '0',
+      '10000000000000000',
+    ]);
+    expect(() => pdfNumber(Number.NaN)).toThrow();
+  });
+
+  it('keeps text compact: one text object for consecutive lines, font and colour set on change', () => {
+    const page = new PdfPage();
+    page.text(72, 700, 'One');
+    page.text(72, 680, 'Two');
+    page.text(200, 680, 'Bold', { font: 'Helvetica-Bold', color: [0.5, 0, 0] });
+    page.line(72, 670, 540, 670);
+    page.text(72, 650, 'Three');
+    expect(page.content()).toBe(
+      'BT /F1 10 Tf 0 0 0 rg 72 700 Td (One) Tj\n' +
+        '0 -20 Td (Two) Tj\n' +
+        '/F2 10 Tf 0.5 0 0 rg 128 0 Td (Bold) Tj\n' +
+        'ET\nq 0.5 w 0 0 0 RG 72 670 m 540 670 l S Q\n' +
+        'BT /F1 10 Tf 0 0 0 rg 72 650 Td (Three) Tj\nET\n',
+    );
   });
 
   it('is deterministic: the same page and info give the same bytes', () => {

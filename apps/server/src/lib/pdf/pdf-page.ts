@@ -39,13 +39,33 @@ const ELLIPSIS = '\x85';
 /** A number as content streams want it: at most two decimals, no exponent, no '-0'. */
 export function pdfNumber(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`not a finite number: ${value}`);
-  const rounded = Math.round(value * 100) / 100;
-  return rounded === 0 ? '0' : String(rounded);
+  // Written from integer hundredths: the same digits as String(rounded / 100), without
+  // formatting a fraction (a receipt writes a few hundred numbers).
+  const hundredths = Math.round(value * 100);
+  if (hundredths === 0) return '0';
+  if (Math.abs(hundredths) >= 1e15) return String(hundredths / 100);
+  const sign = hundredths < 0 ? '-' : '';
+  const magnitude = Math.abs(hundredths);
+  const whole = Math.floor(magnitude / 100);
+  const fraction = magnitude % 100;
+  if (fraction === 0) return `${sign}${whole}`;
+  if (fraction % 10 === 0) return `${sign}${whole}.${fraction / 10}`;
+  return `${sign}${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
+const colors = new WeakMap<TRgb, string>();
+
 function color(rgb: TRgb): string {
-  return `${pdfNumber(rgb[0])} ${pdfNumber(rgb[1])} ${pdfNumber(rgb[2])}`;
+  let written = colors.get(rgb);
+  if (written === undefined) {
+    written = `${pdfNumber(rgb[0])} ${pdfNumber(rgb[1])} ${pdfNumber(rgb[2])}`;
+    colors.set(rgb, written);
+  }
+  return written;
 }
+
+/** A coordinate as it is written: rounded to hundredths, like pdfNumber. */
+const written = (value: number) => Math.round(value * 100) / 100;
 
 const NEEDS_ESCAPE = /[()\\\x80-\xff]/;
 
@@ -73,10 +93,20 @@ function fitBytes(bytes: string, font: TPdfFont, size: number, maxWidth: number)
   return bytes.slice(0, end).trimEnd() + ELLIPSIS;
 }
 
+/**
+ * Text is written compactly: consecutive lines share one text object, and font, size and fill
+ * colour are set only when they change (they persist across text objects, and the q…Q around
+ * rules and rectangles restores them). Each line's Td is relative to the previous line's start.
+ */
 export class PdfPage {
   readonly width: number;
   readonly height: number;
   #content = '';
+  #inText = false;
+  #font = '';
+  #fill = '';
+  #lineX = 0;
+  #lineY = 0;
 
   constructor(size: { width: number; height: number } = US_LETTER) {
     this.width = size.width;
@@ -96,15 +126,45 @@ export class PdfPage {
       bytes = fitBytes(bytes, font, size, style.maxWidth);
       width = winAnsiWidth(bytes, font, size);
     }
-    const left = style.align === 'right' ? x - width : style.align === 'center' ? x - width / 2 : x;
+    const left = written(
+      style.align === 'right' ? x - width : style.align === 'center' ? x - width / 2 : x,
+    );
+    const top = written(y);
+    let ops = '';
+    if (!this.#inText) {
+      // A text object starts with its line at the origin.
+      ops = 'BT ';
+      this.#inText = true;
+      this.#lineX = 0;
+      this.#lineY = 0;
+    }
+    const fontSet = `/${FONT_RESOURCES[font]} ${pdfNumber(size)} Tf `;
+    if (fontSet !== this.#font) {
+      ops += fontSet;
+      this.#font = fontSet;
+    }
+    const fill = `${color(style.color ?? BLACK)} rg `;
+    if (fill !== this.#fill) {
+      ops += fill;
+      this.#fill = fill;
+    }
     this.#content +=
-      `BT /${FONT_RESOURCES[font]} ${pdfNumber(size)} Tf ${color(style.color ?? BLACK)} rg ` +
-      `${pdfNumber(left)} ${pdfNumber(y)} Td (${escapePdfString(bytes)}) Tj ET\n`;
+      `${ops}${pdfNumber(left - this.#lineX)} ${pdfNumber(top - this.#lineY)} Td ` +
+      `(${escapePdfString(bytes)}) Tj\n`;
+    this.#lineX = left;
+    this.#lineY = top;
     return width;
+  }
+
+  #endText(): void {
+    if (!this.#inText) return;
+    this.#content += 'ET\n';
+    this.#inText = false;
   }
 
   /** A straight rule from (x1, y1) to (x2, y2). */
   line(x1: number, y1: number, x2: number, y2: number, style: IStrokeStyle = {}): void {
+    this.#endText();
     this.#content +=
       `q ${pdfNumber(style.width ?? 0.5)} w ${color(style.color ?? BLACK)} RG ` +
       `${pdfNumber(x1)} ${pdfNumber(y1)} m ${pdfNumber(x2)} ${pdfNumber(y2)} l S Q\n`;
@@ -112,6 +172,7 @@ export class PdfPage {
 
   /** A filled rectangle with its lower-left corner at (x, y). */
   fillRect(x: number, y: number, width: number, height: number, fill: TRgb): void {
+    this.#endText();
     this.#content +=
       `q ${color(fill)} rg ${pdfNumber(x)} ${pdfNumber(y)} ` +
       `${pdfNumber(width)} ${pdfNumber(height)} re f Q\n`;
@@ -119,6 +180,6 @@ export class PdfPage {
 
   /** The page's content stream (ASCII). */
   content(): string {
-    return this.#content;
+    return this.#inText ? `${this.#content}ET\n` : this.#content;
   }
 }

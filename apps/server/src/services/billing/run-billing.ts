@@ -1,3 +1,4 @@
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
@@ -85,6 +86,8 @@ const PERIOD_FIELDS = sql.raw(
 
 /** Accounts claimed per transaction, and charged concurrently before their record. */
 const DEFAULT_BATCH_SIZE = 500;
+/** Receipts rendered in one go before the run lets other work in (see recordPayments). */
+const RECEIPTS_BETWEEN_YIELDS = 25;
 /** Batches handled at once by one run (each claim skips the others' rows). */
 const DEFAULT_WORKERS = 3;
 
@@ -725,7 +728,10 @@ export async function recordPayments(
   const rows: (typeof payments.$inferInsert)[] = [];
   const mails: MailToSend[] = [];
   const settled: { period: (typeof periodRows)[number]; user: (typeof userRows)[number] }[] = [];
-  for (const { renewal, transactionId } of charges) {
+  for (const [i, { renewal, transactionId }] of charges.entries()) {
+    // Receipts are the run's longest stretch of plain computing: other batches' statements get
+    // their answers in between, so the database is not left waiting.
+    if (i > 0 && i % RECEIPTS_BETWEEN_YIELDS === 0) await setImmediatePromise();
     const period = periodOf.get(renewal.periodId);
     const user = userOf.get(renewal.userId);
     if (!period || !user) throw new Error('period or user vanished');
