@@ -85,7 +85,7 @@ const PERIOD_FIELDS = sql.raw(
 );
 
 /** Accounts claimed per transaction, and charged concurrently before their record. */
-const DEFAULT_BATCH_SIZE = 500;
+const DEFAULT_BATCH_SIZE = 1000;
 /** Receipts rendered in one go before the run lets other work in (see recordPayments). */
 const RECEIPTS_BETWEEN_YIELDS = 25;
 /** Batches handled at once by one run (each claim skips the others' rows). */
@@ -493,7 +493,7 @@ async function chargeAndRecord(
 
 /**
  * A batch's statements find their rows by key (`= any($ids)`, joins on `unnest`). PostgreSQL's
- * default random_page_cost (4, for spinning disks) prices 500 index lookups above a scan of the
+ * default random_page_cost (4, for spinning disks) prices a batch of index lookups above a scan of the
  * whole table, which would make each batch cost as much as the table is large. The run's rows
  * are hot in memory, so its transactions price index lookups as such.
  */
