@@ -1,14 +1,21 @@
 /**
  * The year zip against the cheapest way to get the same PDFs to a client: its time divided by
  * base64-decoding the same PDFs and concatenating them (what the compatibility POST /api/pdf/zip
- * starts from), both measured in this run in alternating rounds, in CPU time, best round of 30.
- * The zip is read to its last byte as a piped response reads it.
+ * starts from), both measured in this run in alternating rounds, in CPU time, the median of 9
+ * rounds. The zip is read to its last byte as a piped response reads it.
  *
- * Target (issue 5): ratio ≤ 1.5. The verdict is the steadier figure of 240 receipts with the
- * CRC-32 stored beside each receipt when it was made (docs/decisions/011: the billing engine
- * stores it). Also printed: 12 receipts (about 6 µs of baseline, so the fixed cost of a stream
- * weighs), and the CRC-32 computed at download time, which alone costs about what the whole
- * baseline does (zlib's crc32 and Node's SIMD base64 decoder run at similar speeds).
+ * A round is long (about a quarter of a second of baseline work): its mean is a steady state
+ * that includes collecting the garbage the side made (the baseline allocates every decoded PDF
+ * and the joined copy; the zip, a few headers). Short rounds let the timing of a collection
+ * decide the figure, and repeated runs disagreed by a factor of two.
+ *
+ * The zip is `buildYearZip`, which the route serves (services/payment-history/year-receipts-zip.ts),
+ * with the CRC-32 stored beside each receipt when it was made (docs/decisions/011).
+ *
+ * Target (issue 5): ratio ≤ 1.5, for a year of receipts (12, one a month, where the fixed cost
+ * of a response weighs most) and for 240 (where the bytes do). Both must pass. Also printed: the
+ * CRC-32 computed at download time, which alone costs about what the whole baseline does (zlib's
+ * crc32 and Node's SIMD base64 decoder run at similar speeds), and the compatibility route.
  */
 import type { Readable } from 'node:stream';
 import {
@@ -22,10 +29,10 @@ import { PDF_ZIP_LIMITS } from '@dealerpass/domain/schemas/payment-history';
 import { zipFromBase64Pdfs } from '../apps/server/src/services/receipts/zip-from-base64-pdfs.ts';
 
 const TARGET = 1.5;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const SUPPORT = { supportPhone: '1-800-555-0199' };
 
-/** A year of stored receipts, newest first as the payment history query returns them. */
+/** A year of stored receipts, oldest first as the route's query gives them (yearReceiptsZip). */
 function storedReceipts(count: number): IStoredReceipt[] {
   const payments = Array.from({ length: count }, (_, i) => {
     const month = String(Math.floor((i * 12) / count) + 1).padStart(2, '0');
@@ -40,7 +47,7 @@ function storedReceipts(count: number): IStoredReceipt[] {
     );
     return { activationDate, receiptPdf, receiptCrc32: receiptCrc32(receiptPdf) };
   });
-  return payments.sort((a, b) => (a.activationDate < b.activationDate ? 1 : -1));
+  return payments.sort((a, b) => (a.activationDate < b.activationDate ? -1 : 1));
 }
 
 /**
@@ -73,8 +80,11 @@ async function time(iterations: number, run: () => Promise<number> | number): Pr
   return (used.user + used.system) / 1000 / iterations;
 }
 
-/** Interference (caches, frequency, GC timing) only ever adds time: the best round is the steadiest. */
-const best = (values: number[]) => Math.min(...values);
+/** The median round: rounds that another process or a timer interrupted weigh nothing. */
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
 
 async function compare(count: number): Promise<{ stored: number; computed: number }> {
   const payments = storedReceipts(count);
@@ -101,21 +111,21 @@ async function compare(count: number): Promise<{ stored: number; computed: numbe
     runs.compatZip = () => readAll(zipFromBase64Pdfs(request, { now }).stream);
   }
 
-  // Enough calls per round for about 10 ms of baseline work; the first rounds warm up.
-  const iterations = Math.max(20, Math.round(10 / (await time(200, baseline))));
+  // Enough calls per round for about 250 ms of baseline work; the first rounds warm up.
+  const iterations = Math.max(20, Math.round(250 / (await time(200, baseline))));
   const rounds: Record<string, number[]> = {};
-  for (let round = -3; round < ROUNDS; round++) {
+  for (let round = -2; round < ROUNDS; round++) {
     for (const [name, run] of Object.entries(runs)) {
       const ms = await time(iterations, run);
       if (round >= 0) (rounds[name] ??= []).push(ms);
     }
   }
-  const figure = (name: string) => best(rounds[name]!);
+  const figure = (name: string) => median(rounds[name]!);
   const us = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
   const ratioOf = (name: string) => figure(name) / figure('baseline');
   const kib = payments.reduce((sum, p) => sum + p.receiptPdf.length, 0) / 1024;
   console.log(
-    `${count} receipts (${kib.toFixed(1)} KiB of PDF), best of ${ROUNDS} alternating rounds of ${iterations} calls:`,
+    `${count} receipts (${kib.toFixed(1)} KiB of PDF), median of ${ROUNDS} alternating rounds of ${iterations} calls:`,
   );
   console.log(`  base64 decode + concatenate (baseline):        ${us(figure('baseline'))}`);
   console.log(
@@ -136,9 +146,9 @@ const year = await compare(12);
 const steady = await compare(240);
 const verdict = (ratio: number) =>
   `${ratio.toFixed(2)} (target ≤ ${TARGET}) ${ratio <= TARGET ? 'PASS' : 'FAIL'}`;
-console.log(`year zip / baseline, 12 receipts, CRC-32 stored:  ${verdict(year.stored)}`);
-console.log(`year zip / baseline, 240 receipts, CRC-32 computed: ${verdict(steady.computed)}`);
+console.log(`year zip / baseline, a year (12 receipts): ${verdict(year.stored)}`);
+console.log(`year zip / baseline, 240 receipts:        ${verdict(steady.stored)}`);
 console.log(
-  `year zip / baseline, 240 receipts, CRC-32 stored (the verdict): ${verdict(steady.stored)}`,
+  `(information) 240 receipts with the CRC-32 computed at download time: ${steady.computed.toFixed(2)}`,
 );
-process.exitCode = steady.stored <= TARGET ? 0 : 1;
+process.exitCode = year.stored <= TARGET && steady.stored <= TARGET ? 0 : 1;

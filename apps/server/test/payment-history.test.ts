@@ -12,7 +12,6 @@ import { PDF_ZIP_LIMITS, YEAR_MESSAGE } from '@dealerpass/domain/schemas/payment
 import { billingPeriods, payments } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { PDF_ZIP_BODY_LIMIT } from '../src/routes/payment-history/index.ts';
-import { streamYearReceipts } from '../src/services/payment-history/stream-year-receipts.ts';
 import { buildYearZip } from '../src/services/receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../src/services/receipts/render-receipt.ts';
 import { sampleReceipt } from '../src/services/receipts/sample-receipt.ts';
@@ -20,7 +19,7 @@ import { PDF_ZIP_MESSAGES } from '../src/services/receipts/zip-from-base64-pdfs.
 import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount } from './sign-in.ts';
-import { collect, dosDateOf, readZip } from './zip-reader.ts';
+import { dosDateOf, readZip } from './zip-reader.ts';
 
 const SUPPORT_PHONE = '1-800-555-0142';
 /** 23:30 on 31 December 2025 in New York (the business time zone), already 2026 in UTC. */
@@ -523,52 +522,6 @@ describe('GET /api/users/paymentHistory/receipts.zip', () => {
         code: 'NOT_FOUND',
         message: noReceiptsMessage(year, SUPPORT_PHONE),
       });
-    }
-  });
-});
-
-describe('streamYearReceipts', () => {
-  const download = (receiptsPerQuery?: number) =>
-    streamYearReceipts(t.app.db, {
-      userId: userIds.dana,
-      year: 2025,
-      supportPhone: SUPPORT_PHONE,
-      ...(receiptsPerQuery ? { receiptsPerQuery } : {}),
-    });
-
-  it('gives the same bytes whatever number of receipts it reads per query', async () => {
-    const one = await download(1);
-    const all = await download(100);
-    const usual = await download();
-    const bytes = await collect(one.stream);
-    expect(bytes.length).toBe(one.byteLength);
-    expect((await collect(all.stream)).equals(bytes)).toBe(true);
-    expect((await collect(usual.stream)).equals(bytes)).toBe(true);
-    expect(readZip(bytes)).toHaveLength(5);
-  });
-
-  it('reads the receipts while it streams, not when the download is made', async () => {
-    const dana = mine('dana', 2025);
-    const last = dana.at(-1)!;
-    const ready = await download(2);
-    // Change the last receipt (same length) after the listing: the zip carries the new bytes.
-    const changed = Buffer.from(last.pdf);
-    changed[changed.length - 2] = 0x20;
-    await t.app.db.update(payments).set({ receiptPdf: changed }).where(eq(payments.id, last.id));
-    try {
-      const entries = readZip(await collect(ready.stream));
-      expect(entries.at(-1)!.data.equals(changed)).toBe(true);
-      expect(entries[0]!.data.equals(dana[0]!.pdf)).toBe(true);
-
-      // A receipt whose length changed would make the announced length a lie: the stream fails.
-      const failing = await download(2);
-      await t.app.db
-        .update(payments)
-        .set({ receiptPdf: Buffer.concat([last.pdf, Buffer.from('\n')]) })
-        .where(eq(payments.id, last.id));
-      await expect(collect(failing.stream)).rejects.toThrow(/changed while its zip was sent/);
-    } finally {
-      await t.app.db.update(payments).set({ receiptPdf: last.pdf }).where(eq(payments.id, last.id));
     }
   });
 });

@@ -53,9 +53,17 @@ const HIGH_WATER_MARK = 64 * 1024;
  */
 const SLAB_SIZE = 2 * 1024;
 
-/** Safe names are ASCII (the domain rule), so each character is one byte. */
-function ascii(buffer: Buffer, at: number, text: string): void {
-  for (let i = 0; i < text.length; i++) buffer[at + i] = text.charCodeAt(i);
+/** Little-endian fields, written byte by byte (cheaper than a DataView per buffer). */
+function u16(buffer: Buffer, at: number, value: number): void {
+  buffer[at] = value;
+  buffer[at + 1] = value >>> 8;
+}
+
+function u32(buffer: Buffer, at: number, value: number): void {
+  buffer[at] = value;
+  buffer[at + 1] = value >>> 8;
+  buffer[at + 2] = value >>> 16;
+  buffer[at + 3] = value >>> 24;
 }
 
 /** The exact size of the archive these entries make: lets a response carry Content-Length. */
@@ -80,12 +88,10 @@ export class StoredZipWriter {
   #defaultTime: IDosDateTime | null = null;
   readonly #timeZone: string;
   readonly #names = new Set<string>();
-  /** Local headers are cut from a slab of their own; a DataView writes a field in one step. */
-  #slab = Buffer.allocUnsafe(0);
-  #slabView = new DataView(this.#slab.buffer, 0, 0);
+  /** Local headers are cut from a slab of their own. */
+  #slab: Buffer | null = null;
   #slabUsed = 0;
-  #central = Buffer.allocUnsafe(0);
-  #centralView = new DataView(this.#central.buffer, 0, 0);
+  #central: Buffer | null = null;
   #centralUsed = 0;
   #count = 0;
   /** Bytes of local headers and data written so far: the next entry's offset. */
@@ -124,59 +130,49 @@ export class StoredZipWriter {
           : modified;
     const crc = entry.crc32 ?? crc32(data);
 
-    if (this.#slabUsed + localSize > this.#slab.length) {
-      this.#slab = Buffer.allocUnsafe(SLAB_SIZE);
-      this.#slabView = new DataView(this.#slab.buffer, this.#slab.byteOffset, SLAB_SIZE);
+    let slab = this.#slab;
+    if (!slab || this.#slabUsed + localSize > slab.length) {
+      slab = this.#slab = Buffer.allocUnsafe(SLAB_SIZE);
       this.#slabUsed = 0;
     }
     const l = this.#slabUsed;
-    const local = this.#slabView;
-    local.setUint32(l, LOCAL_HEADER, true);
-    local.setUint16(l + 4, VERSION_NEEDED, true);
-    local.setUint16(l + 6, FLAG_UTF8_NAME, true);
-    local.setUint16(l + 8, METHOD_STORED, true);
-    local.setUint16(l + 10, time, true);
-    local.setUint16(l + 12, date, true);
-    local.setUint32(l + 14, crc, true);
-    local.setUint32(l + 18, size, true); // compressed size: stored, so the same
-    local.setUint32(l + 22, size, true);
-    local.setUint16(l + 26, name.length, true);
-    local.setUint16(l + 28, 0, true); // no extra field
-    ascii(this.#slab, l + LOCAL_HEADER_SIZE, name);
+    u32(slab, l, LOCAL_HEADER);
+    u16(slab, l + 4, VERSION_NEEDED);
+    u16(slab, l + 6, FLAG_UTF8_NAME);
+    u16(slab, l + 8, METHOD_STORED);
+    u16(slab, l + 10, time);
+    u16(slab, l + 12, date);
+    u32(slab, l + 14, crc);
+    u32(slab, l + 18, size); // compressed size: stored, so the same
+    u32(slab, l + 22, size);
+    u16(slab, l + 26, name.length);
+    u16(slab, l + 28, 0); // no extra field
+    // Safe names are ASCII (the domain rule), so each character is one byte.
+    slab.write(name, l + LOCAL_HEADER_SIZE, 'latin1');
     this.#slabUsed += localSize;
 
     const centralSize = CENTRAL_HEADER_SIZE + name.length;
-    if (this.#centralUsed + centralSize > this.#central.length) {
+    let central = this.#central;
+    if (!central || this.#centralUsed + centralSize > central.length) {
       const grown = Buffer.allocUnsafe(Math.max(2048, 2 * (this.#centralUsed + centralSize)));
-      this.#central.copy(grown, 0, 0, this.#centralUsed);
-      this.#central = grown;
-      this.#centralView = new DataView(grown.buffer, grown.byteOffset, grown.length);
+      central?.copy(grown, 0, 0, this.#centralUsed);
+      central = this.#central = grown;
     }
     const c = this.#centralUsed;
-    const central = this.#centralView;
-    central.setUint32(c, CENTRAL_HEADER, true);
-    central.setUint16(c + 4, VERSION_MADE_BY, true);
-    central.setUint16(c + 6, VERSION_NEEDED, true);
-    central.setUint16(c + 8, FLAG_UTF8_NAME, true);
-    central.setUint16(c + 10, METHOD_STORED, true);
-    central.setUint16(c + 12, time, true);
-    central.setUint16(c + 14, date, true);
-    central.setUint32(c + 16, crc, true);
-    central.setUint32(c + 20, size, true);
-    central.setUint32(c + 24, size, true);
-    central.setUint16(c + 28, name.length, true);
-    central.setUint16(c + 30, 0, true); // extra field length
-    central.setUint16(c + 32, 0, true); // comment length
-    central.setUint16(c + 34, 0, true); // disk number
-    central.setUint16(c + 36, 0, true); // internal attributes
-    central.setUint32(c + 38, REGULAR_FILE_RW_R_R, true);
-    central.setUint32(c + 42, this.#offset, true);
-    ascii(this.#central, c + CENTRAL_HEADER_SIZE, name);
+    u32(central, c, CENTRAL_HEADER);
+    u16(central, c + 4, VERSION_MADE_BY);
+    // From "version needed" to the extra field's length the fields equal the local header's.
+    slab.copy(central, c + 6, l + 4, l + 30);
+    u32(central, c + 30, 0); // extra field and comment lengths
+    u32(central, c + 34, 0); // disk number, internal attributes
+    u32(central, c + 38, REGULAR_FILE_RW_R_R);
+    u32(central, c + 42, this.#offset);
+    slab.copy(central, c + CENTRAL_HEADER_SIZE, l + LOCAL_HEADER_SIZE, l + localSize);
     this.#centralUsed += centralSize;
 
     this.#count++;
     this.#offset += localSize + size;
-    return this.#slab.subarray(l, l + localSize);
+    return slab.subarray(l, l + localSize);
   }
 
   /** The central directory and its end record: the archive's last bytes. */
@@ -187,16 +183,16 @@ export class StoredZipWriter {
       throw new Error('zip: archive too large without ZIP64');
     }
     const tail = Buffer.allocUnsafe(this.#centralUsed + END_SIZE);
-    this.#central.copy(tail, 0, 0, this.#centralUsed);
-    const end = new DataView(tail.buffer, tail.byteOffset + this.#centralUsed, END_SIZE);
-    end.setUint32(0, END_OF_CENTRAL_DIRECTORY, true);
-    end.setUint16(4, 0, true); // this disk
-    end.setUint16(6, 0, true); // disk where the central directory starts
-    end.setUint16(8, this.#count, true);
-    end.setUint16(10, this.#count, true);
-    end.setUint32(12, this.#centralUsed, true);
-    end.setUint32(16, this.#offset, true);
-    end.setUint16(20, 0, true); // comment length
+    this.#central?.copy(tail, 0, 0, this.#centralUsed);
+    const e = this.#centralUsed;
+    u32(tail, e, END_OF_CENTRAL_DIRECTORY);
+    u16(tail, e + 4, 0); // this disk
+    u16(tail, e + 6, 0); // disk where the central directory starts
+    u16(tail, e + 8, this.#count);
+    u16(tail, e + 10, this.#count);
+    u32(tail, e + 12, this.#centralUsed);
+    u32(tail, e + 16, this.#offset);
+    u16(tail, e + 20, 0); // comment length
     return tail;
   }
 }

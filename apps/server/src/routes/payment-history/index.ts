@@ -12,7 +12,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { checkHistoryYear } from '../../services/payment-history/check-history-year.ts';
 import { getPaymentHistory } from '../../services/payment-history/get-payment-history.ts';
 import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
-import { streamYearReceipts } from '../../services/payment-history/stream-year-receipts.ts';
+import { yearReceiptsZip } from '../../services/payment-history/year-receipts-zip.ts';
 import {
   PDF_ZIP_MESSAGES,
   zipFromBase64Pdfs,
@@ -74,7 +74,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { year } = request.query;
       checkHistoryYear(year, app.now(), app.config.billing.timeZone);
-      const download = await streamYearReceipts(app.db, {
+      const download = await yearReceiptsZip(app.db, {
         userId: userIdOf(request),
         year,
         supportPhone: app.config.company.supportPhone,
