@@ -729,8 +729,9 @@ export async function recordPayments(
   const mails: MailToSend[] = [];
   const settled: { period: (typeof periodRows)[number]; user: (typeof userRows)[number] }[] = [];
   for (const [i, { renewal, transactionId }] of charges.entries()) {
-    // Receipts are the run's longest stretch of plain computing: other batches' statements get
-    // their answers in between, so the database is not left waiting.
+    // Receipts are the run's longest stretch of plain computing (a batch's take about 100 ms):
+    // the scheduled run shares its process with the web server, whose requests, like the other
+    // batches' statements, are answered in between.
     if (i > 0 && i % RECEIPTS_BETWEEN_YIELDS === 0) await setImmediatePromise();
     const period = periodOf.get(renewal.periodId);
     const user = userOf.get(renewal.userId);
