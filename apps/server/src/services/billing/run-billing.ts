@@ -89,7 +89,7 @@ const DEFAULT_BATCH_SIZE = 1000;
 /** Receipts rendered in one go before the run lets other work in (see recordPayments). */
 const RECEIPTS_BETWEEN_YIELDS = 25;
 /** Batches handled at once by one run (each claim skips the others' rows). */
-const DEFAULT_WORKERS = 3;
+const DEFAULT_WORKERS = 5;
 
 const isoDate = (text: string) => {
   const date = parseIsoDate(text);
@@ -118,7 +118,7 @@ export async function runBilling(
   deps: BillingDeps,
   options: {
     batchSize?: number;
-    /** Batches in flight at once (default 3). */ workers?: number;
+    /** Batches in flight at once (default 5). */ workers?: number;
     /** Only this account (a new card's immediate retry, R4). */ userId?: string;
   } = {},
 ): Promise<BillingRunResult> {
