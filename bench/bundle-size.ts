@@ -5,49 +5,20 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { WEB_DIST, entryKey, readManifest, staticClosure } from './vite-manifest.ts';
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-  css?: string[];
-}
-
-const DIST = fileURLToPath(new URL('../apps/web/dist/', import.meta.url));
 const LIMIT_KB = 100;
-const manifest = JSON.parse(readFileSync(join(DIST, '.vite/manifest.json'), 'utf8')) as Record<
-  string,
-  ManifestChunk
->;
-
-/** Chunks loaded for these manifest keys, following static imports only. */
-function closure(keys: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`manifest has no ${key}`);
-    seen.add(key);
-    chunk.imports?.forEach(visit);
-  };
-  keys.forEach(visit);
-  return seen;
-}
 
 export function firstLoad(routeModule: string): {
   files: { file: string; gzip: number }[];
   totalKb: number;
 } {
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  if (!entry) throw new Error('no entry chunk in the manifest');
-  const keys = closure([entry, routeModule]);
+  const manifest = readManifest();
+  const keys = staticClosure(manifest, [entryKey(manifest), routeModule]);
   const files = [...keys].map((key) => {
     const file = manifest[key]!.file;
-    return { file, gzip: gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length };
+    return { file, gzip: gzipSync(readFileSync(join(WEB_DIST, file)), { level: 9 }).length };
   });
   return { files, totalKb: files.reduce((sum, f) => sum + f.gzip, 0) / 1024 };
 }

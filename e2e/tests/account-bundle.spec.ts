@@ -1,44 +1,17 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { entryKey, readManifest, staticClosure } from '../../bench/vite-manifest.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
  * Issue 7: the account pages are loaded on demand. None of their code (the account layout, the
  * feature's modules, the route guard) is in the first load of a public page: neither in the
  * build's static import graph from the entry, nor among the scripts a browser fetches there.
- * Chunks are found in Vite's manifest as bench/bundle-size.ts does.
+ * Chunks are found in Vite's manifest with bench/vite-manifest.ts, as bench/bundle-size.ts does.
  */
 
-interface ManifestChunk {
-  file: string;
-  src?: string;
-  isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
-}
-
-const DIST = fileURLToPath(new URL('../../apps/web/dist/', import.meta.url));
-const manifest = JSON.parse(readFileSync(`${DIST}.vite/manifest.json`, 'utf8')) as Record<
-  string,
-  ManifestChunk
->;
+const manifest = readManifest();
 
 const isAccountCode = (key: string) =>
   key.startsWith('src/features/account/') || key === 'src/app/layouts/account-layout.tsx';
-
-/** Manifest keys loaded with these, following static imports only. */
-function staticClosure(keys: string[]): Set<string> {
-  const seen = new Set<string>();
-  const visit = (key: string) => {
-    if (seen.has(key)) return;
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`manifest has no ${key}`);
-    seen.add(key);
-    chunk.imports?.forEach(visit);
-  };
-  keys.forEach(visit);
-  return seen;
-}
 
 const PUBLIC_PAGES = [
   'src/features/marketing/routes/home-page.tsx',
@@ -49,8 +22,7 @@ const PUBLIC_PAGES = [
 ];
 
 test('no account code is in the first load of the public pages', async ({ page }) => {
-  const entry = Object.keys(manifest).find((key) => manifest[key]?.isEntry);
-  expect(entry).toBeDefined();
+  const entry = entryKey(manifest);
   const accountKeys = Object.keys(manifest).filter(isAccountCode);
   // The account pages exist as chunks of their own (else this test would prove nothing).
   expect(accountKeys).toEqual(
@@ -63,7 +35,7 @@ test('no account code is in the first load of the public pages', async ({ page }
     ]),
   );
   for (const publicPage of PUBLIC_PAGES) {
-    const loaded = [...staticClosure([entry!, publicPage])];
+    const loaded = [...staticClosure(manifest, [entry, publicPage])];
     expect(loaded.filter(isAccountCode), publicPage).toEqual([]);
   }
 
