@@ -13,9 +13,8 @@ import {
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { recordChargeback } from '../src/services/billing/record-chargeback.ts';
 import { runBilling, type BillingDeps } from '../src/services/billing/run-billing.ts';
-import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
-import { createAccount } from './sign-in.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
 
 const BILLING = {
   billingFirstName: 'Pat',
@@ -60,14 +59,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       withIdentity: false,
       ...fields,
     });
-    const { rawId } = await createSession(t.app.db, {
-      userId: user.id,
-      context: 'web',
-      viaKarId: true,
-      tokens: {},
-      now,
-      encryptionKey: t.app.keys.encryption,
-    });
+    const rawId = await sessionFor(t, user.id, now);
     return { userId: user.id, session: rawId };
   }
 

@@ -11,9 +11,8 @@ import {
 import { AUTOCHECK_SANDBOX_CREDENTIALS } from '../src/adapters/autocheck/sandbox-autocheck.ts';
 import { inProcessFetch } from '../src/plugins/identity.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
-import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
-import { createAccount } from './sign-in.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
 
 /**
  * Issue 8 through the real app and the embedded Carfax and AutoCheck sandboxes: the Carfax
@@ -54,14 +53,7 @@ describe('Carfax and AutoCheck integrations (issue 8)', () => {
     };
     for (const [name, fields] of Object.entries(accounts)) {
       const { user } = await createAccount(t, fields);
-      const { rawId } = await createSession(t.app.db, {
-        userId: user.id,
-        context: 'web',
-        viaKarId: true,
-        tokens: {},
-        now: new Date(),
-        encryptionKey: t.app.keys.encryption,
-      });
+      const rawId = await sessionFor(t, user.id);
       sessions[name] = rawId;
     }
     csrf = await t.browser();

@@ -9,7 +9,6 @@ import {
   type CarfaxClient,
 } from '../src/adapters/carfax/carfax-oauth-client.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
-import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import {
   startAutoCheckDouble,
@@ -17,7 +16,7 @@ import {
   type AutoCheckDouble,
   type CarfaxDouble,
 } from './integrations-doubles.ts';
-import { createAccount } from './sign-in.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
 
 /**
  * The production adapters (issue 8) against local doubles of Carfax's OAuth 2.0 endpoints and
@@ -173,14 +172,7 @@ describe('production Carfax and AutoCheck adapters against local doubles', () =>
         },
       });
       const { user } = await createAccount(t, { email: 'prod@example.com' });
-      const { rawId } = await createSession(t.app.db, {
-        userId: user.id,
-        context: 'web',
-        viaKarId: true,
-        tokens: {},
-        now: new Date(),
-        encryptionKey: t.app.keys.encryption,
-      });
+      const rawId = await sessionFor(t, user.id);
       const browser = await t.browser();
       cookie = `${browser.cookie}; ${SESSION_COOKIE}=${rawId}`;
       token = browser.token;

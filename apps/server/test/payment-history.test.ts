@@ -16,9 +16,8 @@ import { buildYearZip } from '../src/services/receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../src/services/receipts/render-receipt.ts';
 import { sampleReceipt } from '../src/services/receipts/sample-receipt.ts';
 import { PDF_ZIP_MESSAGES } from '../src/services/receipts/zip-from-base64-pdfs.ts';
-import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
-import { createAccount } from './sign-in.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
 import { dosDateOf, readZip } from './zip-reader.ts';
 
 const SUPPORT_PHONE = '1-800-555-0142';
@@ -113,14 +112,7 @@ async function insertPayment(
 }
 
 async function startSession(who: Who, now: Date): Promise<string> {
-  const { rawId } = await createSession(t.app.db, {
-    userId: userIds[who],
-    context: 'web',
-    viaKarId: true,
-    tokens: {},
-    now,
-    encryptionKey: t.app.keys.encryption,
-  });
+  const rawId = await sessionFor(t, userIds[who], now);
   return rawId;
 }
 

@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { users } from '../src/db/schema.ts';
 import { createIdentity } from '../src/services/identity/create-identity.ts';
+import { createSession, type ProviderTokens } from '../src/services/session/session-store.ts';
 import { CSRF_COOKIE } from '../src/plugins/csrf.ts';
 import type { TestApp } from './helper.ts';
 
@@ -174,4 +175,25 @@ export async function createAccount(
     if (!user) throw new Error('no user');
     return { user, identityId: identity?.id ?? null };
   });
+}
+
+/**
+ * A web session of the account, as the sign-in callback makes one (by default through its
+ * DealerPass ID, holding no provider tokens). Returns the session cookie's value.
+ */
+export async function sessionFor(
+  t: TestApp,
+  userId: string,
+  now: Date = new Date(),
+  options: { viaKarId?: boolean; tokens?: ProviderTokens } = {},
+): Promise<string> {
+  const { rawId } = await createSession(t.app.db, {
+    userId,
+    context: 'web',
+    viaKarId: options.viaKarId ?? true,
+    tokens: options.tokens ?? {},
+    now,
+    encryptionKey: t.app.keys.encryption,
+  });
+  return rawId;
 }

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
-import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
-import { createAccount } from './sign-in.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
 
 /**
  * PUT /api/users/current (000 §5, §7; issue 7): only the alternate e-mail and alternate phone are
@@ -26,14 +25,7 @@ describe('PUT /api/users/current', () => {
     ] as const) {
       const { user } = await createAccount(t, { email: `${name}@example.com`, ...extra });
       ids[name] = user.id;
-      const { rawId } = await createSession(t.app.db, {
-        userId: user.id,
-        context: 'web',
-        viaKarId: true,
-        tokens: {},
-        now: new Date(),
-        encryptionKey: t.app.keys.encryption,
-      });
+      const rawId = await sessionFor(t, user.id);
       sessions[name] = rawId;
     }
     csrf = await t.browser();

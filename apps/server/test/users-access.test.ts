@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
-import { createSession } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
-import { createAccount } from './sign-in.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
 
 /**
  * Access to every /api/users/* route (issue 4): no session, an expired one, another user's, and a
@@ -52,14 +51,7 @@ describe('access control on /api/users/*', () => {
       ['bob', bob.user],
       ['blocked', blocked.user],
     ] as const) {
-      const { rawId } = await createSession(t.app.db, {
-        userId: user.id,
-        context: 'web',
-        viaKarId: true,
-        tokens: {},
-        now: new Date(),
-        encryptionKey: t.app.keys.encryption,
-      });
+      const rawId = await sessionFor(t, user.id);
       sessionOf[name] = rawId;
     }
     csrf = await t.browser();

@@ -10,8 +10,9 @@ import {
   emailAccountKey,
   MAX_SIGN_IN_FAILURES,
 } from '../src/services/identity/sign-in-failures.ts';
-import { createSession, hashSessionId } from '../src/services/session/session-store.ts';
+import { hashSessionId } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
+import { sessionFor } from './sign-in.ts';
 
 /** Every field of 000 §3, minus the secrets (R7), plus whether the AutoCheck password is set. */
 const USER_FIELDS = [
@@ -103,13 +104,9 @@ async function insertUser(values: Partial<typeof users.$inferInsert> = {}) {
 
 /** A signed-in browser for a user: the session cookie as the sign-in would set it, plus CSRF. */
 async function signedIn(userId: string, viaKarId = false) {
-  const { rawId } = await createSession(t.app.db, {
-    userId,
-    context: 'web',
+  const rawId = await sessionFor(t, userId, clock, {
     viaKarId,
     tokens: { idToken: 'id-token-secret', refreshToken: 'refresh-token-secret' },
-    now: clock,
-    encryptionKey: t.app.keys.encryption,
   });
   const cookie = `${browser.cookie}; ${SESSION_COOKIE}=${rawId}`;
   return {
