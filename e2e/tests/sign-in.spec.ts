@@ -6,7 +6,7 @@ import {
   DEMO_ACCOUNTS,
   type TDemoAccountKey,
 } from '../../apps/server/src/services/demo/demo-accounts.ts';
-import { acceptEssentialCookies, expect, expectAccessible, test } from './fixtures.ts';
+import { acceptEssentialCookies, expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 function demo(key: TDemoAccountKey) {
   const account = DEMO_ACCOUNTS.find((candidate) => candidate.key === key);
@@ -14,21 +14,9 @@ function demo(key: TDemoAccountKey) {
   return account;
 }
 
-/** Signs in through the embedded provider's page, as a person does. */
-async function signIn(page: Page, key: TDemoAccountKey, start = '/login') {
-  const account = demo(key);
-  await page.goto(start);
-  await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
-  await acceptEssentialCookies(page);
-  if (account.method === 'legacy') {
-    await page.getByLabel('Legacy username').check();
-    await page.getByLabel(/^Username/).fill(account.signIn);
-  } else {
-    await page.getByLabel(/^Email/).fill(account.signIn);
-  }
-  await page.getByLabel(/^Password/).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
+/** Signs in as a demo account through the embedded provider's page, as a person does. */
+const signIn = (page: Page, key: TDemoAccountKey, start = '/login') =>
+  signInAs(page, demo(key), start);
 
 const TOKEN_PATTERN = /eyJ[\w-]{10,}\.eyJ[\w-]{10,}/;
 
