@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { describedBy, FieldMessages } from './fields.tsx';
 import './checkbox-field.css';
 
 type CheckboxFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & {
@@ -12,9 +13,6 @@ type CheckboxFieldProps = Omit<InputHTMLAttributes<HTMLInputElement>, 'type'> & 
 export function CheckboxField({ label, error, hint, ref, ...input }: CheckboxFieldProps) {
   const generated = useId();
   const id = input.id ?? generated;
-  const describedBy =
-    [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
-    undefined;
   return (
     <div className={`field field--checkbox${error ? ' field--invalid' : ''}`}>
       <div className="checkbox-row">
@@ -24,20 +22,11 @@ export function CheckboxField({ label, error, hint, ref, ...input }: CheckboxFie
           id={id}
           type="checkbox"
           aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
+          aria-describedby={describedBy(id, error, hint)}
         />
         <label htmlFor={id}>{label}</label>
       </div>
-      {hint ? (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
+      <FieldMessages id={id} error={error} hint={hint} />
     </div>
   );
 }

@@ -28,6 +28,23 @@ function FieldFrame({ id, label, error, hint, required, children }: FieldFramePr
         {required ? <span aria-hidden="true"> *</span> : null}
       </label>
       {children}
+      <FieldMessages id={id} error={error} hint={hint} />
+    </div>
+  );
+}
+
+/** A field's hint and error, with the ids `describedBy` points the control at. */
+export function FieldMessages({
+  id,
+  error,
+  hint,
+}: {
+  id: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+}) {
+  return (
+    <>
       {hint ? (
         <p id={`${id}-hint`} className="field__hint">
           {hint}
@@ -38,11 +55,12 @@ function FieldFrame({ id, label, error, hint, required, children }: FieldFramePr
           {error}
         </p>
       ) : null}
-    </div>
+    </>
   );
 }
 
-function describedBy(id: string, error?: string, hint?: ReactNode): string | undefined {
+/** The control's aria-describedby: its hint and its error, when there are any. */
+export function describedBy(id: string, error?: string, hint?: ReactNode): string | undefined {
   return (
     [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(' ') ||
     undefined
