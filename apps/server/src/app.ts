@@ -16,6 +16,7 @@ import identity from './plugins/identity.ts';
 import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
 import session from './plugins/session.ts';
+import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
 import authRoutes from './routes/auth/index.ts';
 import captchaRoutes from './routes/captcha/index.ts';
@@ -154,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     backgroundIntervalMs: options.backgroundIntervalMs,
   } satisfies ServiceOverrides);
   await app.register(session);
+  await app.register(routeAccess);
   await app.register(identity, options.rpFetch ? { rpFetch: options.rpFetch } : {});
   await app.register(integrations, {
     ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
@@ -178,9 +180,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);
   if (config.payments.kind === 'sandbox')
     await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});
-  const sandboxAllowed =
-    config.env !== 'production' || process.env.ALLOW_SANDBOX_IN_PRODUCTION === 'true';
-  if (config.sandboxes.includes('mailbox') && sandboxAllowed) await app.register(devRoutes);
+  if (config.devMailbox) await app.register(devRoutes);
 
   app.addHook('onClose', async () => {
     await options.database.close();

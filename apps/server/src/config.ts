@@ -181,6 +181,8 @@ export interface Config {
   };
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
+  /** Whether the development mailbox is served (R8: never in production). */
+  devMailbox: boolean;
   /** The live chat widget (DECISIONS R8); null shows none. */
   chat: { kind: 'chatwoot'; baseUrl: string; websiteToken: string } | null;
 }
@@ -263,6 +265,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
     sandboxes,
+    // R8: the mailbox shows every mail to every visitor, so only a demo, development or test
+    // server shows it; a production server keeps unsent mail but never serves it, whatever flag is set.
+    devMailbox: sandboxes.includes('mailbox') && env.APP_ENV !== 'production',
     chat:
       env.CHATWOOT_BASE_URL && env.CHATWOOT_WEBSITE_TOKEN
         ? {

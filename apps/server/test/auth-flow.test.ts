@@ -12,7 +12,7 @@ describe('sign-in through the embedded OpenID provider (DECISIONS R6)', () => {
   beforeAll(async () => {
     t = await buildTestApp({
       routes: (app) =>
-        app.get('/api/test/whoami', { preHandler: app.requireSession }, async (request) => ({
+        app.get('/api/test/whoami', { config: { access: 'session' } }, async (request) => ({
           data: request.session,
         })),
     });

@@ -351,10 +351,16 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
         ['cancellation reason', null, 'user'],
         ['cancelled in the trial: sign-up charge refunded', 'inactive', 'user'],
       ]);
-      // A second cancel is refused with the cancellation text, and nothing is refunded twice.
+      // A second cancel is refused (the account is inactive now: the cancel page's access rule,
+      // docs/decisions/016), and nothing is refunded twice.
       const again = await call('PATCH', '/api/users/cancel', session, CANCEL);
-      expect(again.statusCode).toBe(400);
-      expect(again.json().code).toBe('CANCEL_ACCOUNT_FAILED');
+      expect(again.statusCode).toBe(403);
+      expect(again.json().code).toBe('ACCOUNT_INACTIVE');
+      const refundsAfter = await t.app.db
+        .select()
+        .from(sandboxGatewayTransactions)
+        .where(eq(sandboxGatewayTransactions.idempotencyKey, `refund:${paymentId}`));
+      expect(refundsAfter).toHaveLength(1);
     });
 
     it('after the trial: pending cancel, no refund, access continues; the billing run ends it at the period end', async () => {

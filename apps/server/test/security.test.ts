@@ -9,7 +9,7 @@ describe('security headers and API conventions', () => {
       env: { TRUST_PROXY: 'true' },
       // A route that fails unexpectedly, as a bug would.
       routes: (app) =>
-        app.get('/api/test/explode', async () => {
+        app.get('/api/test/explode', { config: { access: 'public' } }, async () => {
           throw new Error('connection string postgres://admin:hunter2@db/secret leaked');
         }),
     });

@@ -15,7 +15,7 @@ describe('server-side sessions (DECISIONS R6)', () => {
     t = await buildTestApp({
       now: () => new Date(Date.now() + offsetMs),
       routes: (app) =>
-        app.get('/api/test/whoami', { preHandler: app.requireSession }, async (request) => ({
+        app.get('/api/test/whoami', { config: { access: 'session' } }, async (request) => ({
           data: request.session,
         })),
     });

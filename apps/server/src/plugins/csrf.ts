@@ -4,19 +4,14 @@ import fp from 'fastify-plugin';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
 import { hmac, safeEqual } from '../lib/keys.ts';
+import { needsWebAppChecks } from './route-access.ts';
 
 /** `__Host-`: Secure, Path=/ and no Domain, so no sibling host can set or read it. */
 export const CSRF_COOKIE = '__Host-dp-csrf';
 export const CSRF_HEADER = 'x-csrf-token';
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** Our JSON endpoints: the API and the sign-in pages' calls (the provider's own endpoints are not ours). */
-export function isOurWriteEndpoint(url: string): boolean {
-  return url.startsWith('/api/') || url.startsWith('/oidc/interaction/');
-}
 
 /**
- * CSRF protection (docs/decisions/003-csrf-and-sessions.md): a random secret in an HttpOnly cookie;
+ * CSRF protection on every unsafe route our web app calls (`config.caller`, route-access.ts) (docs/decisions/003-csrf-and-sessions.md): a random secret in an HttpOnly cookie;
  * the page carries HMAC(secret) in a meta tag; the web app echoes it in `x-csrf-token`. A forged
  * request can send the cookie but cannot read the page, so it cannot know the token.
  */
@@ -27,7 +22,9 @@ export default fp(
     });
 
     app.addHook('onRequest', (request, _reply, done) => {
-      if (!UNSAFE.has(request.method) || !isOurWriteEndpoint(request.url)) return done();
+      // Decided on the route that matched, never on the raw URL: the router decodes
+      // `/%61pi/…` to `/api/…`, so a prefix test of `request.url` could be walked around.
+      if (!needsWebAppChecks(request)) return done();
       const secret = readCookie(request, CSRF_COOKIE);
       const token = request.headers[CSRF_HEADER];
       if (!secret || typeof token !== 'string' || !safeEqual(token, hmac(app.keys.csrf, secret))) {

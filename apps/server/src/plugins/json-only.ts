@@ -1,15 +1,16 @@
 import fp from 'fastify-plugin';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
-import { isOurWriteEndpoint } from './csrf.ts';
+import { needsWebAppChecks } from './route-access.ts';
 
-const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-/** The API speaks JSON only (001 §7): a body of any other type is refused with 415 before parsing. */
+/**
+ * The API speaks JSON only (001 §7): on every unsafe route our web app calls (decided on the
+ * matched route, as CSRF is), a body of any other type is refused with 415 before parsing.
+ */
 export default fp(
   async (app) => {
     app.addHook('onRequest', (request, _reply, done) => {
-      if (!UNSAFE.has(request.method) || !isOurWriteEndpoint(request.url)) return done();
+      if (!needsWebAppChecks(request)) return done();
       const length = request.headers['content-length'];
       const hasBody =
         (length !== undefined && length !== '0') ||

@@ -66,16 +66,24 @@ export function setPagePolicy(reply: FastifyReply, config: Config): string {
 
 /**
  * Security headers on every response (nosniff, referrer policy, no framing, a strict CSP), HSTS
- * when the request came over HTTPS, and `no-store` on every API answer, since most carry user
- * data. One synchronous hook with precomputed values: this runs on every request.
+ * when the request came over HTTPS, and `no-store` unless a route sets its own caching, since
+ * most answers carry user data. One synchronous hook with precomputed values: this runs on every request.
  */
 export default fp(
   async (app) => {
     app.addHook('onRequest', (request, reply, done) => {
       reply.headers(STATIC_HEADERS);
       if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
-      if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
       done();
+    });
+    // Every answer is no-store unless its route set its own caching (hashed assets, the static
+    // files' `setHeaders` on the raw response, a stylesheet): no test of the path, which the
+    // router may have decoded (`/%61pi/users/current` is `/api/users/current`).
+    app.addHook('onSend', (_request, reply, payload, done) => {
+      if (!reply.hasHeader('cache-control') && !reply.raw.hasHeader('cache-control')) {
+        reply.header('cache-control', 'no-store');
+      }
+      done(null, payload);
     });
   },
   { name: 'security-headers', dependencies: ['config'] },

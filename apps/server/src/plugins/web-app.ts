@@ -34,7 +34,7 @@ export default fp(
       captcha: app.captcha.publicConfig(),
       payments: app.payments.publicConfig(),
       sandboxes: app.config.sandboxes,
-      mailbox: app.config.sandboxes.includes('mailbox'),
+      mailbox: app.config.devMailbox,
       // The sign-up's order summary shows the first renewal date in this zone (R4).
       businessTimeZone: app.config.billing.timeZone,
       chat: app.config.chat,

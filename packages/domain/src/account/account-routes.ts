@@ -105,3 +105,31 @@ export function accountNavLinks(
 /** The alert for inactive accounts (000 §2 leaves the text open). */
 export const INACTIVE_NAV_ALERT =
   'Your account is no longer active. Please re-enter your billing details to reactivate it.';
+
+/** Why the server refuses an account call (docs/decisions/016): each has its own error code. */
+export type TAccountApiRefusal = 'blocked' | 'inactive' | 'not-held';
+
+export type TAccountApiDecision =
+  { allowed: true } | { allowed: false; refusal: TAccountApiRefusal };
+
+/**
+ * The server's side of `accountRouteAccess`: an API call belongs to the account page that makes
+ * it, and is allowed exactly when that page is (a request to cancel counts as the cancel page
+ * being open). `activeOnly` narrows a page that an inactive account may open to the calls it
+ * may not make there (000 §4: an inactive account's Billing only reactivates).
+ */
+export function accountApiAccess(
+  page: TAccountRoute,
+  input: Omit<IRouteAccessInput, 'cancelling'> & { activeOnly?: boolean },
+): TAccountApiDecision {
+  const decision = accountRouteAccess(page, { ...input, cancelling: true });
+  if (!decision.allowed) {
+    if (decision.state?.blocked) return { allowed: false, refusal: 'blocked' };
+    return {
+      allowed: false,
+      refusal: decision.redirectTo === ACCOUNT_ROUTES.billing ? 'inactive' : 'not-held',
+    };
+  }
+  if (input.activeOnly && !input.flags.active) return { allowed: false, refusal: 'inactive' };
+  return { allowed: true };
+}

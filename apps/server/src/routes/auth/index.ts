@@ -56,7 +56,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       path,
       {
         schema: { querystring: ZLoginQuery },
-        config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+        config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
       },
       async (request, reply) => {
         const browserSecret = randomBytes(32).toString('base64url');
@@ -76,7 +76,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     LOGIN_CALLBACK_PATH,
-    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       reply.clearCookie(LOGIN_COOKIE, COOKIE_OPTIONS);
@@ -150,21 +150,24 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
    * GET /api/auth/session: what the web app may know about its own session. The DealerPass ID
    * banner (000 §4) shows only when the sign-in did not come through a DealerPass ID.
    */
-  app.get('/api/auth/session', { preHandler: app.requireSession }, async (request) => {
+  app.get('/api/auth/session', { config: { access: 'session' } }, async (request) => {
     const session = request.session!;
     return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
   });
 
   app.post(
     '/api/auth/logout',
-    { config: { rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    // Public: signing out without a (live) session still clears the cookie and answers.
+    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
     async (request, reply) => {
       return { data: { redirectTo: await signOut(request, reply) } };
     },
   );
 
   for (const path of Object.values(LOGOUT_CALLBACK_PATHS)) {
-    app.get(path, async (_request, reply) => reply.redirect('/authlogout', 303));
+    app.get(path, { config: { access: 'public' } }, async (_request, reply) =>
+      reply.redirect('/authlogout', 303),
+    );
   }
 
   /** Ends our session, revokes the provider's tokens, and returns where the browser goes next. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { ZCancelSubscriptionRequestSchema } from '@dealerpass/domain/schemas/cancellation';
 import {
@@ -18,20 +19,22 @@ import {
 import { cancelSubscription } from '../../services/billing/cancel-subscription.ts';
 import { reactivate } from '../../services/billing/reactivate.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
-import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
 
+/** 000 §4: an inactive account's Billing only reactivates; its card is changed by reactivating. */
+const CARD_WRITE = { page: ACCOUNT_ROUTES.billing, activeOnly: true } as const;
+
 /**
  * The billing API (000 §7, DECISIONS R4, R5): the card on file, cancellation and reactivation.
- * Signed-in, own record only (no route takes a user id), a blocked account is refused (403), and
+ * Signed-in, own record only (no route takes a user id), each route's account page decides who
+ * may call it (route-access.ts: blocked 403, inactive 403 where the page says so), and
  * every write body is checked for raw card data before it is validated (R5). Each answers the
  * user as `GET /api/users/current` does, for the web app's refetch.
  */
 const billingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
   const deps = (): BillingApiDeps => ({
     db: app.db,
     payments: app.payments,
@@ -41,12 +44,6 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     mailKind: app.mail.transport.kind,
     log: app.log,
   });
-
-  async function requireAccount(request: FastifyRequest, reply: FastifyReply) {
-    await app.requireSession(request, reply);
-    if (!request.session) return reply;
-    await refuseBlockedAccount(app.db, request.session.userId, messageVars);
-  }
 
   /** R5 first; then the same-address box (000 §7): billing values from the account's address. */
   async function prepareBody(request: FastifyRequest) {
@@ -63,7 +60,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/users/paymentProfile',
     {
-      onRequest: requireAccount,
+      config: { access: CARD_WRITE },
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
@@ -83,7 +80,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete(
     '/api/users/paymentProfile',
     {
-      onRequest: requireAccount,
+      config: { access: CARD_WRITE },
       preValidation: prepareBody,
       schema: { response: { 200: ZUserResponseSchema } },
     },
@@ -95,7 +92,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/users/cancel',
     {
-      onRequest: requireAccount,
+      config: { access: { page: ACCOUNT_ROUTES.cancel } },
       preValidation: prepareBody,
       bodyLimit: 8 * 1024,
       schema: { body: ZCancelSubscriptionRequestSchema, response: { 200: ZUserResponseSchema } },
@@ -113,7 +110,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/api/users/reactivate',
     {
-      onRequest: requireAccount,
+      config: { access: { page: ACCOUNT_ROUTES.billing } },
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {

@@ -6,7 +6,7 @@ import { AppError } from '../../errors/app-error.ts';
 const captchaRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/captcha/challenge',
-    { config: { rateLimit: { max: 60, timeWindow: '1 minute' } } },
+    { config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } } },
     async () => {
       if (!app.captcha.createChallenge) throw new AppError(ERROR_CODES.NOT_FOUND);
       return app.captcha.createChallenge();

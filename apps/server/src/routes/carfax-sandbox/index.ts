@@ -144,7 +144,7 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
     return reply.header('cache-control', 'no-store').redirect(url.toString(), 303);
   }
 
-  app.get(stylesheet, async (_request, reply) =>
+  app.get(stylesheet, { config: { access: 'public' } }, async (_request, reply) =>
     reply
       .type('text/css; charset=utf-8')
       .header('cache-control', 'public, max-age=3600')
@@ -152,150 +152,160 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
   );
 
   /** RFC 6749 §4.1.1; errors before the redirect URI is trusted are shown, never redirected (§4.1.2.1). */
-  app.get(CARFAX_SANDBOX_PATHS.authorize, async (request, reply) => {
-    const query = ZAuthorizeQuery.safeParse(request.query);
-    if (!query.success)
-      return html(
-        reply,
-        400,
-        messagePage(stylesheet, 'Request not valid', 'The sign-in request could not be read.'),
-      );
-    const q = query.data;
-    const client = q.client_id ? await findSandboxClient(app.db, q.client_id) : null;
-    if (!client)
-      return html(
-        reply,
-        400,
-        messagePage(
-          stylesheet,
-          'Unknown application',
-          'The application that sent you here is not registered with the Carfax sandbox.',
-        ),
-      );
-    if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) {
-      return html(
-        reply,
-        400,
-        messagePage(
-          stylesheet,
-          'Redirect not allowed',
-          'The return address of this sign-in request is not registered for the application.',
-        ),
-      );
-    }
-    const state = q.state ?? '';
-    if (q.response_type !== 'code') {
-      return redirectBack(reply, q.redirect_uri, { error: 'unsupported_response_type', state });
-    }
-    if (
-      !q.code_challenge ||
-      q.code_challenge_method !== 'S256' ||
-      !/^[\w-]{43}$/.test(q.code_challenge)
-    ) {
-      return redirectBack(reply, q.redirect_uri, {
-        error: 'invalid_request',
-        error_description: 'PKCE with S256 is required',
-        state,
-      });
-    }
-    const scope = q.scope?.trim() || CARFAX_SANDBOX_SCOPE;
-    if (scope.split(/\s+/).some((item) => item !== CARFAX_SANDBOX_SCOPE)) {
-      return redirectBack(reply, q.redirect_uri, { error: 'invalid_scope', state });
-    }
-    const now = app.now();
-    const signed = signRequest(
-      {
-        clientId: client.clientId,
-        redirectUri: q.redirect_uri,
-        state,
-        scope,
-        codeChallenge: q.code_challenge,
-        expiresAt: now.getTime() + REQUEST_TTL_MS,
-      },
-      browserId(request, reply),
-    );
-    const user = signedInUser(request, now);
-    return html(
-      reply,
-      200,
-      consentPage({
-        stylesheet,
-        action: CARFAX_SANDBOX_PATHS.authorize,
-        request: signed,
-        clientName: CLIENT_NAME,
-        signedInAs: user ? user.email : null,
-        error: null,
-        email: '',
-      }),
-    );
-  });
-
-  app.post(CARFAX_SANDBOX_PATHS.authorize, async (request, reply) => {
-    const form = ZConsentForm.safeParse(request.body);
-    const now = app.now();
-    const params = form.success
-      ? openRequest(form.data.request, readCookie(request, BROWSER_COOKIE), now)
-      : null;
-    if (!form.success || !params) {
-      return html(
-        reply,
-        400,
-        messagePage(
-          stylesheet,
-          'Sign-in expired',
-          'This sign-in page has expired or was not opened in this browser. Please go back to DealerPass and start again.',
-        ),
-      );
-    }
-    const client = await findSandboxClient(app.db, params.clientId);
-    if (!client || !client.redirectUris.includes(params.redirectUri)) {
-      return html(
-        reply,
-        400,
-        messagePage(
-          stylesheet,
-          'Unknown application',
-          'The application is no longer registered with the Carfax sandbox.',
-        ),
-      );
-    }
-    if (form.data.decision === 'deny') {
-      return redirectBack(reply, params.redirectUri, {
-        error: 'access_denied',
-        state: params.state,
-      });
-    }
-    let user = signedInUser(request, now);
-    if (!user) {
-      user = findSandboxUser(form.data.email ?? '', form.data.password ?? '');
-      if (!user) {
+  app.get(
+    CARFAX_SANDBOX_PATHS.authorize,
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const query = ZAuthorizeQuery.safeParse(request.query);
+      if (!query.success)
         return html(
           reply,
-          401,
-          consentPage({
+          400,
+          messagePage(stylesheet, 'Request not valid', 'The sign-in request could not be read.'),
+        );
+      const q = query.data;
+      const client = q.client_id ? await findSandboxClient(app.db, q.client_id) : null;
+      if (!client)
+        return html(
+          reply,
+          400,
+          messagePage(
             stylesheet,
-            action: CARFAX_SANDBOX_PATHS.authorize,
-            request: form.data.request,
-            clientName: CLIENT_NAME,
-            signedInAs: null,
-            error: 'The email or password is not right. Use one of the sandbox test users.',
-            email: form.data.email ?? '',
-          }),
+            'Unknown application',
+            'The application that sent you here is not registered with the Carfax sandbox.',
+          ),
+        );
+      if (!q.redirect_uri || !client.redirectUris.includes(q.redirect_uri)) {
+        return html(
+          reply,
+          400,
+          messagePage(
+            stylesheet,
+            'Redirect not allowed',
+            'The return address of this sign-in request is not registered for the application.',
+          ),
         );
       }
-      startSession(reply, user.id, now);
-    }
-    const code = await issueCode(app.db, {
-      clientId: client.clientId,
-      subject: user.id,
-      redirectUri: params.redirectUri,
-      codeChallenge: params.codeChallenge,
-      scope: params.scope,
-      now,
-    });
-    request.log.info({ carfaxSandbox: { subject: user.id } }, 'Carfax sandbox consent given');
-    return redirectBack(reply, params.redirectUri, { code, state: params.state });
-  });
+      const state = q.state ?? '';
+      if (q.response_type !== 'code') {
+        return redirectBack(reply, q.redirect_uri, { error: 'unsupported_response_type', state });
+      }
+      if (
+        !q.code_challenge ||
+        q.code_challenge_method !== 'S256' ||
+        !/^[\w-]{43}$/.test(q.code_challenge)
+      ) {
+        return redirectBack(reply, q.redirect_uri, {
+          error: 'invalid_request',
+          error_description: 'PKCE with S256 is required',
+          state,
+        });
+      }
+      const scope = q.scope?.trim() || CARFAX_SANDBOX_SCOPE;
+      if (scope.split(/\s+/).some((item) => item !== CARFAX_SANDBOX_SCOPE)) {
+        return redirectBack(reply, q.redirect_uri, { error: 'invalid_scope', state });
+      }
+      const now = app.now();
+      const signed = signRequest(
+        {
+          clientId: client.clientId,
+          redirectUri: q.redirect_uri,
+          state,
+          scope,
+          codeChallenge: q.code_challenge,
+          expiresAt: now.getTime() + REQUEST_TTL_MS,
+        },
+        browserId(request, reply),
+      );
+      const user = signedInUser(request, now);
+      return html(
+        reply,
+        200,
+        consentPage({
+          stylesheet,
+          action: CARFAX_SANDBOX_PATHS.authorize,
+          request: signed,
+          clientName: CLIENT_NAME,
+          signedInAs: user ? user.email : null,
+          error: null,
+          email: '',
+        }),
+      );
+    },
+  );
+
+  // The consent form is the sandbox's own page (a form post with its own request id and browser
+  // cookie), standing in for Carfax's site: not our web app's call.
+  app.post(
+    CARFAX_SANDBOX_PATHS.authorize,
+    { config: { access: 'public', caller: 'protocol' } },
+    async (request, reply) => {
+      const form = ZConsentForm.safeParse(request.body);
+      const now = app.now();
+      const params = form.success
+        ? openRequest(form.data.request, readCookie(request, BROWSER_COOKIE), now)
+        : null;
+      if (!form.success || !params) {
+        return html(
+          reply,
+          400,
+          messagePage(
+            stylesheet,
+            'Sign-in expired',
+            'This sign-in page has expired or was not opened in this browser. Please go back to DealerPass and start again.',
+          ),
+        );
+      }
+      const client = await findSandboxClient(app.db, params.clientId);
+      if (!client || !client.redirectUris.includes(params.redirectUri)) {
+        return html(
+          reply,
+          400,
+          messagePage(
+            stylesheet,
+            'Unknown application',
+            'The application is no longer registered with the Carfax sandbox.',
+          ),
+        );
+      }
+      if (form.data.decision === 'deny') {
+        return redirectBack(reply, params.redirectUri, {
+          error: 'access_denied',
+          state: params.state,
+        });
+      }
+      let user = signedInUser(request, now);
+      if (!user) {
+        user = findSandboxUser(form.data.email ?? '', form.data.password ?? '');
+        if (!user) {
+          return html(
+            reply,
+            401,
+            consentPage({
+              stylesheet,
+              action: CARFAX_SANDBOX_PATHS.authorize,
+              request: form.data.request,
+              clientName: CLIENT_NAME,
+              signedInAs: null,
+              error: 'The email or password is not right. Use one of the sandbox test users.',
+              email: form.data.email ?? '',
+            }),
+          );
+        }
+        startSession(reply, user.id, now);
+      }
+      const code = await issueCode(app.db, {
+        clientId: client.clientId,
+        subject: user.id,
+        redirectUri: params.redirectUri,
+        codeChallenge: params.codeChallenge,
+        scope: params.scope,
+        now,
+      });
+      request.log.info({ carfaxSandbox: { subject: user.id } }, 'Carfax sandbox consent given');
+      return redirectBack(reply, params.redirectUri, { code, state: params.state });
+    },
+  );
 
   /** The client of a token or revocation request: HTTP Basic, or the body's id and secret. */
   async function clientOf(request: FastifyRequest): Promise<SandboxClient | null> {
@@ -333,6 +343,8 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
 
   // Our own server's calls (in process) are not a client to limit; anyone else is.
   const serverCalls = {
+    access: 'public' as const,
+    caller: 'protocol' as const,
     rateLimit: {
       max: 120,
       timeWindow: '1 minute',
@@ -401,7 +413,7 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
   });
 
   /** Ends the sandbox's own sign-in and returns to a registered post-logout URI. */
-  app.get(CARFAX_SANDBOX_PATHS.logout, async (request, reply) => {
+  app.get(CARFAX_SANDBOX_PATHS.logout, { config: { access: 'public' } }, async (request, reply) => {
     const query = request.query as Record<string, string | undefined>;
     reply.clearCookie(SESSION_COOKIE, cookieOptions());
     const client = query.client_id ? await findSandboxClient(app.db, query.client_id) : null;
@@ -416,17 +428,21 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
   });
 
   /** A protected resource: who the bearer token belongs to (shows that issued tokens work). */
-  app.get(`${CARFAX_SANDBOX_MOUNT}/api/v1/account`, async (request, reply) => {
-    const header = request.headers.authorization ?? '';
-    const token = header.startsWith('Bearer ') ? header.slice(7) : '';
-    if (!token || !(await sandboxAccessTokenActive(app.db, token, app.now()))) {
-      return reply
-        .status(401)
-        .header('www-authenticate', 'Bearer error="invalid_token"')
-        .send({ error: 'invalid_token', code: 'UNAUTHORIZED' });
-    }
-    return reply.header('cache-control', 'no-store').send({ active: true });
-  });
+  app.get(
+    `${CARFAX_SANDBOX_MOUNT}/api/v1/account`,
+    { config: { access: 'public' } },
+    async (request, reply) => {
+      const header = request.headers.authorization ?? '';
+      const token = header.startsWith('Bearer ') ? header.slice(7) : '';
+      if (!token || !(await sandboxAccessTokenActive(app.db, token, app.now()))) {
+        return reply
+          .status(401)
+          .header('www-authenticate', 'Bearer error="invalid_token"')
+          .send({ error: 'invalid_token', code: 'UNAUTHORIZED' });
+      }
+      return reply.header('cache-control', 'no-store').send({ active: true });
+    },
+  );
 };
 
 export default carfaxSandboxRoutes;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CARFAX_API,
@@ -7,6 +7,7 @@ import {
   ZCarfaxTokensParamsSchema,
   ZCarfaxTokensQuerySchema,
 } from '@dealerpass/domain/integrations/carfax';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { AppError } from '../../errors/app-error.ts';
 import type { CarfaxDeps } from '../../services/carfax/carfax-deps.ts';
@@ -15,7 +16,6 @@ import { disconnectCarfax } from '../../services/carfax/disconnect-carfax.ts';
 import { getCarfaxStatus } from '../../services/carfax/get-carfax-status.ts';
 import { refreshCarfaxTokens } from '../../services/carfax/refresh-carfax-tokens.ts';
 import { startCarfaxSignIn } from '../../services/carfax/start-carfax-sign-in.ts';
-import { checkIntegrationAccess } from '../../services/integrations/check-integration-access.ts';
 
 const ZStatusSchema = z.object({
   status: z.literal('connected'),
@@ -32,12 +32,6 @@ const ZStatusResponseSchema = z.object({ data: ZStatusSchema });
 const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
   const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
 
-  async function requireCarfax(request: FastifyRequest, reply: FastifyReply) {
-    await app.requireSession(request, reply);
-    if (!request.session) return reply;
-    await checkIntegrationAccess(app.db, request.session.userId, 'CF', messageVars);
-  }
-
   const deps = (request: FastifyRequest): CarfaxDeps => ({
     db: app.db,
     client: app.carfax.client,
@@ -49,12 +43,13 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     log: request.log,
   });
 
-  const limited = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+  // Every route: the Carfax page's rule (an active account that holds CF, route-access.ts).
+  const access = { page: ACCOUNT_ROUTES.carfaxStatus } as const;
+  const limited = { access, rateLimit: { max: 30, timeWindow: '1 minute' } };
 
   app.post(
     CARFAX_API.signIn,
     {
-      preHandler: requireCarfax,
       bodyLimit: 1024,
       config: limited,
       schema: {
@@ -77,7 +72,6 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     `${CARFAX_API.tokens}/:code/:redirectUri`,
     {
-      preHandler: requireCarfax,
       config: limited,
       schema: {
         params: ZCarfaxTokensParamsSchema,
@@ -101,7 +95,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     CARFAX_API.status,
-    { preHandler: requireCarfax, schema: { response: { 200: ZStatusResponseSchema } } },
+    { config: { access }, schema: { response: { 200: ZStatusResponseSchema } } },
     async (request) => ({
       data: await getCarfaxStatus(app.db, sessionOf(request).userId, app.now()),
     }),
@@ -110,7 +104,6 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     CARFAX_API.refresh,
     {
-      preHandler: requireCarfax,
       config: limited,
       schema: { response: { 200: ZStatusResponseSchema } },
     },
@@ -122,7 +115,6 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     CARFAX_API.revoke,
     {
-      preHandler: requireCarfax,
       config: limited,
       schema: {
         response: {

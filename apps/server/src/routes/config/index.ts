@@ -25,7 +25,7 @@ const configRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   app.get(
     CONFIG_ENV_PATH,
-    { schema: { response: { 200: ZEnvConfigResponseSchema } } },
+    { config: { access: 'public' }, schema: { response: { 200: ZEnvConfigResponseSchema } } },
     async () => body,
   );
 };

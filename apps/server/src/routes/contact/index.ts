@@ -9,7 +9,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { body: ZContactUsRequestSchema },
       bodyLimit: 16 * 1024,
-      config: { rateLimit: { max: 5, timeWindow: '10 minutes' } },
+      config: { access: 'public', rateLimit: { max: 5, timeWindow: '10 minutes' } },
     },
     async (request, reply) => {
       const result = await submitContactRequest(

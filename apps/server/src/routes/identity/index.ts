@@ -37,7 +37,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       {
         schema: { body: link.schema },
         bodyLimit: 4 * 1024,
-        config: { rateLimit: PASSWORD_RATE_LIMIT },
+        config: { access: 'public', rateLimit: PASSWORD_RATE_LIMIT },
       },
       async (request) => {
         const { email } = await setPasswordWithToken(app.db, {
@@ -57,7 +57,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { body: ZForgotPasswordRequestSchema },
       bodyLimit: 16 * 1024,
-      config: { rateLimit: FORGOT_RATE_LIMIT },
+      config: { access: 'public', rateLimit: FORGOT_RATE_LIMIT },
     },
     async (request) => {
       const { found } = await requestPasswordReset(

@@ -12,7 +12,7 @@ const logRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { body: ZClientLogRequestSchema },
       bodyLimit: 8 * 1024,
-      config: { rateLimit: { max: 60, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
       const entry = { ...request.body } as Record<string, unknown>;

@@ -37,6 +37,10 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     method: ['GET', 'POST', 'HEAD', 'OPTIONS'],
     url: `${EMBEDDED_MOUNT}/*`,
     config: {
+      // The provider's own protocol endpoints (authorize, token, JWKS, revocation, end session):
+      // OAuth clients and its own form posts, protected by OAuth's state, PKCE and client auth.
+      access: 'public',
+      caller: 'protocol',
       // The relying party's own calls (token, JWKS, revocation) are not a client to limit.
       rateLimit: {
         max: 120,
@@ -75,13 +79,13 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
   // The sign-in page itself is the web app's.
   app.get(
     `${EMBEDDED_MOUNT}/interaction/:uid`,
-    { schema: { params: ZUidParams } },
+    { config: { access: 'public' }, schema: { params: ZUidParams } },
     async (_request, reply) => reply.sendAppPage(),
   );
 
   app.get(
     `${EMBEDDED_MOUNT}/interaction/:uid/details`,
-    { schema: { params: ZUidParams } },
+    { config: { access: 'public' }, schema: { params: ZUidParams } },
     async (request, reply) => {
       const details = await interactionOrNotFound(request.raw, reply.raw);
       reply.header('cache-control', 'no-store');
@@ -100,7 +104,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     `${EMBEDDED_MOUNT}/interaction/:uid/login`,
     {
       schema: { params: ZUidParams, body: ZSignInRequestSchema },
-      config: { rateLimit: { max: 20, timeWindow: '1 minute' } },
+      config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
       const details = await interactionOrNotFound(request.raw, reply.raw);

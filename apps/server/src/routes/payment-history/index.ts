@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import {
   PDF_ZIP_LIMITS,
@@ -11,12 +12,14 @@ import {
 import { AppError } from '../../errors/app-error.ts';
 import { checkHistoryYear } from '../../services/payment-history/check-history-year.ts';
 import { getPaymentHistory } from '../../services/payment-history/get-payment-history.ts';
-import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
 import { yearReceiptsZip } from '../../services/payment-history/year-receipts-zip.ts';
 import {
   PDF_ZIP_MESSAGES,
   zipFromBase64Pdfs,
 } from '../../services/receipts/zip-from-base64-pdfs.ts';
+
+/** Billing Details' calls: any account that may open that page (an inactive one too, not blocked). */
+const BILLING = { page: ACCOUNT_ROUTES.billing } as const;
 
 const ZPaymentHistoryResponseSchema = z.object({
   data: z.object({ payments: z.array(ZPaymentSchema) }),
@@ -34,27 +37,15 @@ export const PDF_ZIP_BODY_LIMIT =
  * receipts, the year's receipts as one zip, and the compatibility zip of PDFs the browser sends.
  * Signed-in only, and only the session's own payments: no route takes a user id.
  *
- * The session and the blocked check run first (onRequest), before a body is read or a query
- * validated, so an anonymous caller cannot make the server parse 14 MB of base64. Every answer
+ * The session and the account check run first (route-access.ts, onRequest), before a body is
+ * read or a query validated, so an anonymous caller cannot make the server parse 14 MB of base64. Every answer
  * is `no-store` (security headers, /api/*).
  */
 const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
-  const messageVars = {
-    company: app.config.company.name,
-    phone: app.config.company.supportPhone,
-  };
-
-  /** `app.requireSession` (docs/decisions/009), then 403 ACCOUNT_BLOCKED for a blocked account. */
-  async function requireAccount(request: FastifyRequest, reply: FastifyReply) {
-    await app.requireSession(request, reply);
-    if (!request.session) return reply; // refused and answered by the guard
-    await refuseBlockedAccount(app.db, request.session.userId, messageVars);
-  }
-
   app.get(
     '/api/users/paymentHistory',
     {
-      onRequest: requireAccount,
+      config: { access: BILLING },
       schema: {
         querystring: ZPaymentHistoryQuerySchema,
         response: { 200: ZPaymentHistoryResponseSchema },
@@ -70,7 +61,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/users/paymentHistory/receipts.zip',
-    { onRequest: requireAccount, schema: { querystring: ZPaymentHistoryQuerySchema } },
+    { config: { access: BILLING }, schema: { querystring: ZPaymentHistoryQuerySchema } },
     async (request, reply) => {
       const { year } = request.query;
       checkHistoryYear(year, app.now(), app.config.billing.timeZone);
@@ -87,11 +78,10 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/pdf/zip',
     {
-      onRequest: requireAccount,
       schema: { body: ZPdfZipRequestSchema },
       bodyLimit: PDF_ZIP_BODY_LIMIT,
       // Each call may decode 10 MB: fewer than the global limit allows.
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: { access: BILLING, rateLimit: { max: 30, timeWindow: '1 minute' } },
       // R9: anything beyond the limits is a 400, also a body too large to be read at all.
       errorHandler: (error: FastifyError) => {
         if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;

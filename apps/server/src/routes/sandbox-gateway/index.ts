@@ -28,7 +28,11 @@ const sandboxGatewayRoutes: FastifyPluginAsyncZod<SandboxGatewayRoutesOptions> =
     {
       schema: { body: createSandboxTokenRequestSchema(() => app.now()) },
       bodyLimit: 2 * 1024,
-      config: { rateLimit: { max: options.tokensPerMinute ?? 30, timeWindow: '1 minute' } },
+      config: {
+        access: 'public',
+        caller: 'protocol',
+        rateLimit: { max: options.tokensPerMinute ?? 30, timeWindow: '1 minute' },
+      },
     },
     async (request, reply) => {
       const token = await issueSandboxToken(

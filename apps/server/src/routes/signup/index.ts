@@ -53,7 +53,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { body: ZSignupLeadRequestSchema, response: { 201: ZLeadResponseSchema } },
       bodyLimit: 16 * 1024,
-      config: { rateLimit: SIGNUP_RATE_LIMITS.lead },
+      config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.lead },
       errorHandler: withDetails,
     },
     async (request, reply) => {
@@ -73,7 +73,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: { params: ZSignupProgressParamsSchema, response: { 200: ZLeadResponseSchema } },
       bodyLimit: 16 * 1024,
-      config: { rateLimit: SIGNUP_RATE_LIMITS.progress },
+      config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.progress },
       errorHandler: withDetails,
     },
     async (request) => {
@@ -113,7 +113,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
         },
         schema: { body: signupSchema, response: { 201: ZSignupResponseSchema } },
         bodyLimit: 32 * 1024,
-        config: { rateLimit: SIGNUP_RATE_LIMITS.signup },
+        config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.signup },
         errorHandler: withDetails,
       },
       async (request, reply) => {

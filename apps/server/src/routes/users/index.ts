@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { ZConnectKarIdRequestSchema } from '@dealerpass/domain/schemas/identity';
 import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
@@ -23,7 +24,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   /** A blocked account still gets its record, so the web app can send it to /authlogin. */
   app.get(
     '/api/users/current',
-    { preHandler: app.requireSession, schema: { response: { 200: ZUserResponseSchema } } },
+    { config: { access: 'session' }, schema: { response: { 200: ZUserResponseSchema } } },
     async (request) => {
       const { userId } = sessionOf(request);
       return { data: serializeUser(await getUserRow(app.db, userId)) };
@@ -35,10 +36,12 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/users/current/karid',
     {
-      preHandler: app.requireSession,
       schema: { body: ZConnectKarIdRequestSchema, response: { 200: ZUserResponseSchema } },
       bodyLimit: 4 * 1024,
-      config: { rateLimit: { max: 20, timeWindow: '10 minutes' } },
+      config: {
+        access: { page: ACCOUNT_ROUTES.karIdConnect },
+        rateLimit: { max: 20, timeWindow: '10 minutes' },
+      },
     },
     async (request) => {
       const session = sessionOf(request);
@@ -63,7 +66,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   // Public (sign-up page 1 and 4, 001 §4–§7): limited per client so they cannot list accounts.
   const takenOptions = {
     schema: { params: ZEmailParamSchema, response: { 200: ZTakenResponseSchema } },
-    config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+    config: { access: 'public' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
   };
   app.get('/api/users/userIdTaken/:email', takenOptions, async (request) => ({
     data: await isUserIdTaken(app.db, request.params.email),

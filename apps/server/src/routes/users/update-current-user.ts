@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { ZUpdateCurrentUserRequestSchema } from '@dealerpass/domain/schemas/profile';
 import { AppError } from '../../errors/app-error.ts';
 import { saveAutoCheckSettings } from '../../services/autocheck/save-autocheck-settings.ts';
-import { refuseBlockedAccount } from '../../services/payment-history/refuse-blocked-account.ts';
 import { updateAlternateContact } from '../../services/users/update-alternate-contact.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
 
@@ -25,16 +25,9 @@ const ZUpdateCurrentUserQuerySchema = z.object({
 export function registerUpdateCurrentUser(app: FastifyInstance): void {
   const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
 
-  async function requireAccount(request: FastifyRequest, reply: FastifyReply) {
-    await app.requireSession(request, reply);
-    if (!request.session) return reply;
-    await refuseBlockedAccount(app.db, request.session.userId, messageVars);
-  }
-
   app.withTypeProvider<ZodTypeProvider>().put(
     '/api/users/current',
     {
-      onRequest: requireAccount,
       // The query flag joins the body before validation, so the schema's AutoCheck rule sees it.
       preValidation: async (request) => {
         const flag = (request.query as { verifyAutoCheckCredentials?: unknown })
@@ -45,7 +38,10 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
         }
       },
       bodyLimit: 16 * 1024,
-      config: { rateLimit: { max: 30, timeWindow: '1 minute' } },
+      config: {
+        access: { page: ACCOUNT_ROUTES.profile },
+        rateLimit: { max: 30, timeWindow: '1 minute' },
+      },
       schema: {
         querystring: ZUpdateCurrentUserQuerySchema,
         body: ZUpdateCurrentUserRequestSchema,
