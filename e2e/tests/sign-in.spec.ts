@@ -90,6 +90,41 @@ test.describe('sign-in through the embedded provider (issue 4)', () => {
     await expectAccessible(page);
   });
 
+  test('after repeated wrong passwords the form asks for a captcha, and the right password with one gets in', async ({
+    page,
+  }) => {
+    // docs/decisions/016: failures never lock the owner out; they make each attempt solve a captcha.
+    const account = demo('complimentary');
+    await page.goto('/login');
+    await acceptEssentialCookies(page);
+    await page.getByLabel(/^Email/).fill(account.signIn);
+    const invalid = page
+      .getByRole('alert')
+      .filter({ hasText: 'Invalid credentials. Please try again.' });
+    for (let attempt = 1; attempt <= 5; attempt += 1) {
+      await page.getByLabel(/^Password/).fill(`Not-the-password${attempt}!`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(invalid).toBeVisible();
+      await expect(page.getByLabel(/^Password/)).toHaveValue('');
+    }
+    await expect(page.getByLabel('I’m not a robot')).toHaveCount(0);
+    // The right password alone is now refused with the reason, and the captcha appears.
+    await page.getByLabel(/^Password/).fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Please confirm you are not a robot' }),
+    ).toBeVisible();
+    const robot = page.getByLabel('I’m not a robot');
+    await expect(robot).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+    await expectAccessible(page);
+    await page.getByLabel(/^Password/).fill(account.password);
+    await robot.click();
+    await expect(page.getByText('Verified.')).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/account\//);
+  });
+
   test('a blocked account is sent to /authlogin with the blocked message', async ({ page }) => {
     await signIn(page, 'blocked');
     await expect(page).toHaveURL(/\/authlogin$/);

@@ -19,7 +19,7 @@ import {
   verifyPassword,
 } from '../src/services/identity/passwords.ts';
 import {
-  MAX_SIGN_IN_FAILURES,
+  CAPTCHA_AFTER_FAILURES,
   emailAccountKey,
   legacyAccountKey,
 } from '../src/services/identity/sign-in-failures.ts';
@@ -157,10 +157,10 @@ describe('authenticateWithEmail', () => {
     }
   });
 
-  it('locks the account at the 101st attempt within an hour, then lets it in an hour later', async () => {
+  it('after five failures within an hour asks for a captcha with each attempt, even with the right password', async () => {
     const email = 'lockout@example.com';
     await createIdentity(t.app.db, { email, password: PASSWORD });
-    for (let attempt = 1; attempt <= MAX_SIGN_IN_FAILURES; attempt += 1) {
+    for (let attempt = 1; attempt <= CAPTCHA_AFTER_FAILURES; attempt += 1) {
       const result = await authenticateWithEmail(t.app.db, {
         email,
         password: `Wrong!Pass${attempt}`,
@@ -168,35 +168,90 @@ describe('authenticateWithEmail', () => {
       });
       expect(result).toEqual({ ok: false, reason: 'invalid' });
     }
-    const lastFailureAt = minutesAfter(MAX_SIGN_IN_FAILURES * 0.5);
-    // The 101st attempt is refused before the password is looked at, even the right one.
-    const locked = await authenticateWithEmail(t.app.db, {
+    // Without a captcha the next attempt is refused before the password is looked at.
+    const noCaptcha = await authenticateWithEmail(t.app.db, {
       email: 'LOCKOUT@example.com',
       password: PASSWORD,
-      now: minutesAfter(1, lastFailureAt),
+      now: minutesAfter(5),
     });
-    expect(locked).toEqual({ ok: false, reason: 'locked' });
-    expect(await failuresOf(emailAccountKey(email))).toBe(MAX_SIGN_IN_FAILURES);
-    // An hour after the first failures they stop counting, and the lock is gone.
-    const later = await authenticateWithEmail(t.app.db, {
+    expect(noCaptcha).toEqual({ ok: false, reason: 'captcha' });
+    expect(await failuresOf(emailAccountKey(email))).toBe(CAPTCHA_AFTER_FAILURES);
+    // A solved captcha carries one attempt: a wrong password spends it.
+    const first = { verifier: t.app.captcha, token: await t.solveCaptcha(), remoteIp: '127.0.0.1' };
+    expect(
+      await authenticateWithEmail(t.app.db, {
+        email,
+        password: 'Wrong!PassX',
+        now: minutesAfter(6),
+        captcha: first,
+      }),
+    ).toEqual({ ok: false, reason: 'invalid' });
+    expect(
+      await authenticateWithEmail(t.app.db, {
+        email,
+        password: PASSWORD,
+        now: minutesAfter(7),
+        captcha: first,
+      }),
+    ).toEqual({ ok: false, reason: 'captcha' });
+    // A fresh one lets the right password in at once: there is no lock for an attacker to cause.
+    const withCaptcha = await authenticateWithEmail(t.app.db, {
       email,
+      password: PASSWORD,
+      now: minutesAfter(8),
+      captcha: { verifier: t.app.captcha, token: await t.solveCaptcha(), remoteIp: '127.0.0.1' },
+    });
+    expect(withCaptcha.ok).toBe(true);
+    // Once the owner is in, the failures are forgotten: the next sign-in needs no captcha.
+    expect(await failuresOf(emailAccountKey(email))).toBe(0);
+    const next = await authenticateWithEmail(t.app.db, {
+      email,
+      password: PASSWORD,
+      now: minutesAfter(9),
+    });
+    expect(next.ok).toBe(true);
+  });
+
+  it('stops asking for a captcha an hour after the failures', async () => {
+    const key = emailAccountKey('an.hour@example.com');
+    await createIdentity(t.app.db, { email: 'an.hour@example.com', password: PASSWORD });
+    await t.app.db
+      .insert(signInFailures)
+      .values(Array.from({ length: CAPTCHA_AFTER_FAILURES }, () => ({ accountKey: key, at: T0 })));
+    const later = await authenticateWithEmail(t.app.db, {
+      email: 'an.hour@example.com',
       password: PASSWORD,
       now: minutesAfter(61),
     });
     expect(later.ok).toBe(true);
   });
 
-  it('locks an unknown e-mail exactly like a known one', async () => {
+  it('lets the owner in with a captcha after a hundred failures from an attacker', async () => {
+    const email = 'targeted@example.com';
+    await createIdentity(t.app.db, { email, password: PASSWORD });
+    await t.app.db
+      .insert(signInFailures)
+      .values(Array.from({ length: 100 }, () => ({ accountKey: emailAccountKey(email), at: T0 })));
+    const result = await authenticateWithEmail(t.app.db, {
+      email,
+      password: PASSWORD,
+      now: minutesAfter(1),
+      captcha: { verifier: t.app.captcha, token: await t.solveCaptcha(), remoteIp: '127.0.0.1' },
+    });
+    expect(result.ok).toBe(true);
+  });
+
+  it('asks an unknown e-mail for a captcha exactly like a known one', async () => {
     const key = emailAccountKey('ghost@example.com');
     await t.app.db
       .insert(signInFailures)
-      .values(Array.from({ length: MAX_SIGN_IN_FAILURES }, () => ({ accountKey: key, at: T0 })));
+      .values(Array.from({ length: CAPTCHA_AFTER_FAILURES }, () => ({ accountKey: key, at: T0 })));
     const result = await authenticateWithEmail(t.app.db, {
       email: 'ghost@example.com',
       password: PASSWORD,
       now: minutesAfter(59),
     });
-    expect(result).toEqual({ ok: false, reason: 'locked' });
+    expect(result).toEqual({ ok: false, reason: 'captcha' });
   });
 });
 
@@ -262,19 +317,27 @@ describe('authenticateLegacy', () => {
     );
   });
 
-  it('locks after 100 failures within the hour', async () => {
+  it('asks for a captcha after five failures within the hour, and not an hour later', async () => {
     const key = legacyAccountKey('lee.legacy');
     await t.app.db.delete(signInFailures).where(eq(signInFailures.accountKey, key));
     await t.app.db
       .insert(signInFailures)
-      .values(Array.from({ length: MAX_SIGN_IN_FAILURES }, () => ({ accountKey: key, at: T0 })));
+      .values(Array.from({ length: CAPTCHA_AFTER_FAILURES }, () => ({ accountKey: key, at: T0 })));
     expect(
       await authenticateLegacy(t.app.db, {
         username: 'lee.legacy',
         password: PASSWORD,
         now: minutesAfter(30),
       }),
-    ).toEqual({ ok: false, reason: 'locked' });
+    ).toEqual({ ok: false, reason: 'captcha' });
+    expect(
+      await authenticateLegacy(t.app.db, {
+        username: 'lee.legacy',
+        password: PASSWORD,
+        now: minutesAfter(31),
+        captcha: { verifier: t.app.captcha, token: await t.solveCaptcha(), remoteIp: '127.0.0.1' },
+      }),
+    ).toEqual({ ok: true, userId: legacyUserId });
     expect(
       await authenticateLegacy(t.app.db, {
         username: 'lee.legacy',

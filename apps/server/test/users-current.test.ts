@@ -8,7 +8,7 @@ import { createIdentity } from '../src/services/identity/create-identity.ts';
 import { hashPassword } from '../src/services/identity/passwords.ts';
 import {
   emailAccountKey,
-  MAX_SIGN_IN_FAILURES,
+  CAPTCHA_AFTER_FAILURES,
 } from '../src/services/identity/sign-in-failures.ts';
 import { hashSessionId } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
@@ -491,10 +491,10 @@ describe('POST /api/users/current/karid', () => {
     expect(failures?.n).toBe(1);
   });
 
-  it('answers 429 once the DealerPass ID’s failures for the hour are used up', async () => {
+  it('asks for a captcha once the DealerPass ID has had repeated failures, and links with one', async () => {
     await createIdentity(t.app.db, { email: 'locked.id@example.com', password: NEW_PASSWORD });
     await t.app.db.insert(signInFailures).values(
-      Array.from({ length: MAX_SIGN_IN_FAILURES }, () => ({
+      Array.from({ length: CAPTCHA_AFTER_FAILURES }, () => ({
         accountKey: emailAccountKey('locked.id@example.com'),
         at: clock,
       })),
@@ -505,8 +505,18 @@ describe('POST /api/users/current/karid', () => {
       email: 'locked.id@example.com',
       password: NEW_PASSWORD,
     });
-    expect(response.statusCode).toBe(429);
-    expect(response.json().code).toBe('RATE_LIMITED');
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      code: 'SIGN_IN_CAPTCHA_REQUIRED',
+      errors: [{ source: 'recaptcha' }],
+    });
+    const linked = await session.request('POST', '/api/users/current/karid', {
+      mode: 'link',
+      email: 'locked.id@example.com',
+      password: NEW_PASSWORD,
+      recaptcha: await t.solveCaptcha(),
+    });
+    expect(linked.statusCode).toBe(200);
   });
 
   it('refuses the company e-mail domain for a new DealerPass ID', async () => {

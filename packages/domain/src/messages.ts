@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   CAPTCHA_FAILED: 'CAPTCHA_FAILED',
+  SIGN_IN_CAPTCHA_REQUIRED: 'SIGN_IN_CAPTCHA_REQUIRED',
   // Sessions (DECISIONS R6, 001 §4)
   INVALID_TOKEN: 'INVALID_TOKEN',
   DUPLICATE_SESSION: 'DUPLICATE_SESSION',
@@ -99,6 +100,9 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   INTERNAL_SERVER_ERROR: TOAST.alert,
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Please try again later.',
   CAPTCHA_FAILED: 'Could not verify reCAPTCHA token.',
+  // Ours (docs/decisions/016): repeated failures ask for a captcha instead of locking the account.
+  SIGN_IN_CAPTCHA_REQUIRED:
+    'There have been several failed sign-ins for this account. Please confirm you are not a robot, then sign in.',
   INVALID_TOKEN: 'Your session has expired. Please sign in again.',
   DUPLICATE_SESSION: 'You have been signed out because your account was signed in elsewhere.',
   ACCOUNT_BLOCKED: 'Your account is blocked. Please contact Customer Support at {phone}.',
@@ -167,6 +171,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
   CAPTCHA_FAILED: 400,
+  SIGN_IN_CAPTCHA_REQUIRED: 400,
   INVALID_TOKEN: 403,
   DUPLICATE_SESSION: 403,
   ACCOUNT_BLOCKED: 403,

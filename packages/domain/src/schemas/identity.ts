@@ -1,3 +1,4 @@
+import { ZSignInCaptchaSchema } from './sign-in.ts';
 /**
  * DealerPass ID requests (001 §5, §8; DECISIONS R1, R6; docs/decisions/009): set a password from
  * the verification link, reset a forgotten one, and create or link a DealerPass ID from
@@ -92,6 +93,7 @@ export const ZConnectKarIdLinkSchema = z.object({
   mode: z.literal('link'),
   email: identityEmailField,
   password: currentPasswordField,
+  recaptcha: ZSignInCaptchaSchema,
 });
 
 export const ZConnectKarIdRequestSchema = z.discriminatedUnion(

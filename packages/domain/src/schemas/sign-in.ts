@@ -10,6 +10,12 @@ export const SIGN_IN_MESSAGES = {
   password: 'Password is required.',
 } as const;
 
+/**
+ * A solved captcha: needed only after repeated failures for the account (docs/decisions/016),
+ * so it is optional here and the server says when it is missing.
+ */
+export const ZSignInCaptchaSchema = z.string().max(4096).optional();
+
 export const ZSignInRequestSchema = z.discriminatedUnion('method', [
   z.object({
     method: z.literal('email'),
@@ -22,6 +28,7 @@ export const ZSignInRequestSchema = z.discriminatedUnion('method', [
       .string({ error: SIGN_IN_MESSAGES.password })
       .min(1, { error: SIGN_IN_MESSAGES.password })
       .max(128),
+    recaptcha: ZSignInCaptchaSchema,
   }),
   z.object({
     method: z.literal('legacy'),
@@ -34,6 +41,7 @@ export const ZSignInRequestSchema = z.discriminatedUnion('method', [
       .string({ error: SIGN_IN_MESSAGES.password })
       .min(1, { error: SIGN_IN_MESSAGES.password })
       .max(128),
+    recaptcha: ZSignInCaptchaSchema,
   }),
 ]);
 

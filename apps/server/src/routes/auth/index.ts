@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import { users } from '../../db/schema.ts';
 import { LEGACY_SUBJECT_PREFIX } from '../../identity/provider/embedded-provider.ts';
 import { CSRF_COOKIE } from '../../plugins/csrf.ts';
@@ -30,11 +31,12 @@ const ZLoginQuery = z.object({
   returnTo: z.string().max(2048).optional(),
 });
 
-/** Only our own paths: no scheme, no host, no protocol-relative `//`. */
+/** Where a sign-in lands when no usable return target came with it. */
+export const DEFAULT_RETURN_TO = '/account';
+
+/** Only a path of our own origin (the domain's `sameOriginPath`); anything else lands on /account. */
 export function safeReturnTo(value: string | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\'))
-    return '/account';
-  return value;
+  return (value && sameOriginPath(value)) || DEFAULT_RETURN_TO;
 }
 
 const LOGIN_PATHS: Record<string, SessionContext> = {
@@ -142,7 +144,8 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // A new CSRF secret with the new session: the next page issues it.
       reply.clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
       request.log.info({ userId: user.id, context: transaction.context }, 'session started');
-      return reply.redirect(transaction.returnTo, 303);
+      // Checked again on the way out: a transaction stored before a stricter rule still lands home.
+      return reply.redirect(safeReturnTo(transaction.returnTo), 303);
     },
   );
 

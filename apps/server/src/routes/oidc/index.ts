@@ -12,7 +12,11 @@ import {
 } from '../../identity/provider/embedded-provider.ts';
 import { INTERNAL_HEADER } from '../../plugins/identity.ts';
 import { pageContentSecurityPolicy } from '../../plugins/security-headers.ts';
-import { authenticateLegacy, authenticateWithEmail } from '../../services/identity/authenticate.ts';
+import {
+  authenticateLegacy,
+  authenticateWithEmail,
+  signInRefusal,
+} from '../../services/identity/authenticate.ts';
 
 const ZUidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
 
@@ -116,16 +120,21 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
           email: body.email,
           password: body.password,
           now,
+          captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
         });
-        if (!result.ok) throw signInError(result.reason);
+        if (!result.ok) throw signInRefusal(result.reason);
         accountId = result.identityId;
       } else {
         const result = await authenticateLegacy(app.db, {
           username: body.username,
           password: body.password,
           now,
+          captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
         });
-        if (!result.ok) throw signInError(result.reason);
+        if (!result.ok) {
+          if (result.reason === 'migrated') throw new AppError(ERROR_CODES.MIGRATED_ACCOUNT_EXISTS);
+          throw signInRefusal(result.reason);
+        }
         accountId = `${LEGACY_SUBJECT_PREFIX}${result.userId}`;
       }
       request.log.info({ method: body.method }, 'signed in at the embedded provider');
@@ -155,20 +164,5 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   }
 };
-
-function signInError(reason: 'invalid' | 'locked' | 'migrated'): AppError {
-  if (reason === 'locked') {
-    return new AppError(ERROR_CODES.RATE_LIMITED, {
-      message:
-        'Too many failed sign-ins for this account. Please try again in an hour or reset your password.',
-    });
-  }
-  if (reason === 'migrated') return new AppError(ERROR_CODES.MIGRATED_ACCOUNT_EXISTS);
-  const message = errorMessage(ERROR_CODES.INVALID_CREDENTIALS);
-  return new AppError(ERROR_CODES.INVALID_CREDENTIALS, {
-    message,
-    errors: [{ source: 'password', message }],
-  });
-}
 
 export default oidcRoutes;

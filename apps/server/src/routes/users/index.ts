@@ -50,6 +50,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
           db: app.db,
           companyEmailDomain: app.config.company.emailDomain,
           messageVars: { company: app.config.company.name, phone: app.config.company.supportPhone },
+          captcha: { verifier: app.captcha, remoteIp: request.ip },
         },
         {
           userId: session.userId,

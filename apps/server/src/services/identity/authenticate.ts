@@ -1,34 +1,70 @@
 import { eq, sql } from 'drizzle-orm';
+import type { CaptchaVerifier } from '../../adapters/captcha/captcha-verifier.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { identities, users } from '../../db/schema.ts';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import { AppError } from '../../errors/app-error.ts';
 import { normalizeIdentityEmail } from './create-identity.ts';
 import { verifyDummyPassword, verifyPassword } from './passwords.ts';
+import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import {
+  clearSignInFailures,
   emailAccountKey,
-  isSignInLocked,
   legacyAccountKey,
+  needsSignInCaptcha,
   recordSignInFailure,
 } from './sign-in-failures.ts';
 
 export type TEmailSignInResult =
-  { ok: true; identityId: string; email: string } | { ok: false; reason: 'invalid' | 'locked' };
+  { ok: true; identityId: string; email: string } | { ok: false; reason: 'invalid' | 'captcha' };
 
 export type TLegacySignInResult =
-  { ok: true; userId: string } | { ok: false; reason: 'invalid' | 'locked' | 'migrated' };
+  { ok: true; userId: string } | { ok: false; reason: 'invalid' | 'captcha' | 'migrated' };
+
+/** The captcha an attempt carries, for accounts with repeated failures (docs/decisions/016). */
+export interface ISignInCaptcha {
+  verifier: CaptchaVerifier;
+  token: string | undefined;
+  remoteIp: string;
+}
+
+/**
+ * Whether the attempt may go on to the password: always, until the account has had
+ * CAPTCHA_AFTER_FAILURES failures within the hour; then only with a solved captcha, spent here.
+ */
+async function passesChallenge(
+  db: Database | Transaction,
+  accountKey: string,
+  now: Date,
+  captcha: ISignInCaptcha | undefined,
+): Promise<boolean> {
+  if (!(await needsSignInCaptcha(db, accountKey, now))) return true;
+  if (!captcha?.token) return false;
+  const token = captcha.token;
+  try {
+    await db.transaction((tx) => redeemCaptcha(tx, captcha.verifier, token, captcha.remoteIp));
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === ERROR_CODES.CAPTCHA_FAILED) return false;
+    throw error;
+  }
+}
 
 /**
  * A DealerPass ID sign-in (docs/decisions/009): e-mail (any case) and password. An unknown
  * e-mail, an account without a password yet and a wrong password all answer 'invalid' after
- * the same Argon2id work, and each counts as a failure; the 101st attempt within an hour
- * answers 'locked' without checking the password.
+ * the same Argon2id work, and each counts as a failure; after CAPTCHA_AFTER_FAILURES of them
+ * within an hour, an attempt without a solved captcha answers 'captcha' before the password is
+ * looked at (docs/decisions/016), the same for a known and an unknown e-mail.
  */
 export async function authenticateWithEmail(
   db: Database | Transaction,
-  input: { email: string; password: string; now: Date },
+  input: { email: string; password: string; now: Date; captcha?: ISignInCaptcha },
 ): Promise<TEmailSignInResult> {
   const email = normalizeIdentityEmail(input.email);
   const accountKey = emailAccountKey(email);
-  if (await isSignInLocked(db, accountKey, input.now)) return { ok: false, reason: 'locked' };
+  if (!(await passesChallenge(db, accountKey, input.now, input.captcha)))
+    return { ok: false, reason: 'captcha' };
 
   const [identity] = await db
     .select({
@@ -46,6 +82,8 @@ export async function authenticateWithEmail(
     await recordSignInFailure(db, accountKey, input.now);
     return { ok: false, reason: 'invalid' };
   }
+  // The owner got in: earlier failures no longer make the next sign-in solve a captcha.
+  await clearSignInFailures(db, accountKey);
   return { ok: true, identityId: identity.id, email: identity.email };
 }
 
@@ -57,11 +95,12 @@ export async function authenticateWithEmail(
  */
 export async function authenticateLegacy(
   db: Database | Transaction,
-  input: { username: string; password: string; now: Date },
+  input: { username: string; password: string; now: Date; captcha?: ISignInCaptcha },
 ): Promise<TLegacySignInResult> {
   const username = input.username.trim().toLowerCase();
   const accountKey = legacyAccountKey(username);
-  if (await isSignInLocked(db, accountKey, input.now)) return { ok: false, reason: 'locked' };
+  if (!(await passesChallenge(db, accountKey, input.now, input.captcha)))
+    return { ok: false, reason: 'captcha' };
 
   const [user] = username
     ? await db
@@ -82,5 +121,22 @@ export async function authenticateLegacy(
     return { ok: false, reason: 'invalid' };
   }
   if (user.karId) return { ok: false, reason: 'migrated' };
+  await clearSignInFailures(db, accountKey);
   return { ok: true, userId: user.id };
+}
+
+/** The answer to a refused sign-in, the same at the provider's form and the DealerPass ID link. */
+export function signInRefusal(reason: 'invalid' | 'captcha'): AppError {
+  if (reason === 'captcha') {
+    const message = errorMessage(ERROR_CODES.SIGN_IN_CAPTCHA_REQUIRED);
+    return new AppError(ERROR_CODES.SIGN_IN_CAPTCHA_REQUIRED, {
+      message,
+      errors: [{ source: 'recaptcha', message }],
+    });
+  }
+  const message = errorMessage(ERROR_CODES.INVALID_CREDENTIALS);
+  return new AppError(ERROR_CODES.INVALID_CREDENTIALS, {
+    message,
+    errors: [{ source: 'password', message }],
+  });
 }

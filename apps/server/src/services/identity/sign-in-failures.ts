@@ -2,8 +2,12 @@ import { and, count, eq, gt, lt } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
 import { signInFailures } from '../../db/schema.ts';
 
-/** Issue 4: at most 100 failed sign-ins per account per hour. */
-export const MAX_SIGN_IN_FAILURES = 100;
+/**
+ * After this many failed sign-ins for one account within the window, every further attempt must
+ * carry a solved captcha (docs/decisions/016). The account is never locked: a lock would let
+ * anyone who knows an e-mail address keep its owner out.
+ */
+export const CAPTCHA_AFTER_FAILURES = 5;
 export const SIGN_IN_FAILURE_WINDOW_MS = 60 * 60 * 1000;
 
 /**
@@ -18,7 +22,7 @@ export function legacyAccountKey(username: string): string {
   return `legacy:${username.trim().toLowerCase()}`;
 }
 
-export async function isSignInLocked(
+export async function needsSignInCaptcha(
   db: Database | Transaction,
   accountKey: string,
   now: Date,
@@ -28,7 +32,7 @@ export async function isSignInLocked(
     .select({ n: count() })
     .from(signInFailures)
     .where(and(eq(signInFailures.accountKey, accountKey), gt(signInFailures.at, since)));
-  return (row?.n ?? 0) >= MAX_SIGN_IN_FAILURES;
+  return (row?.n ?? 0) >= CAPTCHA_AFTER_FAILURES;
 }
 
 export async function recordSignInFailure(

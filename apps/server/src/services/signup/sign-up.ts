@@ -1,3 +1,4 @@
+import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, lte } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
@@ -587,14 +588,7 @@ async function sendVerificationMail(
 
 /** forwardTo is an origin plus a login path (001 §3); only a path of our own origin is kept. */
 export function forwardPathOf(forwardTo: string, publicUrl: string): string {
-  try {
-    const url = new URL(forwardTo);
-    if (url.origin !== new URL(publicUrl).origin) return DEFAULT_FORWARD_PATH;
-    const path = `${url.pathname}${url.search}`;
-    return path.startsWith('/') && !path.startsWith('//') ? path : DEFAULT_FORWARD_PATH;
-  } catch {
-    return DEFAULT_FORWARD_PATH;
-  }
+  return sameOriginPath(forwardTo, new URL(publicUrl).origin) ?? DEFAULT_FORWARD_PATH;
 }
 
 function emailInUse(): AppError {

@@ -6,7 +6,11 @@ import { isCompanyEmail } from '@dealerpass/domain/validation/email';
 import type { Database } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { authenticateWithEmail } from '../identity/authenticate.ts';
+import {
+  authenticateWithEmail,
+  signInRefusal,
+  type ISignInCaptcha,
+} from '../identity/authenticate.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { getUserRow } from './get-user-row.ts';
 import type { UserRow } from './serialize-user.ts';
@@ -18,7 +22,13 @@ import type { UserRow } from './serialize-user.ts';
  * DealerPass ID session from now on, so the reminder banner goes away (000 §4).
  */
 export async function connectKarId(
-  deps: { db: Database; companyEmailDomain: string; messageVars: IMessageVars },
+  deps: {
+    db: Database;
+    companyEmailDomain: string;
+    messageVars: IMessageVars;
+    /** Linking checks a DealerPass ID password: after repeated failures it needs a captcha. */
+    captcha?: Omit<ISignInCaptcha, 'token'>;
+  },
   input: { userId: string; sessionIdHash: string; request: TConnectKarIdRequest; now: Date },
 ): Promise<UserRow> {
   const { db } = deps;
@@ -32,8 +42,9 @@ export async function connectKarId(
       email: request.email,
       password: request.password,
       now,
+      ...(deps.captcha ? { captcha: { ...deps.captcha, token: request.recaptcha } } : {}),
     });
-    if (!result.ok) throw signInError(result.reason);
+    if (!result.ok) throw signInRefusal(result.reason);
     linkedIdentityId = result.identityId;
   } else if (isCompanyEmail(request.email, deps.companyEmailDomain)) {
     const message = errorMessage(ERROR_CODES.COMPANY_EMAIL_DOMAIN, deps.messageVars);
@@ -105,19 +116,5 @@ function emailInUse(): AppError {
   return new AppError(ERROR_CODES.EMAIL_IN_USE, {
     message,
     errors: [{ source: 'email', message }],
-  });
-}
-
-function signInError(reason: 'invalid' | 'locked'): AppError {
-  if (reason === 'locked') {
-    return new AppError(ERROR_CODES.RATE_LIMITED, {
-      message:
-        'Too many failed sign-ins for this account. Please try again in an hour or reset your password.',
-    });
-  }
-  const message = errorMessage(ERROR_CODES.INVALID_CREDENTIALS);
-  return new AppError(ERROR_CODES.INVALID_CREDENTIALS, {
-    message,
-    errors: [{ source: 'password', message }],
   });
 }

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Control, type FieldErrors, type Resolver } from 'react-hook-form';
 import { Link } from 'react-router';
 import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
 import { SubmitButton } from '../../../components/ui/button.tsx';
@@ -10,6 +10,7 @@ import {
   invalidFieldItems,
   useErrorSummary,
 } from '../../../components/ui/error-summary.tsx';
+import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
@@ -18,12 +19,17 @@ import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
 
 type TSignInMethod = TSignInRequest['method'];
 
+/** The server's answer when the account needs a solved captcha with each attempt. */
+const CAPTCHA_REQUIRED = 'SIGN_IN_CAPTCHA_REQUIRED';
+
 /** Both ways' fields live in one form, so switching keeps what was typed. */
 interface ISignInFormValues {
   method: TSignInMethod;
   email: string;
   username: string;
   password: string;
+  /** Asked for only after repeated failed sign-ins for the account (docs/decisions/016). */
+  recaptcha: string;
 }
 
 const FIELD_IDS = {
@@ -61,6 +67,10 @@ interface SignInFormProps {
 export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
   const summary = useErrorSummary();
   const [leaving, setLeaving] = useState(false);
+  // The server asks for a captcha once the account has had several failed sign-ins; from then
+  // on every attempt carries a fresh one (each is spent by the attempt that carries it).
+  const [captchaAsked, setCaptchaAsked] = useState(false);
+  const [captchaReset, setCaptchaReset] = useState(0);
   const {
     register,
     control,
@@ -73,14 +83,24 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
     resolver,
     mode: 'onTouched',
     shouldFocusError: false,
-    defaultValues: { method: 'email', email: loginHint ?? '', username: '', password: '' },
+    defaultValues: {
+      method: 'email',
+      email: loginHint ?? '',
+      username: '',
+      password: '',
+      recaptcha: '',
+    },
   });
   const method = useWatch({ control, name: 'method' });
+  const captcha = useWatch({ control, name: 'recaptcha' });
 
   const onValid = async (values: TSignInRequest) => {
     summary.clear();
     try {
-      const { redirectTo } = await submitInteractionLogin(uid, values);
+      const { redirectTo } = await submitInteractionLogin(uid, {
+        ...values,
+        ...(captchaAsked && captcha ? { recaptcha: captcha } : {}),
+      });
       setLeaving(true);
       // A full navigation: the provider finishes the authorization and sends the browser on.
       loadPage(redirectTo);
@@ -91,6 +111,8 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
       }
       // Keep the e-mail or username; the password is typed again.
       setValue('password', '');
+      if (error instanceof ApiError && error.code === CAPTCHA_REQUIRED) setCaptchaAsked(true);
+      if (captchaAsked) setCaptchaReset((n) => n + 1);
       for (const { field, message } of fieldErrorsOf(error, FIELDS)) {
         setError(field, { message });
       }
@@ -151,11 +173,22 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
         {...register('password')}
         error={errors.password?.message}
       />
+      {captchaAsked ? (
+        <CaptchaField
+          // The field reads and writes the raw value; the form's parsed type does not matter to it.
+          control={control as unknown as Control<ISignInFormValues>}
+          name="recaptcha"
+          setValue={setValue}
+          resetSignal={captchaReset}
+        />
+      ) : null}
       <p className="auth-form__aside">
         <Link to="/identity/forgot-password">Forgot password?</Link>
       </p>
       <div className="form-actions">
-        <SubmitButton busy={busy}>{busy ? 'Signing in…' : 'Sign in'}</SubmitButton>
+        <SubmitButton busy={busy} disabled={captchaAsked && !captcha}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </SubmitButton>
       </div>
     </form>
   );
