@@ -1,0 +1,224 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
+import { SESSION_FAILURE_BODIES } from '@dealerpass/domain/account/session-failure';
+import type { LightMyRequestResponse } from 'fastify';
+import type { RouteTableEntry } from '../src/plugins/route-access.ts';
+import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import {
+  endSession,
+  hashSessionId,
+  SESSION_ABSOLUTE_MS,
+} from '../src/services/session/session-store.ts';
+import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
+import { concretePath, inject, rowCounts, sweptRoutes } from './route-sweeps.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
+
+/**
+ * The access sweep (issue 13, docs/decisions/016): every route of the route table that needs a
+ * session, called in every session state, each with a plausible and a malformed body. The
+ * session is checked before anything else (an anonymous caller never learns what a route
+ * expects), the account's state decides as the domain's page rule says, and no answer to one
+ * account carries another account's data.
+ */
+
+/** Account pages an inactive account may open (000 §2: Billing, to reactivate; the ID link). */
+const INACTIVE_MAY_OPEN = new Set<string>([ACCOUNT_ROUTES.billing, ACCOUNT_ROUTES.karIdConnect]);
+
+type TScenario =
+  | 'no cookie'
+  | 'garbage'
+  | 'ended'
+  | 'expired'
+  | 'replaced'
+  | 'another user'
+  | 'blocked'
+  | 'inactive'
+  | 'own';
+
+type TExpected =
+  { kind: 'status'; status: number; body?: string; code?: string } | { kind: 'passes' };
+
+function expectedFor(route: RouteTableEntry, scenario: TScenario): TExpected {
+  const access = route.access;
+  if (access === 'public') throw new Error('public routes are not swept here');
+  switch (scenario) {
+    case 'no cookie':
+      return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
+    case 'garbage':
+    case 'ended':
+    case 'expired':
+      return { kind: 'status', status: 403, body: SESSION_FAILURE_BODIES.invalidToken };
+    case 'replaced':
+      return { kind: 'status', status: 403, body: SESSION_FAILURE_BODIES.duplicateSession };
+    case 'blocked':
+      return access === 'session'
+        ? { kind: 'passes' }
+        : { kind: 'status', status: 403, code: 'ACCOUNT_BLOCKED' };
+    case 'inactive':
+      if (access === 'session') return { kind: 'passes' };
+      return INACTIVE_MAY_OPEN.has(access.page) && !access.activeOnly
+        ? { kind: 'passes' }
+        : { kind: 'status', status: 403, code: 'ACCOUNT_INACTIVE' };
+    case 'another user':
+    case 'own':
+      return { kind: 'passes' };
+  }
+}
+
+/** A refusal that belongs to the access layer, not to the route's own handling. */
+function isAccessRefusal(response: LightMyRequestResponse): boolean {
+  if (response.statusCode === 401) return true;
+  if (response.statusCode !== 403) return false;
+  const body = response.body;
+  return (
+    body === JSON.stringify(SESSION_FAILURE_BODIES.invalidToken) ||
+    body === JSON.stringify(SESSION_FAILURE_BODIES.duplicateSession) ||
+    /"code":"(ACCOUNT_BLOCKED|ACCOUNT_INACTIVE|INTEGRATION_NOT_HELD|UNAUTHORIZED)"/.test(body)
+  );
+}
+
+const MALFORMED = { __proto__: null, unexpected: [1, { deep: true }], email: 42 };
+
+describe('access sweep over the route table', () => {
+  let t: TestApp;
+  let browser: TestBrowser;
+  const cookies = {} as Record<Exclude<TScenario, 'no cookie'>, string>;
+  const OWN_EMAIL = 'sweep.own@example.com';
+  const OTHER_EMAIL = 'sweep.other@example.com';
+
+  beforeAll(async () => {
+    t = await buildTestApp();
+    browser = await t.browser();
+    const own = await createAccount(t, {
+      email: OWN_EMAIL,
+      firstName: 'Ownerfirst',
+      lastName: 'Ownerlast',
+    });
+    const other = await createAccount(t, { email: OTHER_EMAIL, firstName: 'Otherfirst' });
+    const blocked = await createAccount(t, {
+      email: 'sweep.blocked@example.com',
+      accountStatus: 'blocked',
+    });
+    const inactive = await createAccount(t, {
+      email: 'sweep.inactive@example.com',
+      accountStatus: 'inactive',
+    });
+    const ended = await createAccount(t, { email: 'sweep.ended@example.com' });
+    const expired = await createAccount(t, { email: 'sweep.expired@example.com' });
+    const replaced = await createAccount(t, { email: 'sweep.replaced@example.com' });
+
+    cookies.own = await sessionFor(t, own.user.id);
+    cookies['another user'] = await sessionFor(t, other.user.id);
+    cookies.blocked = await sessionFor(t, blocked.user.id);
+    cookies.inactive = await sessionFor(t, inactive.user.id);
+    cookies.garbage = 'not-a-session-id';
+    cookies.ended = await sessionFor(t, ended.user.id);
+    await endSession(t.app.db, hashSessionId(cookies.ended), new Date(), t.app.keys.encryption);
+    cookies.expired = await sessionFor(
+      t,
+      expired.user.id,
+      new Date(Date.now() - SESSION_ABSOLUTE_MS - 60_000),
+    );
+    cookies.replaced = await sessionFor(t, replaced.user.id);
+    await sessionFor(t, replaced.user.id); // a newer sign-in ends the first session
+  });
+  afterAll(() => t.close());
+
+  it('has routes to sweep, in each kind of access', () => {
+    const kinds = new Set(
+      sweptRoutes(t).map((route) => (typeof route.access === 'string' ? route.access : 'page')),
+    );
+    expect([...kinds].sort()).toEqual(['page', 'public', 'session']);
+  });
+
+  it('every signed-in route answers each session state as specified, before looking at the body', async () => {
+    const routes = sweptRoutes(t).filter((route) => route.access !== 'public');
+    expect(routes.length).toBeGreaterThan(10);
+    const scenarios: TScenario[] = [
+      'no cookie',
+      'garbage',
+      'ended',
+      'expired',
+      'replaced',
+      'another user',
+      'blocked',
+      'inactive',
+      'own',
+    ];
+    const failures: string[] = [];
+    for (const route of routes) {
+      for (const scenario of scenarios) {
+        for (const body of ['plausible', 'malformed'] as const) {
+          const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+          const response = await inject(t, {
+            method: route.method,
+            url:
+              body === 'plausible'
+                ? concretePath(route.url, 'sweep')
+                : `${concretePath(route.url, '%E2%80%AE..')}?year=abc&state=`,
+            headers: {
+              cookie: [
+                browser.cookie,
+                scenario === 'no cookie' ? '' : `${SESSION_COOKIE}=${cookies[scenario]}`,
+              ]
+                .filter(Boolean)
+                .join('; '),
+              'x-csrf-token': browser.token,
+              ...(hasBody ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(hasBody
+              ? { payload: body === 'plausible' ? '{}' : JSON.stringify(MALFORMED) }
+              : {}),
+          });
+          const label = `${route.method} ${route.url} [${scenario}, ${body}] → ${response.statusCode} ${response.body.slice(0, 120)}`;
+          const expected = expectedFor(route, scenario);
+          if (expected.kind === 'status') {
+            const ok =
+              response.statusCode === expected.status &&
+              (expected.body === undefined || response.body === JSON.stringify(expected.body)) &&
+              (expected.code === undefined ||
+                response.json<{ code?: string }>().code === expected.code);
+            if (!ok) failures.push(`expected ${expected.status}: ${label}`);
+          } else {
+            if (isAccessRefusal(response)) failures.push(`expected to pass access: ${label}`);
+          }
+          if (response.statusCode >= 500) failures.push(`server error: ${label}`);
+          // No answer to anyone but the owner carries the owner's data.
+          if (scenario !== 'own' && /Ownerfirst|Ownerlast|sweep\.own@/.test(response.body)) {
+            failures.push(`another account's data: ${label}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refused calls write nothing: the refusals alone leave every table as it was', async () => {
+    const routes = sweptRoutes(t).filter((route) => route.access !== 'public');
+    const before = await rowCounts(t);
+    for (const route of routes) {
+      for (const scenario of ['no cookie', 'garbage', 'ended', 'expired', 'replaced'] as const) {
+        const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+        const response = await inject(t, {
+          method: route.method,
+          url: concretePath(route.url),
+          headers: {
+            cookie: [
+              browser.cookie,
+              scenario === 'no cookie' ? '' : `${SESSION_COOKIE}=${cookies[scenario]}`,
+            ]
+              .filter(Boolean)
+              .join('; '),
+            'x-csrf-token': browser.token,
+            ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(hasBody ? { payload: '{}' } : {}),
+        });
+        expect([401, 403], `${route.method} ${route.url} [${scenario}]`).toContain(
+          response.statusCode,
+        );
+      }
+    }
+    expect(await rowCounts(t)).toEqual(before);
+  });
+});
