@@ -77,6 +77,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).sandboxes).toEqual([
       'mailbox',
     ]);
+    // Mail is kept, but the mailbox that shows it to every visitor is never served in production.
+    expect(loadConfig({ ...production, ALLOW_SANDBOX_IN_PRODUCTION: 'true' }).devMailbox).toBe(
+      false,
+    );
+    expect(loadConfig({}).devMailbox).toBe(true);
     expect(loadConfig({ ...production, SMTP_URL: 'smtp://mail.example:587' }).sandboxes).toEqual(
       [],
     );

@@ -36,6 +36,8 @@ export async function buildTestApp(
   options: {
     env?: Record<string, string>;
     now?: () => Date;
+    /** A built web app to serve (a temporary folder in tests); none by default. */
+    webRoot?: string;
     /** Extra routes a test needs, registered before the app is ready. */
     routes?: (app: FastifyInstance) => void;
   } & Partial<
@@ -65,7 +67,7 @@ export async function buildTestApp(
     config,
     database,
     secret: randomBytes(32),
-    webRoot: null,
+    webRoot: options.webRoot ?? null,
     backgroundIntervalMs: 0,
     logStream,
     ...(options.now ? { now: options.now } : {}),

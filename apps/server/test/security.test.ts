@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_RATE_LIMIT_PER_MINUTE } from '../src/app.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
@@ -180,5 +183,58 @@ describe('security headers and API conventions', () => {
       remoteAddress: '10.9.9.9',
     });
     expect(asset.statusCode).not.toBe(429);
+  });
+});
+
+describe('the development mailbox (DECISIONS R8)', () => {
+  it('is never served by a production server, even with every sandbox allowed', async () => {
+    const production = await buildTestApp({
+      env: {
+        APP_ENV: 'production',
+        PUBLIC_URL: 'https://dealerpass.example',
+        SECRET_KEY: 'a'.repeat(44),
+        ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      },
+    });
+    try {
+      const response = await production.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
+      expect(response.statusCode).toBe(404);
+      const page = await production.app.inject({ method: 'GET', url: '/dev/mailbox' });
+      expect(page.body).toContain('&quot;mailbox&quot;:false');
+    } finally {
+      await production.close();
+    }
+  });
+
+  it('is served by a demo or development server', async () => {
+    const development = await buildTestApp({ env: { APP_ENV: 'development' } });
+    try {
+      const response = await development.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
+      expect(response.statusCode).toBe(200);
+    } finally {
+      await development.close();
+    }
+  });
+});
+
+describe('caching', () => {
+  it('is no-store by default, immutable for hashed assets, whatever the spelling of the path', async () => {
+    const webRoot = mkdtempSync(join(tmpdir(), 'dp-web-'));
+    mkdirSync(join(webRoot, 'assets'));
+    writeFileSync(join(webRoot, 'index.html'), '<!doctype html><head><!--app-head--></head>');
+    writeFileSync(join(webRoot, 'assets', 'app-1a2b3c.js'), 'console.log(1)');
+    const t = await buildTestApp({ webRoot });
+    try {
+      const asset = await t.app.inject({ method: 'GET', url: '/assets/app-1a2b3c.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      for (const url of ['/home', '/api/health', '/%61pi/health', '/api/nowhere', '/nowhere']) {
+        const response = await t.app.inject({ method: 'GET', url });
+        expect(response.headers['cache-control'], url).toBe('no-store');
+      }
+    } finally {
+      await t.close();
+      rmSync(webRoot, { recursive: true, force: true });
+    }
   });
 });

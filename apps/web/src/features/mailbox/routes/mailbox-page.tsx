@@ -62,6 +62,11 @@ export default function MailboxPage() {
       <p className="lead">
         This server keeps e-mail here instead of sending it, because no SMTP server is configured.
       </p>
+      {/* R8: the mailbox is open to everyone who reaches this demo or development server. */}
+      <p className="notice" role="note">
+        <strong>Every visitor sees every mail here</strong>, password links included. This page
+        exists only on demo and development servers, never in production.
+      </p>
       <p>
         <Button variant="secondary" onClick={refresh}>
           Refresh
@@ -69,7 +74,7 @@ export default function MailboxPage() {
       </p>
       {state.status === 'loading' ? <p role="status">Loading messages…</p> : null}
       {state.status === 'unavailable' ? (
-        <p role="alert">The mailbox is not available on this server: mail is delivered by SMTP.</p>
+        <p role="alert">The mailbox is not available on this server.</p>
       ) : null}
       {state.status === 'error' ? (
         <p role="alert">The mailbox could not be loaded. Please try again.</p>
