@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useForm, useWatch, type Control, type FieldErrors, type Resolver } from 'react-hook-form';
 import {
   ZConnectKarIdRequestSchema,
   type TConnectKarIdRequest,
@@ -11,6 +11,8 @@ import {
   invalidFieldItems,
   useErrorSummary,
 } from '../../../components/ui/error-summary.tsx';
+import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
+import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
@@ -24,6 +26,8 @@ interface IConnectFormValues {
   email: string;
   password: string;
   confirmPassword: string;
+  /** Linking checks a DealerPass ID password: after repeated failures it needs a captcha. */
+  recaptcha: string;
 }
 
 const FIELD_IDS = {
@@ -63,26 +67,41 @@ interface KarIdConnectFormProps {
 /** Create or link a DealerPass ID for a migrated account (DECISIONS R6). */
 export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectFormProps) {
   const summary = useErrorSummary();
+  const captchaOnDemand = useCaptchaOnDemand();
   const {
     register,
     control,
     handleSubmit,
     setError,
+    setValue,
     clearErrors,
     formState: { errors, isSubmitting },
   } = useForm<IConnectFormValues, unknown, TConnectKarIdRequest>({
     resolver,
     mode: 'onTouched',
     shouldFocusError: false,
-    defaultValues: { mode: 'create', email: defaultEmail, password: '', confirmPassword: '' },
+    defaultValues: {
+      mode: 'create',
+      email: defaultEmail,
+      password: '',
+      confirmPassword: '',
+      recaptcha: '',
+    },
   });
   const mode = useWatch({ control, name: 'mode' });
+  const captcha = useWatch({ control, name: 'recaptcha' });
+  const captchaShown = captchaOnDemand.asked && mode === 'link';
 
   const onValid = async (values: TConnectKarIdRequest) => {
     summary.clear();
     try {
-      await connectKarId(values);
+      await connectKarId(
+        values.mode === 'link' && captchaShown && captcha
+          ? { ...values, recaptcha: captcha }
+          : values,
+      );
     } catch (error) {
+      captchaOnDemand.afterFailure(error);
       const problems = fieldErrorsOf(error, FIELDS);
       for (const { field, message } of problems) setError(field, { message });
       summary.show(
@@ -145,8 +164,17 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
           error={errors.confirmPassword?.message}
         />
       ) : null}
+      {captchaShown ? (
+        <CaptchaField
+          // The field reads and writes the raw value; the form's parsed type does not matter to it.
+          control={control as unknown as Control<IConnectFormValues>}
+          name="recaptcha"
+          setValue={setValue}
+          resetSignal={captchaOnDemand.resetSignal}
+        />
+      ) : null}
       <div className="form-actions">
-        <SubmitButton busy={isSubmitting}>
+        <SubmitButton busy={isSubmitting} disabled={captchaShown && !captcha}>
           {isSubmitting ? 'Saving…' : creating ? 'Create DealerPass ID' : 'Link DealerPass ID'}
         </SubmitButton>
       </div>

@@ -11,6 +11,7 @@ import {
   useErrorSummary,
 } from '../../../components/ui/error-summary.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
+import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
@@ -18,9 +19,6 @@ import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
 
 type TSignInMethod = TSignInRequest['method'];
-
-/** The server's answer when the account needs a solved captcha with each attempt. */
-const CAPTCHA_REQUIRED = 'SIGN_IN_CAPTCHA_REQUIRED';
 
 /** Both ways' fields live in one form, so switching keeps what was typed. */
 interface ISignInFormValues {
@@ -67,10 +65,7 @@ interface SignInFormProps {
 export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
   const summary = useErrorSummary();
   const [leaving, setLeaving] = useState(false);
-  // The server asks for a captcha once the account has had several failed sign-ins; from then
-  // on every attempt carries a fresh one (each is spent by the attempt that carries it).
-  const [captchaAsked, setCaptchaAsked] = useState(false);
-  const [captchaReset, setCaptchaReset] = useState(0);
+  const captchaOnDemand = useCaptchaOnDemand();
   const {
     register,
     control,
@@ -99,7 +94,7 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
     try {
       const { redirectTo } = await submitInteractionLogin(uid, {
         ...values,
-        ...(captchaAsked && captcha ? { recaptcha: captcha } : {}),
+        ...(captchaOnDemand.asked && captcha ? { recaptcha: captcha } : {}),
       });
       setLeaving(true);
       // A full navigation: the provider finishes the authorization and sends the browser on.
@@ -111,8 +106,7 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
       }
       // Keep the e-mail or username; the password is typed again.
       setValue('password', '');
-      if (error instanceof ApiError && error.code === CAPTCHA_REQUIRED) setCaptchaAsked(true);
-      if (captchaAsked) setCaptchaReset((n) => n + 1);
+      captchaOnDemand.afterFailure(error);
       for (const { field, message } of fieldErrorsOf(error, FIELDS)) {
         setError(field, { message });
       }
@@ -173,20 +167,20 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
         {...register('password')}
         error={errors.password?.message}
       />
-      {captchaAsked ? (
+      {captchaOnDemand.asked ? (
         <CaptchaField
           // The field reads and writes the raw value; the form's parsed type does not matter to it.
           control={control as unknown as Control<ISignInFormValues>}
           name="recaptcha"
           setValue={setValue}
-          resetSignal={captchaReset}
+          resetSignal={captchaOnDemand.resetSignal}
         />
       ) : null}
       <p className="auth-form__aside">
         <Link to="/identity/forgot-password">Forgot password?</Link>
       </p>
       <div className="form-actions">
-        <SubmitButton busy={busy} disabled={captchaAsked && !captcha}>
+        <SubmitButton busy={busy} disabled={captchaOnDemand.asked && !captcha}>
           {busy ? 'Signing in…' : 'Sign in'}
         </SubmitButton>
       </div>
