@@ -95,10 +95,12 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
   const onValid = async (values: TConnectKarIdRequest) => {
     summary.clear();
     try {
+      // The captcha goes only once the server has asked for one.
+      const { recaptcha: _unasked, ...body } = values as TConnectKarIdRequest & {
+        recaptcha?: string;
+      };
       await connectKarId(
-        values.mode === 'link' && captchaShown && captcha
-          ? { ...values, recaptcha: captcha }
-          : values,
+        body.mode === 'link' && captchaShown && captcha ? { ...body, recaptcha: captcha } : body,
       );
     } catch (error) {
       captchaOnDemand.afterFailure(error);

@@ -92,10 +92,12 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
   const onValid = async (values: TSignInRequest) => {
     summary.clear();
     try {
-      const { redirectTo } = await submitInteractionLogin(uid, {
-        ...values,
-        ...(captchaOnDemand.asked && captcha ? { recaptcha: captcha } : {}),
-      });
+      // The captcha goes only once the server has asked for one.
+      const { recaptcha: _unasked, ...credentials } = values;
+      const { redirectTo } = await submitInteractionLogin(
+        uid,
+        captchaOnDemand.asked && captcha ? { ...credentials, recaptcha: captcha } : credentials,
+      );
       setLeaving(true);
       // A full navigation: the provider finishes the authorization and sends the browser on.
       loadPage(redirectTo);
