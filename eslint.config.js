@@ -3,6 +3,8 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
+import importX from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import { readdirSync } from 'node:fs';
 
 const FEATURES = [
@@ -29,6 +31,43 @@ const unlisted = featureFolders.filter((folder) => !FEATURES.includes(folder));
 if (unlisted.length > 0) {
   throw new Error(`eslint.config.js: add ${unlisted.join(', ')} to FEATURES.`);
 }
+
+const WEB = './apps/web/src';
+
+/** Who may not import whom (`import-x/no-restricted-paths`): shared → features → app, one way. */
+export const IMPORT_ZONES = [
+  {
+    target: './packages/domain',
+    from: ['./apps', './e2e', './bench'],
+    message: 'domain imports nothing from the apps.',
+  },
+  {
+    target: './apps/web',
+    from: './apps/server',
+    message: 'the web app talks to the server over HTTP only.',
+  },
+  {
+    target: './apps/server',
+    from: './apps/web',
+    message: 'the server does not import the web app.',
+  },
+  {
+    target: [`${WEB}/components`, `${WEB}/lib`],
+    from: [`${WEB}/features`, `${WEB}/app`],
+    message: 'shared code does not import features or the app.',
+  },
+  {
+    target: `${WEB}/features`,
+    from: `${WEB}/app`,
+    message: 'features do not import the app shell.',
+  },
+  ...FEATURES.map((feature) => ({
+    target: `${WEB}/features/${feature}`,
+    from: `${WEB}/features`,
+    except: [`./${feature}`],
+    message: 'features do not import each other; move shared code to components/ or lib/.',
+  })),
+];
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'test-results/**'] },
@@ -95,76 +134,65 @@ export default tseslint.config(
     rules: { 'no-restricted-globals': 'off', 'no-restricted-syntax': 'off' },
   },
   {
-    files: ['apps/server/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@dealerpass/web*', '**/apps/web/**'],
-              message: 'the server does not import the web app.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks, 'jsx-a11y': jsxA11y },
     rules: {
       ...reactHooks.configs.recommended.rules,
       ...jsxA11y.flatConfigs.recommended.rules,
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['@dealerpass/server*', '**/apps/server/**'],
-              message: 'the web app talks to the server over HTTP only.',
-            },
-          ],
-        },
-      ],
     },
   },
-  // Imports flow one way: shared (components, lib) -> features -> app. A feature never imports another feature.
-  ...FEATURES.map((feature) => ({
-    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+  // The directions between the parts, by where the imported file is (relative paths, package
+  // names and aliases alike), in one rule so that no later block can replace part of it. Each
+  // is proven by a snippet that must fail: eslint-rules.test.ts.
+  {
+    files: ['**/*.{ts,tsx,js}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // The TypeScript parser reads the imported modules too: no-cycle follows them.
+      'import-x/extensions': ['.ts', '.tsx', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [
+        createTypeScriptImportResolver({
+          noWarnOnMultipleProjects: true,
+          project: [
+            'packages/domain/tsconfig.json',
+            'apps/server/tsconfig.json',
+            'apps/web/tsconfig.json',
+            'e2e/tsconfig.json',
+          ],
+        }),
+      ],
+    },
     rules: {
-      'no-restricted-imports': [
+      'import-x/no-restricted-paths': ['error', { zones: IMPORT_ZONES }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  // Every import is a dependency its own workspace declares (the root adds only the tooling's
+  // devDependencies: tests, benchmarks, browser tests and configuration may use those).
+  ...['packages/domain', 'apps/server', 'apps/web', 'e2e', '.'].map((workspace) => ({
+    files:
+      workspace === '.' ? ['*.{ts,js}', 'bench/**', 'tooling/**'] : [`${workspace}/**/*.{ts,tsx}`],
+    rules: {
+      'import-x/no-extraneous-dependencies': [
         'error',
         {
-          patterns: [
-            {
-              group: FEATURES.filter((f) => f !== feature).map((f) => `**/features/${f}/**`),
-              message:
-                'features do not import each other; move shared code to components/ or lib/.',
-            },
-            { group: ['**/app/**'], message: 'features do not import the app shell.' },
+          devDependencies: [
+            '**/*.test.{ts,tsx}',
+            '**/test/**',
+            'e2e/**',
+            'bench/**',
+            'tooling/**',
+            '**/*.config.{ts,js}',
+            'apps/server/scripts/**',
           ],
+          // The benchmarks measure the server with the server's own packages.
+          packageDir: workspace === '.' ? ['.', 'apps/server'] : [workspace, '.'],
         },
       ],
     },
   })),
-  {
-    files: ['apps/web/src/components/**/*.{ts,tsx}', 'apps/web/src/lib/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/features/**', '**/app/**'],
-              message: 'shared code does not import features or the app.',
-            },
-          ],
-        },
-      ],
-    },
-  },
   {
     files: ['bench/**/*.ts', 'apps/server/scripts/**/*.ts', 'e2e/**/*.ts'],
     rules: { 'no-console': 'off' },

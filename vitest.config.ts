@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// One Vitest run, three projects: the pure domain rules, the web app's units and the
-// server's API tests (real app, real database). `npm test` runs them as separate steps.
+// One Vitest run, four projects: the pure domain rules, the web app's units, the lint rules'
+// proofs and the server's API tests (real app, real database). `npm test` runs them as separate steps.
 export default defineConfig({
   test: {
     projects: [
@@ -17,6 +17,16 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+        },
+      },
+      {
+        // The repository's own rules about code (lint configuration), proven by failing snippets.
+        test: {
+          name: 'tooling',
+          include: ['tooling/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
       {

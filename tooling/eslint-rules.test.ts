@@ -1,0 +1,113 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ESLint } from 'eslint';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The import rules of eslint.config.js, each proven by a snippet that must fail lint (issue 15):
+ * a rule that silently matched nothing would pass every file, so each case also lints a clean
+ * snippet at the same place, which must pass.
+ */
+const root = join(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: root });
+
+async function rulesBroken(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+const CASES: { name: string; file: string; bad: string; good: string; rule: string }[] = [
+  {
+    name: 'domain never imports the apps (relative path)',
+    file: 'packages/domain/src/lint-fixture.ts',
+    bad: "import { loadConfig } from '../../../apps/server/src/config.ts';\nexport const x = loadConfig;\n",
+    good: "import { ACCOUNT_ROUTES } from './account/account-routes.ts';\nexport const x = ACCOUNT_ROUTES;\n",
+    rule: 'import-x/no-restricted-paths',
+  },
+  {
+    name: 'domain has no I/O',
+    file: 'packages/domain/src/lint-fixture.ts',
+    bad: "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+    good: "import { z } from 'zod';\nexport const x = z;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: 'the web app never imports the server, also from a feature folder',
+    file: 'apps/web/src/features/contact/lint-fixture.ts',
+    bad: "import { loadConfig } from '../../../../server/src/config.ts';\nexport const x = loadConfig;\n",
+    good: "import { request } from '../../lib/api-client.ts';\nexport const x = request;\n",
+    rule: 'import-x/no-restricted-paths',
+  },
+  {
+    name: 'the server never imports the web app',
+    file: 'apps/server/src/lint-fixture.ts',
+    bad: "import { request } from '../../web/src/lib/api-client.ts';\nexport const x = request;\n",
+    good: "import { loadConfig } from './config.ts';\nexport const x = loadConfig;\n",
+    rule: 'import-x/no-restricted-paths',
+  },
+  {
+    name: 'a feature never imports another feature through a relative path',
+    file: 'apps/web/src/features/integrations/components/lint-fixture.tsx',
+    bad: "import { useCurrentUser } from '../../account/current-user.tsx';\nexport const x = useCurrentUser;\n",
+    good: "import { request } from '../../../lib/api-client.ts';\nexport const x = request;\n",
+    rule: 'import-x/no-restricted-paths',
+  },
+  {
+    name: 'a feature never imports the app shell',
+    file: 'apps/web/src/features/contact/lint-fixture.tsx',
+    bad: "import { PageLoading } from '../../app/page-loading.tsx';\nexport const x = PageLoading;\n",
+    good: "import { Button } from '../../components/ui/button.tsx';\nexport const x = Button;\n",
+    rule: 'import-x/no-restricted-paths',
+  },
+  {
+    name: 'shared code never imports a feature',
+    file: 'apps/web/src/components/ui/lint-fixture.tsx',
+    bad: "import { useCurrentUser } from '../../features/account/current-user.tsx';\nexport const x = useCurrentUser;\n",
+    good: "import { Button } from './button.tsx';\nexport const x = Button;\n",
+    rule: 'import-x/no-restricted-paths',
+  },
+  {
+    name: 'every import is a declared dependency of its own workspace',
+    file: 'apps/web/src/lib/lint-fixture.ts',
+    bad: "import Fastify from 'fastify';\nexport const x = Fastify;\n",
+    good: "import { z } from 'zod';\nexport const x = z;\n",
+    rule: 'import-x/no-extraneous-dependencies',
+  },
+];
+
+describe('import rules (eslint.config.js)', () => {
+  for (const testCase of CASES) {
+    it(testCase.name, async () => {
+      expect(await rulesBroken(testCase.file, testCase.bad)).toContain(testCase.rule);
+      expect(await rulesBroken(testCase.file, testCase.good)).toEqual([]);
+    });
+  }
+
+  describe('no import cycles', () => {
+    const folder = join(root, 'packages/domain/src/lint-cycle-fixture');
+    beforeAll(() => {
+      mkdirSync(folder, { recursive: true });
+      writeFileSync(
+        join(folder, 'a.ts'),
+        "import { b } from './b.ts';\nexport const a = () => b;\n",
+      );
+      writeFileSync(
+        join(folder, 'b.ts'),
+        "import { a } from './a.ts';\nexport const b = () => a;\n",
+      );
+      writeFileSync(join(folder, 'c.ts'), 'export const c = 1;\n');
+    });
+    afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+    it('refuses a cycle between two modules, and not a one-way import', async () => {
+      const [cyclic] = await eslint.lintFiles([join(folder, 'a.ts')]);
+      expect(cyclic?.messages.map((m) => m.ruleId)).toContain('import-x/no-cycle');
+      expect(
+        await rulesBroken(
+          'packages/domain/src/lint-cycle-fixture/d.ts',
+          "import { c } from './c.ts';\nexport const d = c;\n",
+        ),
+      ).toEqual([]);
+    });
+  });
+});
