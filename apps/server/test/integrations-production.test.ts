@@ -57,12 +57,15 @@ describe('production Carfax and AutoCheck adapters against local doubles', () =>
   it('exchanges a code with Basic client authentication and PKCE, refreshes and revokes', async () => {
     const { verifier, challenge } = challengeFor();
     const redirectUri = 'https://dealerpass.example/account/carfax/login';
-    const url = client.authorizationUrl({
+    const url = await client.authorizationUrl({
       state: 's'.repeat(64),
-      codeChallenge: challenge,
+      codeVerifier: verifier,
       redirectUri,
     });
     expect(new URL(url).searchParams.get('audience')).toBe('https://connect.carfax.example');
+    // RFC 7636 S256, computed here independently of the client.
+    expect(new URL(url).searchParams.get('code_challenge')).toBe(challenge);
+    expect(new URL(url).searchParams.get('code_challenge_method')).toBe('S256');
     const code = carfax.authorize(url);
     const tokens = await client.exchangeCode({ code, redirectUri, codeVerifier: verifier });
     expect(tokens).toMatchObject({ expiresIn: 1800, scope: 'offline_access' });

@@ -42,14 +42,14 @@ export async function rowCounts(t: TestApp): Promise<Record<string, number>> {
         where table_schema = current_schema() and table_type = 'BASE TABLE'
         order by table_name`,
   );
-  const names = rowsOf(tables).map((row) => row.table_name);
+  const names = rowsOf<{ table_name: string }>(tables).map((row) => row.table_name);
   if (names.length === 0) throw new Error('no tables found in the catalogue');
   const counts: Record<string, number> = {};
   for (const name of names) {
     const result = await t.app.db.execute<{ n: number | string }>(
       sql`select count(*) as n from ${sql.identifier(name)}`,
     );
-    counts[name] = Number(rowsOf(result)[0]?.n ?? 0);
+    counts[name] = Number(rowsOf<{ n: number | string }>(result)[0]?.n ?? 0);
   }
   return counts;
 }

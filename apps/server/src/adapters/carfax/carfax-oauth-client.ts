@@ -1,11 +1,14 @@
+import * as oauth from 'openid-client';
 import type { TCarfaxErrorCode } from '@dealerpass/domain/messages/carfax-errors';
 import { carfaxCodeForFailure } from '@dealerpass/domain/integrations/carfax';
 
 /**
  * The Carfax authorization server as DealerPass uses it (issue 8, docs/decisions/015): a
  * confidential OAuth 2.0 client (RFC 6749) with PKCE S256 (RFC 7636), refresh tokens and
- * revocation (RFC 7009). The same code talks to the embedded sandbox (in process) and to Carfax
- * (over HTTPS); only the endpoints, the credentials and `fetch` differ.
+ * revocation (RFC 7009), built on openid-client as the sign-in's relying party is; only the
+ * mapping of failures onto Carfax's codes (001 §8) is ours. The same code talks to the embedded
+ * sandbox (in process) and to Carfax (over HTTPS); only the endpoints, the credentials and
+ * `fetch` differ.
  */
 export interface CarfaxEndpoints {
   authorizeUrl: string;
@@ -14,11 +17,8 @@ export interface CarfaxEndpoints {
   logoutUrl: string;
 }
 
-/** The one HTTP call shape the client makes: a form POST. */
-export type CarfaxFetch = (
-  url: string,
-  init: { method: 'POST'; headers: Record<string, string>; body: string; signal: AbortSignal },
-) => Promise<Response>;
+/** How the client reaches the endpoints (openid-client's fetch hook; tests hand in a double's). */
+export type CarfaxFetch = oauth.CustomFetch;
 
 export interface CarfaxClientOptions extends CarfaxEndpoints {
   kind: 'sandbox' | 'carfax';
@@ -58,7 +58,12 @@ export class CarfaxProviderError extends Error {
 export interface CarfaxClient {
   readonly kind: 'sandbox' | 'carfax';
   readonly clientId: string;
-  authorizationUrl(input: { state: string; codeChallenge: string; redirectUri: string }): string;
+  /** The authorization URL for a sign-in, with the S256 challenge of this PKCE verifier. */
+  authorizationUrl(input: {
+    state: string;
+    codeVerifier: string;
+    redirectUri: string;
+  }): Promise<string>;
   exchangeCode(input: {
     code: string;
     redirectUri: string;
@@ -70,93 +75,72 @@ export interface CarfaxClient {
 }
 
 export function createCarfaxClient(options: CarfaxClientOptions): CarfaxClient {
-  const doFetch: CarfaxFetch =
-    options.fetch ?? ((url, init) => fetch(url, { ...init, redirect: 'error' }));
-  const basic = `Basic ${Buffer.from(
-    `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`,
-  ).toString('base64')}`;
+  // Carfax publishes no discovery document: the metadata is the configured endpoints.
+  const config = new oauth.Configuration(
+    {
+      issuer: new URL(options.authorizeUrl).origin,
+      authorization_endpoint: options.authorizeUrl,
+      token_endpoint: options.tokenUrl,
+      revocation_endpoint: options.revokeUrl,
+    },
+    options.clientId,
+    undefined,
+    basicAuthentication(options.clientSecret),
+  );
+  config.timeout = Math.max(1, Math.ceil(options.timeoutMs / 1000));
+  if (options.fetch) config[oauth.customFetch] = options.fetch;
+  // The sandbox is reached in process over our own http origin; Carfax itself over HTTPS.
+  if (options.tokenUrl.startsWith('http://')) oauth.allowInsecureRequests(config);
 
-  async function post(url: string, form: Record<string, string>): Promise<Response> {
+  /** Runs a provider call, turning every failure into Carfax's code; no token in an error. */
+  async function call<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await doFetch(url, {
-        method: 'POST',
-        headers: {
-          authorization: basic,
-          'content-type': 'application/x-www-form-urlencoded',
-          accept: 'application/json',
-        },
-        body: new URLSearchParams(form).toString(),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-    } catch (cause) {
-      throw new CarfaxProviderError('SERVICE_DOWN', { cause });
+      return await work();
+    } catch (error) {
+      throw await providerError(error);
     }
   }
 
-  async function failure(response: Response): Promise<CarfaxProviderError> {
-    const body = await readJson(response);
-    const oauthError = typeof body?.error === 'string' ? body.error : undefined;
-    const providerCode = typeof body?.code === 'string' ? body.code : undefined;
-    return new CarfaxProviderError(
-      carfaxCodeForFailure({ httpStatus: response.status, oauthError, providerCode }),
-      { httpStatus: response.status, ...(oauthError ? { oauthError } : {}) },
-    );
-  }
-
-  async function tokenRequest(form: Record<string, string>): Promise<CarfaxTokenSet> {
-    const response = await post(options.tokenUrl, form);
-    if (!response.ok) throw await failure(response);
-    const body = await readJson(response);
-    const accessToken = body?.access_token;
-    const tokenType = body?.token_type;
-    if (
-      typeof accessToken !== 'string' ||
-      accessToken === '' ||
-      typeof tokenType !== 'string' ||
-      tokenType.toLowerCase() !== 'bearer'
-    ) {
-      throw new CarfaxProviderError('GENERIC_SERVER_ERROR', { httpStatus: response.status });
-    }
-    const expiresIn = Number(body?.expires_in);
-    return {
-      accessToken,
-      refreshToken: typeof body?.refresh_token === 'string' ? body.refresh_token : null,
-      // RFC 6749 makes expires_in optional; without it we assume an hour, and the status
-      // endpoint then asks for new tokens in time.
-      expiresIn: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : 3600,
-      scope: typeof body?.scope === 'string' ? body.scope : null,
-    };
-  }
+  const tokenSet = (tokens: oauth.TokenEndpointResponse): CarfaxTokenSet => ({
+    accessToken: tokens.access_token,
+    refreshToken: tokens.refresh_token ?? null,
+    // RFC 6749 makes expires_in optional; without it we assume an hour, and the status
+    // endpoint then asks for new tokens in time.
+    expiresIn:
+      typeof tokens.expires_in === 'number' && tokens.expires_in > 0 ? tokens.expires_in : 3600,
+    scope: tokens.scope ?? null,
+  });
 
   return {
     kind: options.kind,
     clientId: options.clientId,
-    authorizationUrl({ state, codeChallenge, redirectUri }) {
-      const url = new URL(options.authorizeUrl);
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('client_id', options.clientId);
-      url.searchParams.set('redirect_uri', redirectUri);
-      url.searchParams.set('scope', options.scope);
-      url.searchParams.set('state', state);
-      url.searchParams.set('code_challenge', codeChallenge);
-      url.searchParams.set('code_challenge_method', 'S256');
-      if (options.audience) url.searchParams.set('audience', options.audience);
-      return url.toString();
+    async authorizationUrl({ state, codeVerifier, redirectUri }) {
+      return oauth.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri,
+        scope: options.scope,
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        ...(options.audience ? { audience: options.audience } : {}),
+      }).href;
     },
     exchangeCode: ({ code, redirectUri, codeVerifier }) =>
-      tokenRequest({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        code_verifier: codeVerifier,
+      call(async () => {
+        // The callback as Carfax sent it: our redirect URI with the code (the state was checked
+        // by our server before this call).
+        const callback = new URL(redirectUri);
+        callback.searchParams.set('code', code);
+        return tokenSet(
+          await oauth.authorizationCodeGrant(config, callback, {
+            pkceCodeVerifier: codeVerifier,
+            idTokenExpected: false,
+          }),
+        );
       }),
     refresh: (refreshToken) =>
-      tokenRequest({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-    async revoke(token, hint) {
-      const response = await post(options.revokeUrl, { token, token_type_hint: hint });
-      // RFC 7009 §2.2: 200 whether or not the token was valid.
-      if (!response.ok) throw await failure(response);
-    },
+      call(async () => tokenSet(await oauth.refreshTokenGrant(config, refreshToken))),
+    revoke: (token, hint) =>
+      call(() => oauth.tokenRevocation(config, token, { token_type_hint: hint })),
     logoutUrl({ returnTo }) {
       const url = new URL(options.logoutUrl);
       url.searchParams.set('client_id', options.clientId);
@@ -166,11 +150,64 @@ export function createCarfaxClient(options: CarfaxClientOptions): CarfaxClient {
   };
 }
 
-async function readJson(response: Response): Promise<Record<string, unknown> | null> {
-  try {
-    const value: unknown = await response.json();
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : null;
-  } catch {
-    return null;
+/**
+ * HTTP Basic client authentication with each part percent-encoded as a URI component, as this
+ * client has always sent it to Carfax (openid-client's own also encodes `-`, `.`, `_` and `~`,
+ * which an authorization server comparing the raw header would refuse).
+ */
+function basicAuthentication(clientSecret: string): oauth.ClientAuth {
+  return (_server, client, _body, headers) => {
+    const credentials = `${encodeURIComponent(client.client_id)}:${encodeURIComponent(clientSecret)}`;
+    headers.set('authorization', `Basic ${Buffer.from(credentials).toString('base64')}`);
+  };
+}
+
+/**
+ * Carfax's code for a failed call (001 §8): the provider's own `code` when it sends one, else
+ * from the OAuth error and the HTTP status; no answer at all is SERVICE_DOWN.
+ */
+async function providerError(error: unknown): Promise<CarfaxProviderError> {
+  if (error instanceof CarfaxProviderError) return error;
+  if (error instanceof oauth.ResponseBodyError) {
+    const body = error.cause as Record<string, unknown> | undefined;
+    const providerCode = typeof body?.code === 'string' ? body.code : undefined;
+    return new CarfaxProviderError(
+      carfaxCodeForFailure({ httpStatus: error.status, oauthError: error.error, providerCode }),
+      { httpStatus: error.status, oauthError: error.error },
+    );
   }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) {
+    const oauthError = error.cause[0]?.parameters.error;
+    return new CarfaxProviderError(carfaxCodeForFailure({ httpStatus: error.status, oauthError }), {
+      httpStatus: error.status,
+      ...(oauthError ? { oauthError } : {}),
+    });
+  }
+  const cause = (error as { cause?: unknown }).cause;
+  // An answer openid-client does not take as an OAuth error (a 5xx, an HTML page): the status,
+  // and the OAuth error or Carfax code if its body has them after all.
+  if (cause instanceof Response) {
+    const body = await cause
+      .clone()
+      .json()
+      .catch(() => null);
+    const fields =
+      typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+    const oauthError = typeof fields.error === 'string' ? fields.error : undefined;
+    const providerCode = typeof fields.code === 'string' ? fields.code : undefined;
+    return new CarfaxProviderError(
+      carfaxCodeForFailure({ httpStatus: cause.status, oauthError, providerCode }),
+      { httpStatus: cause.status, ...(oauthError ? { oauthError } : {}) },
+    );
+  }
+  // No answer at all: refused, reset, or silent past the timeout.
+  const code = (error as { code?: unknown }).code;
+  if (error instanceof TypeError || code === 'OAUTH_TIMEOUT' || isAbort(error) || isAbort(cause)) {
+    return new CarfaxProviderError('SERVICE_DOWN', { cause: error });
+  }
+  return new CarfaxProviderError('GENERIC_SERVER_ERROR', { cause: error });
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }

@@ -20,7 +20,6 @@ export async function startCarfaxSignIn(
 ): Promise<{ authorizationUrl: string }> {
   const now = deps.now();
   const verifier = randomBytes(32).toString('base64url');
-  const challenge = createHash('sha256').update(verifier).digest('base64url');
   // A user's finished or stale sign-ins are of no further use.
   await deps.db
     .delete(carfaxSignIns)
@@ -41,9 +40,9 @@ export async function startCarfaxSignIn(
     })
     .onConflictDoNothing();
   return {
-    authorizationUrl: deps.client.authorizationUrl({
+    authorizationUrl: await deps.client.authorizationUrl({
       state: input.state,
-      codeChallenge: challenge,
+      codeVerifier: verifier,
       redirectUri: deps.loginCallbackUrl,
     }),
   };
