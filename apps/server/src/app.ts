@@ -195,13 +195,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
  * the Carfax callback's code in its path never reach the log.
  */
 function serializeRequest(request: FastifyRequest) {
+  const version = request.headers?.['accept-version'];
   return {
     method: request.method,
     url: scrubRequestUrl(request.url, {
       pattern: request.routeOptions?.url,
       params: request.params,
     }),
-    version: request.headers?.['accept-version'],
+    version: typeof version === 'string' ? version : undefined,
     host: request.host,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
