@@ -95,8 +95,8 @@ export default fp(
     let sinceFullRunMs = 0;
     if (interval > 0 && billingEveryMs > 0) {
       billingTimer = setInterval(() => {
-        if (billing) return;
         sinceFullRunMs += checkEveryMs;
+        if (billing) return;
         const full = sinceFullRunMs >= billingEveryMs;
         if (full) sinceFullRunMs = 0;
         billing = runBilling(
