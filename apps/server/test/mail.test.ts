@@ -87,6 +87,29 @@ describe('mail through SMTP', () => {
     expect(row?.textBody).not.toMatch(/token=/);
   });
 
+  it('a mail given up after its last attempt keeps no body either', async () => {
+    await t.app.db.insert(mailOutbox).values({
+      toAddress: 'gone@example.com',
+      subject: 'Last try',
+      textBody: 'https://localhost:3000/identity/reset-password?token=last-try-secret',
+      status: 'pending',
+      attempts: 5,
+      nextAttemptAt: now(),
+    });
+    smtp.setRefuse(true);
+    try {
+      expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 1 });
+    } finally {
+      smtp.setRefuse(false);
+    }
+    const [row] = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, 'Last try'));
+    expect(row).toMatchObject({ status: 'failed', attempts: 6, textBody: '', htmlBody: null });
+    expect(row?.lastError).toContain('mailbox unavailable');
+  });
+
   it('retries a refused mail later with backoff, then delivers it', async () => {
     await t.app.db.insert(mailOutbox).values({
       toAddress: 'a@example.com',
