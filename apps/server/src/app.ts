@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { CustomFetch } from 'openid-client';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { deriveKeys } from './lib/keys.ts';
+import { scrubRequestUrl } from './lib/scrub.ts';
 import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
@@ -84,6 +85,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '***' },
+      serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
       ...(options.prettyLogs
         ? {
@@ -186,6 +188,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await options.database.close();
   });
   return app;
+}
+
+/**
+ * Fastify's request summary with the URL scrubbed (issue 13): one-time codes, states, tokens and
+ * the Carfax callback's code in its path never reach the log.
+ */
+function serializeRequest(request: FastifyRequest) {
+  const version = request.headers?.['accept-version'];
+  return {
+    method: request.method,
+    url: scrubRequestUrl(request.url, {
+      pattern: request.routeOptions?.url,
+      params: request.params,
+    }),
+    version: typeof version === 'string' ? version : undefined,
+    host: request.host,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
 }
 
 /** Trace ids are a short name plus a number (001 §7); anything else is dropped, not logged. */

@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { oidcKeys, oidcPayloads, sessions } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { oidcStorageId } from '../src/identity/provider/db-adapter.ts';
+import { deriveSubkey } from '../src/lib/keys.ts';
 import { open } from '../src/lib/secret-box.ts';
 import { hashSessionId } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
@@ -19,6 +21,52 @@ describe('sign-in through the embedded OpenID provider (DECISIONS R6)', () => {
     await createAccount(t, { email: 'flow@example.com' });
   });
   afterAll(() => t.close());
+
+  /** The provider storage's row key of an id, as the adapter computes it. */
+  const storageId = (model: string, id: string) =>
+    oidcStorageId(deriveSubkey(t.app.keys.lookup, 'oidc-storage'), model, id);
+
+  /** The relying party's own client credentials (derived from the server secret). */
+  const clientAuth = () =>
+    `Basic ${Buffer.from(
+      `dealerpass-web:${deriveSubkey(t.app.keys.encryption, 'oidc-client-secret').toString('base64url')}`,
+    ).toString('base64')}`;
+
+  const providerPost = (path: string, form: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/oidc${path}`,
+      headers: {
+        host: 'localhost:3000',
+        authorization: clientAuth(),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      payload: new URLSearchParams(form).toString(),
+    });
+
+  const refresh = (refreshToken: string) =>
+    providerPost('/token', { grant_type: 'refresh_token', refresh_token: refreshToken });
+
+  const userinfo = (accessToken: string) =>
+    t.app.inject({
+      method: 'GET',
+      url: '/oidc/me',
+      headers: { host: 'localhost:3000', authorization: `Bearer ${accessToken}` },
+    });
+
+  /** The provider tokens a signed-in browser's session holds (sealed in our sessions table). */
+  async function tokensOf(browser: TestBrowserSession) {
+    const cookie = browser.jar.get(SESSION_COOKIE)!;
+    const [session] = await t.app.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, hashSessionId(cookie)));
+    return JSON.parse(open(t.app.keys.encryption, session!.tokensEnc!, session!.idHash)) as {
+      idToken: string;
+      accessToken: string;
+      refreshToken: string;
+    };
+  }
 
   it('publishes discovery with PKCE S256, refresh tokens and RP-initiated logout, and its keys', async () => {
     const discovery = (
@@ -145,17 +193,69 @@ describe('sign-in through the embedded OpenID provider (DECISIONS R6)', () => {
     const after = await browser.get('/api/test/whoami');
     expect(after.statusCode).toBe(403);
     expect(after.json()).toBe('invalidToken');
-    // Revoked at the provider: the refresh token no longer exists there.
+    // Revoked at the provider: the refresh token no longer exists there (rows are keyed by hash).
     const stored = await t.app.db
       .select()
       .from(oidcPayloads)
-      .where(and(eq(oidcPayloads.model, 'RefreshToken'), eq(oidcPayloads.id, refreshToken)));
+      .where(
+        and(
+          eq(oidcPayloads.model, 'RefreshToken'),
+          eq(oidcPayloads.id, storageId('RefreshToken', refreshToken)),
+        ),
+      );
     expect(stored).toEqual([]);
+    expect(await refresh(refreshToken)).toMatchObject({ statusCode: 400 });
     const [ended] = await t.app.db
       .select()
       .from(sessions)
       .where(eq(sessions.idHash, hashSessionId(cookie)));
     expect(ended).toMatchObject({ endReason: 'logout', tokensEnc: null });
+  });
+
+  it('keeps no provider token or session id in clear: rows keyed by hash, payloads sealed (issue 13)', async () => {
+    const browser = new TestBrowserSession(t);
+    await browser.signIn({ method: 'email', email: 'flow@example.com', password: TEST_PASSWORD });
+    const { accessToken, refreshToken, idToken } = await tokensOf(browser);
+    const providerSession = browser.jar.get('_session');
+    expect(providerSession).toBeTruthy();
+    const secrets = { accessToken, refreshToken, providerSession: providerSession! };
+
+    const rows = await t.app.db.select().from(oidcPayloads);
+    expect(rows.map((row) => row.model)).toEqual(
+      expect.arrayContaining(['AccessToken', 'RefreshToken', 'Session', 'Grant']),
+    );
+    const dump = JSON.stringify(rows);
+    for (const [name, secret] of Object.entries(secrets)) {
+      expect(dump.includes(secret), `${name} in oidc_payloads`).toBe(false);
+    }
+    // Payloads repeat ids (jti, uid, grantId): none is readable without the key.
+    for (const row of rows) expect(row.payloadEnc).toMatch(/^v1\./);
+    expect(rows.find((row) => row.id === storageId('AccessToken', accessToken))).toBeDefined();
+
+    // Everything keeps working: userinfo, refresh, and revocation.
+    const me = await userinfo(accessToken);
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ email: 'flow@example.com' });
+    const refreshed = await refresh(refreshToken);
+    expect(refreshed.statusCode).toBe(200);
+    const renewed = refreshed.json<{
+      access_token: string;
+      refresh_token: string;
+      id_token: string;
+    }>();
+    expect(renewed.id_token).toBeTruthy();
+    expect(idToken).toBeTruthy();
+    expect((await userinfo(renewed.access_token)).statusCode).toBe(200);
+    const after = JSON.stringify(await t.app.db.select().from(oidcPayloads));
+    expect(after.includes(renewed.access_token)).toBe(false);
+    expect(after.includes(renewed.refresh_token)).toBe(false);
+
+    const revoked = await providerPost('/token/revocation', {
+      token: renewed.access_token,
+      token_type_hint: 'access_token',
+    });
+    expect(revoked.statusCode).toBe(200);
+    expect((await userinfo(renewed.access_token)).statusCode).toBe(401);
   });
 
   it('answers 401 without a cookie and 403 invalidToken for an unknown one', async () => {

@@ -4,7 +4,10 @@ import { crc32 } from 'node:zlib';
 import { count, eq } from 'drizzle-orm';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentGateway } from '../src/adapters/payments/payment-gateway.ts';
+import {
+  PaymentGatewayError,
+  type PaymentGateway,
+} from '../src/adapters/payments/payment-gateway.ts';
 import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
 import { openDatabase } from '../src/db/client.ts';
 import {
@@ -18,6 +21,7 @@ import {
 } from '../src/db/schema.ts';
 import {
   CHARGE_LEASE_MS,
+  RETRYABLE_FAILURE_DELAY_MS,
   runBilling,
   type BillingDeps,
 } from '../src/services/billing/run-billing.ts';
@@ -239,6 +243,131 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
         eq(sandboxGatewayTransactions.paymentProfileId, subscription!.gatewayPaymentProfileId!),
       );
     expect(charges.filter((charge) => charge.kind === 'charge')).toHaveLength(1); // the gateway charged once
+  });
+
+  it('a run killed after its charges reached the gateway is taken over within about a minute, each charge recorded once (issue 13)', async () => {
+    const ids = await Promise.all(Array.from({ length: 3 }, () => subscriber()));
+    const notClaimed = await subscriber({ due: '2026-03-16' });
+    const real = t.app.payments;
+    let charged = 0;
+    // The process is killed once every charge of its batch has reached the gateway.
+    const dying: PaymentGateway = {
+      ...real,
+      charge: async (input) => {
+        const result = await real.charge(input);
+        if (++charged === ids.length) throw new Error('process killed after the charges');
+        return result;
+      },
+    };
+    const start = now;
+    try {
+      await expect(runBilling(deps(dying), { batchSize: 10, workers: 1 })).rejects.toThrow(
+        'process killed',
+      );
+      for (const id of ids) expect(await paymentsOf(id)).toEqual([]);
+      const takeOver = () => runBilling(deps(), { abandonedOnly: true });
+
+      // Half a minute on, the lease still holds.
+      now = new Date(start.getTime() + 30_000);
+      expect((await takeOver()).charged).toBe(0);
+      // A minute and a second on, the check between scheduled runs finishes the dead run's work.
+      now = new Date(start.getTime() + 61_000);
+      expect(await takeOver()).toMatchObject({ charged: ids.length, declined: 0 });
+      expect((await takeOver()).charged).toBe(0);
+      for (const id of ids) {
+        expect(await paymentsOf(id)).toHaveLength(1);
+        const [subscription] = await t.app.db
+          .select()
+          .from(subscriptions)
+          .where(eq(subscriptions.userId, id));
+        const charges = (await chargesOn(subscription!.gatewayPaymentProfileId!)).filter(
+          (row) => row.kind === 'charge',
+        );
+        expect(charges).toHaveLength(1); // the gateway charged once
+        const mails = await t.app.db
+          .select()
+          .from(mailOutbox)
+          .where(eq(mailOutbox.toAddress, (await userRow(id)).email));
+        expect(mails.map((mail) => mail.subject)).toEqual(['DealerPass receipt for 2026-03-15']);
+      }
+      // The takeover check charges only what a stopped run left, not what is merely due.
+      now = new Date('2026-03-16T15:00:00Z');
+      expect((await takeOver()).charged).toBe(0);
+      expect(await paymentsOf(notClaimed)).toEqual([]);
+    } finally {
+      now = start;
+    }
+  });
+
+  it('a live run that takes long keeps renewing its lease and is not taken over (issue 13)', async () => {
+    const userId = await subscriber();
+    const real = t.app.payments;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reached!: () => void;
+    const atGateway = new Promise<void>((resolve) => (reached = resolve));
+    const slow: PaymentGateway = {
+      ...real,
+      charge: async (input) => {
+        reached();
+        await released;
+        return real.charge(input);
+      },
+    };
+    const start = now;
+    try {
+      const live = runBilling({ ...deps(slow), leaseRenewalMs: 10 }, { userId });
+      await atGateway;
+      // Far past the first lease (and past the old ten minutes): only renewals keep it.
+      now = new Date(start.getTime() + 15 * 60_000);
+      const leaseOf = async () =>
+        (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!
+          .nextRetryAt;
+      for (let i = 0; i < 100 && !((await leaseOf())! > now); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect((await runBilling(deps(), { userId })).charged).toBe(0);
+      expect((await runBilling(deps(), { abandonedOnly: true })).charged).toBe(0);
+
+      release();
+      expect(await live).toMatchObject({ charged: 1, declined: 0, retryLater: 0 });
+      expect(await paymentsOf(userId)).toHaveLength(1);
+      const [subscription] = await t.app.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, userId));
+      // Recorded: the lease is gone, not renewed after the record.
+      expect(subscription).toMatchObject({ nextRetryAt: null, currentPeriodEnd: '2026-04-15' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await leaseOf()).toBeNull();
+      const charges = (await chargesOn(subscription!.gatewayPaymentProfileId!)).filter(
+        (row) => row.kind === 'charge',
+      );
+      expect(charges).toHaveLength(1);
+    } finally {
+      now = start;
+    }
+  });
+
+  it('a gateway that does not answer: the same charge goes again after ten minutes, not every minute', async () => {
+    const userId = await subscriber();
+    const unanswered: PaymentGateway = {
+      ...t.app.payments,
+      charge: async () => {
+        throw new PaymentGatewayError('network_error', 'no answer');
+      },
+    };
+    const start = now;
+    try {
+      expect(await runBilling(deps(unanswered), { userId })).toMatchObject({ retryLater: 1 });
+      now = new Date(start.getTime() + 61_000);
+      expect((await runBilling(deps(), { abandonedOnly: true })).charged).toBe(0);
+      now = new Date(start.getTime() + RETRYABLE_FAILURE_DELAY_MS + 1000);
+      expect((await runBilling(deps(), { abandonedOnly: true })).charged).toBe(1);
+      expect(await paymentsOf(userId)).toHaveLength(1);
+    } finally {
+      now = start;
+    }
   });
 
   it('lets concurrent runs share the work without charging anyone twice', async () => {

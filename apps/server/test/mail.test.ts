@@ -1,50 +1,11 @@
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema.ts';
 import { dispatchPendingMail } from '../src/services/mail/dispatch-pending-mail.ts';
 import { createSmtpTransport } from '../src/adapters/mail/smtp-transport.ts';
+import { createIdentity } from '../src/services/identity/create-identity.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-}
-
-/** A real SMTP server on loopback that keeps what it receives, or refuses everything when told to. */
-async function startSmtpServer() {
-  const received: Received[] = [];
-  let refuse = false;
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
-      stream.on('end', () => {
-        if (refuse) return callback(new Error('mailbox unavailable'));
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw,
-        });
-        callback();
-      });
-    },
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server.server, 'listening');
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    received,
-    setRefuse: (value: boolean) => (refuse = value),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { startSmtpServer } from './smtp-double.ts';
 
 describe('mail through SMTP', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -102,6 +63,53 @@ describe('mail through SMTP', () => {
     expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 0 }); // nothing is sent twice
   });
 
+  it('keeps no reset link once the mail has gone: the outbox row is scrubbed after the send (issue 13)', async () => {
+    await createIdentity(t.app.db, { email: 'reset-smtp@example.com', password: 'Old!Password1' });
+    const browser = await t.browser();
+    const response = await browser.request({
+      method: 'POST',
+      url: '/api/identity/password/forgot',
+      payload: { email: 'reset-smtp@example.com', recaptcha: await t.solveCaptcha() },
+    });
+    expect(response.statusCode).toBe(200);
+    await t.app.mail.kick();
+    const delivered = smtp.received.find((mail) => mail.to.includes('reset-smtp@example.com'));
+    // The link left the building (quoted-printable may fold the line: unfold before matching).
+    const token = /token=3D([\w-]{43})/.exec(delivered?.raw.replace(/=\r?\n/g, '') ?? '')?.[1];
+    expect(token).toBeDefined();
+    const [row] = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.toAddress, 'reset-smtp@example.com'));
+    expect(row).toMatchObject({ status: 'sent', htmlBody: null });
+    expect(row?.subject).toBeTruthy();
+    expect(JSON.stringify(row)).not.toContain(token!);
+    expect(row?.textBody).not.toMatch(/token=/);
+  });
+
+  it('a mail given up after its last attempt keeps no body either', async () => {
+    await t.app.db.insert(mailOutbox).values({
+      toAddress: 'gone@example.com',
+      subject: 'Last try',
+      textBody: 'https://localhost:3000/identity/reset-password?token=last-try-secret',
+      status: 'pending',
+      attempts: 5,
+      nextAttemptAt: now(),
+    });
+    smtp.setRefuse(true);
+    try {
+      expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 1 });
+    } finally {
+      smtp.setRefuse(false);
+    }
+    const [row] = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, 'Last try'));
+    expect(row).toMatchObject({ status: 'failed', attempts: 6, textBody: '', htmlBody: null });
+    expect(row?.lastError).toContain('mailbox unavailable');
+  });
+
   it('retries a refused mail later with backoff, then delivers it', async () => {
     await t.app.db.insert(mailOutbox).values({
       toAddress: 'a@example.com',
@@ -126,5 +134,10 @@ describe('mail through SMTP', () => {
     offsetMs += 61_000;
     expect(await dispatchElsewhere()).toEqual({ sent: 1, failed: 0 });
     expect(smtp.received.at(-1)?.raw).toContain('Subject: Retry me');
+    const [sent] = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(eq(mailOutbox.subject, 'Retry me'));
+    expect(sent).toMatchObject({ status: 'sent', textBody: '' });
   });
 });

@@ -319,6 +319,34 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       expect(set.json()).toEqual({ data: { email: 'happy@example.com' } });
     });
 
+    it('never stores the one-time payment token: not while the gateway uses it, not after (issue 13)', async () => {
+      const card = await cardToken();
+      const gateway = t.app.payments;
+      const createCustomerProfile = gateway.createCustomerProfile;
+      let during = '';
+      gateway.createCustomerProfile = async (input) => {
+        during = JSON.stringify(await t.app.db.select().from(signupAttempts));
+        return createCustomerProfile.call(gateway, input);
+      };
+      try {
+        const response = await post(
+          '/api/v2/signup',
+          await withCaptcha(signupBody('token-kept@example.com', card)),
+        );
+        expect(response.statusCode).toBe(201);
+      } finally {
+        gateway.createCustomerProfile = createCustomerProfile;
+      }
+      expect(during).toContain('token-kept@example.com'); // the attempt existed then
+      expect(during).not.toContain(card.paymentToken);
+      const [attempt] = await t.app.db
+        .select()
+        .from(signupAttempts)
+        .where(eq(signupAttempts.email, 'token-kept@example.com'));
+      expect(attempt).toMatchObject({ status: 'completed' });
+      expect(JSON.stringify(attempt)).not.toContain(card.paymentToken);
+    });
+
     it('a repeated submit with the same Idempotency-Key answers the first result: one account, one charge', async () => {
       const body = await withCaptcha(signupBody('twice@example.com', await cardToken()));
       const headers = { 'idempotency-key': 'key-twice-0001' };

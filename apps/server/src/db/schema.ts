@@ -224,8 +224,10 @@ export const oidcPayloads = pgTable(
   'oidc_payloads',
   {
     model: text('model').notNull(),
+    /** Ids, uids, user codes and grant ids are keyed hashes (the ids are the credentials). */
     id: text('id').notNull(),
-    payload: jsonb('payload').notNull(),
+    /** The provider's payload as JSON, sealed and bound to the row's model and id. */
+    payloadEnc: text('payload_enc').notNull(),
     grantId: text('grant_id'),
     userCode: text('user_code'),
     uid: text('uid'),

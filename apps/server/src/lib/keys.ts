@@ -7,12 +7,19 @@ export interface Keys {
   csrf: Buffer;
   captcha: Buffer;
   encryption: Buffer;
+  /** Keyed hashes of stored values that are looked up but must not be kept as they are. */
+  lookup: Buffer;
 }
 
 export function deriveKeys(secret: Buffer): Keys {
   const derive = (purpose: string) =>
     Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), `dealerpass:${purpose}`, 32));
-  return { csrf: derive('csrf'), captcha: derive('captcha'), encryption: derive('encryption') };
+  return {
+    csrf: derive('csrf'),
+    captcha: derive('captcha'),
+    encryption: derive('encryption'),
+    lookup: derive('lookup'),
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { CustomFetch } from 'openid-client';
 import { createEmbeddedProvider, EMBEDDED_MOUNT } from '../identity/provider/embedded-provider.ts';
 import { createRelyingParty, type RelyingParty } from '../identity/relying-party.ts';
+import { deriveSubkey } from '../lib/keys.ts';
 
 export const LOGIN_CALLBACK_PATH = '/web/oauth/callback/karid/login';
 /** 001 §2: one logout callback per context. */
@@ -50,6 +51,10 @@ export default fp(
         issuer: `${config.publicUrl}${EMBEDDED_MOUNT}`,
         db: app.db,
         encryptionKey: app.keys.encryption,
+        storageKeys: {
+          lookup: deriveSubkey(app.keys.lookup, 'oidc-storage'),
+          encryption: deriveSubkey(app.keys.encryption, 'oidc-storage'),
+        },
         cookieKeys: [derive(app.keys.encryption, 'oidc-cookies')],
         client: {
           clientId,

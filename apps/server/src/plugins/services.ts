@@ -8,7 +8,7 @@ import { createPaymentGateway } from '../adapters/payments/create-payment-gatewa
 import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
-import { runBilling } from '../services/billing/run-billing.ts';
+import { CHARGE_LEASE_MS, runBilling } from '../services/billing/run-billing.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {
@@ -86,21 +86,34 @@ export default fp(
     }
 
     // The recurring billing run (DECISIONS R4) on its schedule; any number of instances may run it.
+    // Between scheduled runs, a check every lease takes over charges a stopped run or request
+    // left behind (issue 13), so they are recorded within about a minute, not at the next run.
     let billing: Promise<unknown> | null = null;
     let billingTimer: NodeJS.Timeout | undefined;
     const billingEveryMs = app.config.billing.runIntervalMinutes * 60_000;
+    const checkEveryMs = Math.min(CHARGE_LEASE_MS, billingEveryMs);
+    let sinceFullRunMs = 0;
     if (interval > 0 && billingEveryMs > 0) {
       billingTimer = setInterval(() => {
+        sinceFullRunMs += checkEveryMs;
         if (billing) return;
-        billing = runBilling({
-          db: app.db,
-          payments: app.payments,
-          now: app.now,
-          timeZone: app.config.billing.timeZone,
-          company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
-          mailKind: transport.kind,
-          log: app.log,
-        })
+        const full = sinceFullRunMs >= billingEveryMs;
+        if (full) sinceFullRunMs = 0;
+        billing = runBilling(
+          {
+            db: app.db,
+            payments: app.payments,
+            now: app.now,
+            timeZone: app.config.billing.timeZone,
+            company: {
+              name: app.config.company.name,
+              supportPhone: app.config.company.supportPhone,
+            },
+            mailKind: transport.kind,
+            log: app.log,
+          },
+          { abandonedOnly: !full },
+        )
           .then((result) => {
             if (result.charged + result.declined + result.deactivated > 0)
               app.log.info({ billing: result }, 'billing run');
@@ -110,7 +123,7 @@ export default fp(
           .finally(() => {
             billing = null;
           });
-      }, billingEveryMs);
+      }, checkEveryMs);
       billingTimer.unref();
     }
 

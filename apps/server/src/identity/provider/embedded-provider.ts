@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
 import { identities, users } from '../../db/schema.ts';
-import { createAdapterFactory } from './db-adapter.ts';
+import { createAdapterFactory, type OidcStorageKeys } from './db-adapter.ts';
 import { loadSigningKeys } from './signing-keys.ts';
 
 /** The only client of the embedded provider: our own server, a confidential client. */
@@ -43,13 +43,15 @@ export async function createEmbeddedProvider(options: {
   issuer: string;
   db: Database;
   encryptionKey: Buffer;
+  /** Keys of the provider's storage: ids hashed, payloads sealed. */
+  storageKeys: OidcStorageKeys;
   cookieKeys: string[];
   client: EmbeddedClient;
   trustProxy: boolean;
 }): Promise<Provider> {
   const { db } = options;
   const configuration: Configuration = {
-    adapter: createAdapterFactory(db),
+    adapter: createAdapterFactory(db, options.storageKeys),
     jwks: { keys: await loadSigningKeys(db, options.encryptionKey) },
     clients: [
       {

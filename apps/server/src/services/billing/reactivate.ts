@@ -16,6 +16,7 @@ import {
   CHARGE_LEASE_MS,
   completeReactivation,
   failReactivation,
+  keepLeased,
   sendCharge,
   setStatus,
   type ClaimedRenewal,
@@ -77,8 +78,11 @@ export async function reactivate(
   }
   await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
 
-  const claimed = await openReactivationPeriod(deps, userId);
-  const outcome = await sendCharge(deps, claimed);
+  const lease = new Date(deps.now().getTime() + CHARGE_LEASE_MS);
+  const claimed = await openReactivationPeriod(deps, userId, lease);
+  // Renewed while the gateway answers, so the run takes over only a request that stopped.
+  const leases = keepLeased(deps, [userId], lease);
+  const outcome = await sendCharge(deps, claimed).finally(() => leases.stop());
   if (outcome.status === 'retry') {
     // The gateway did not answer (or asked for a later try): the charge may have gone through.
     // The account stays pending reactivation, and when the lease runs out the billing run sends
@@ -102,6 +106,7 @@ export async function reactivate(
 async function openReactivationPeriod(
   deps: BillingApiDeps,
   userId: string,
+  lease: Date,
 ): Promise<ClaimedRenewal> {
   const now = deps.now();
   const todayDate = calendarDateIn(now, deps.timeZone);
@@ -173,7 +178,7 @@ async function openReactivationPeriod(
     // Leased while the request charges; if it never finishes, the billing run does after this.
     await tx
       .update(subscriptions)
-      .set({ nextRetryAt: new Date(now.getTime() + CHARGE_LEASE_MS), updatedAt: now })
+      .set({ nextRetryAt: lease, updatedAt: now })
       .where(eq(subscriptions.userId, userId));
     await setStatus(
       tx,

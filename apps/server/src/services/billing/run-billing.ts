@@ -19,8 +19,16 @@ import { enqueueMail, enqueueMails, type MailToSend } from '../mail/enqueue-mail
 import { receiptCrc32 } from '../receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../receipts/render-receipt.ts';
 
-/** While a renewal's charge is in flight no other run touches the account; after a crash it is retried then. */
-export const CHARGE_LEASE_MS = 10 * 60 * 1000;
+/**
+ * While a charge is in flight no other run touches the account. The lease is short and the run
+ * that holds it renews it while it works (LEASE_RENEWAL_MS), so after a crash another run takes
+ * the charge over within about a minute (issue 13) instead of leaving it unrecorded.
+ */
+export const CHARGE_LEASE_MS = 60 * 1000;
+/** How often a live run renews its leases: three renewals a lease, so one late tick loses nothing. */
+export const LEASE_RENEWAL_MS = CHARGE_LEASE_MS / 3;
+/** After a retryable gateway failure (no answer, a later try asked for), the charge waits this long. */
+export const RETRYABLE_FAILURE_DELAY_MS = 10 * 60 * 1000;
 const DAY_MS = 86_400_000;
 
 export interface BillingDeps {
@@ -32,6 +40,8 @@ export interface BillingDeps {
   mailKind: 'smtp' | 'mailbox';
   /** Where the run reports charges it will retry; a Fastify logger or the console. */
   log: { warn(details: object, message: string): void };
+  /** How often a live run renews its leases (default LEASE_RENEWAL_MS; tests shorten it). */
+  leaseRenewalMs?: number;
 }
 
 export interface BillingRunResult {
@@ -120,6 +130,11 @@ export async function runBilling(
     batchSize?: number;
     /** Batches in flight at once (default 5). */ workers?: number;
     /** Only this account (a new card's immediate retry, R4). */ userId?: string;
+    /**
+     * Only charges a stopped run or request left behind: a claimed attempt still due whose lease
+     * ran out (the frequent takeover check between scheduled runs).
+     */
+    abandonedOnly?: boolean;
   } = {},
 ): Promise<BillingRunResult> {
   const result: BillingRunResult = { charged: 0, declined: 0, deactivated: 0, retryLater: 0 };
@@ -128,7 +143,7 @@ export async function runBilling(
   await Promise.all(
     Array.from({ length: workers }, async () => {
       for (;;) {
-        const claimed = await claimDueAccounts(deps, batchSize, result, options.userId);
+        const claimed = await claimDueAccounts(deps, batchSize, result, options);
         if (claimed === null) return;
         await chargeAndRecord(deps, claimed, result);
       }
@@ -147,8 +162,9 @@ async function claimDueAccounts(
   deps: BillingDeps,
   batchSize: number,
   result: BillingRunResult,
-  onlyUserId?: string,
-): Promise<ClaimedRenewal[] | null> {
+  options: { userId?: string | undefined; abandonedOnly?: boolean | undefined },
+): Promise<ClaimedBatch | null> {
+  const onlyUserId = options.userId;
   const now = deps.now();
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
   const lease = new Date(now.getTime() + CHARGE_LEASE_MS);
@@ -184,12 +200,17 @@ async function claimDueAccounts(
           ),
           or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
           onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
+          // A claimed attempt keeps its card on the period until it is settled or declined.
+          options.abandonedOnly
+            ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
+            : undefined,
         ),
       )
       .orderBy(subscriptions.currentPeriodEnd)
       .limit(batchSize)
       .for('update', { of: subscriptions, skipLocked: true });
     if (due.length === 0) return null;
+    const batch = (renewals: ClaimedRenewal[]): ClaimedBatch => ({ renewals, lease });
 
     const renewals: ClaimedRenewal[] = [];
     const toOpen: (typeof due)[number][] = [];
@@ -250,7 +271,7 @@ async function claimDueAccounts(
       }
       toOpen.push(account);
     }
-    if (toOpen.length === 0) return renewals;
+    if (toOpen.length === 0) return batch(renewals);
 
     // Every period of the batch in one statement; an existing one (a retry) is left as it is.
     const priced = new Map<string, IQuote>(
@@ -350,8 +371,55 @@ async function claimDueAccounts(
         .set({ nextRetryAt: lease, updatedAt: now })
         .where(anyOf(subscriptions.userId, leased, 'uuid'));
     }
-    return renewals;
+    return batch(renewals);
   });
+}
+
+/** A claimed batch and the lease its accounts hold (the same instant for all of them). */
+interface ClaimedBatch {
+  renewals: ClaimedRenewal[];
+  lease: Date;
+}
+
+/**
+ * Keeps a live run's leases from running out while it works: every `leaseRenewalMs` the accounts
+ * whose lease is still the one this run set get a new one. A lease another run has taken over,
+ * or that a record has cleared or replaced meanwhile, no longer matches and is left alone, so a
+ * renewal never overrides a retry date. `stop()` ends the renewals and waits for one in flight;
+ * it resolves to the lease the accounts hold then.
+ */
+export function keepLeased(
+  deps: Pick<BillingDeps, 'db' | 'now' | 'log' | 'leaseRenewalMs'>,
+  userIds: readonly string[],
+  lease: Date,
+): { stop(): Promise<Date> } {
+  let held = [...userIds];
+  let current = lease;
+  let renewing: Promise<void> = Promise.resolve();
+  const renew = async () => {
+    const next = new Date(deps.now().getTime() + CHARGE_LEASE_MS);
+    if (held.length === 0 || next <= current) return;
+    const renewed = await deps.db
+      .update(subscriptions)
+      .set({ nextRetryAt: next })
+      .where(and(anyOf(subscriptions.userId, held, 'uuid'), eq(subscriptions.nextRetryAt, current)))
+      .returning({ userId: subscriptions.userId });
+    held = renewed.map((row) => row.userId);
+    current = next;
+  };
+  const timer = setInterval(() => {
+    renewing = renewing
+      .then(renew)
+      .catch((error: unknown) => deps.log.warn({ err: error }, 'billing lease renewal failed'));
+  }, deps.leaseRenewalMs ?? LEASE_RENEWAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await renewing;
+      return current;
+    },
+  };
 }
 
 /**
@@ -445,19 +513,36 @@ export async function sendCharge(
   }
 }
 
-/** Phases 2 and 3: the batch's charges (outside any transaction), then their records. */
+/**
+ * Phases 2 and 3: the batch's charges (outside any transaction) with its leases renewed while
+ * they run, then their records. The renewals stop before the records: a record clears or moves
+ * the lease itself, and a renewal beside its transaction could only contend for the same rows.
+ */
 async function chargeAndRecord(
   deps: BillingDeps,
-  claimed: ClaimedRenewal[],
+  batch: ClaimedBatch,
   result: BillingRunResult,
 ): Promise<void> {
-  const outcomes = await mapConcurrently(claimed, deps.payments.chargeConcurrency, (renewal) =>
-    sendCharge(deps, renewal),
+  const claimed = batch.renewals;
+  const leases = keepLeased(
+    deps,
+    claimed.map((renewal) => renewal.userId),
+    batch.lease,
   );
+  let outcomes: Outcome[];
+  try {
+    outcomes = await mapConcurrently(claimed, deps.payments.chargeConcurrency, (renewal) =>
+      sendCharge(deps, renewal),
+    );
+  } finally {
+    batch.lease = await leases.stop();
+  }
   const approvedRenewals: ApprovedCharge[] = [];
+  const retryLater: string[] = [];
   for (const [i, renewal] of claimed.entries()) {
     const outcome = outcomes[i]!;
     if (outcome.status === 'retry') {
+      retryLater.push(renewal.userId);
       result.retryLater += 1;
       continue;
     }
@@ -488,6 +573,18 @@ async function chargeAndRecord(
       await recordPayments(tx, deps, approvedRenewals, now);
     });
     result.charged += approvedRenewals.length;
+  }
+  if (retryLater.length > 0) {
+    // The same request goes again later (a later run, after this delay), not every minute.
+    await deps.db
+      .update(subscriptions)
+      .set({ nextRetryAt: new Date(deps.now().getTime() + RETRYABLE_FAILURE_DELAY_MS) })
+      .where(
+        and(
+          anyOf(subscriptions.userId, retryLater, 'uuid'),
+          eq(subscriptions.nextRetryAt, batch.lease),
+        ),
+      );
   }
 }
 

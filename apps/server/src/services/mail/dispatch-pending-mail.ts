@@ -7,6 +7,13 @@ import { mailOutbox } from '../../db/schema.ts';
 const MAX_ATTEMPTS = 6;
 const BATCH_SIZE = 20;
 
+/**
+ * A mail's body once it has left (or will never leave): mails carry password-reset and
+ * set-password links, and the outbox is a queue, not an archive (issue 13). The row itself stays
+ * as the record that, when and to whom it was sent.
+ */
+const DELIVERED_BODY = { textBody: '', htmlBody: null };
+
 /** Retry delays after a failed attempt: 1 min, 5 min, 30 min, 2 h, 6 h. */
 const BACKOFF_SECONDS = [60, 300, 1800, 7200, 21600];
 
@@ -64,7 +71,7 @@ export async function dispatchPendingMail(deps: {
       });
       await deps.db
         .update(mailOutbox)
-        .set({ status: 'sent', sentAt: deps.now(), lastError: null })
+        .set({ status: 'sent', sentAt: deps.now(), lastError: null, ...DELIVERED_BODY })
         .where(eq(mailOutbox.id, row.id));
       sent += 1;
     } catch (error) {
@@ -79,6 +86,7 @@ export async function dispatchPendingMail(deps: {
       await deps.db
         .update(mailOutbox)
         .set({
+          ...(giveUp ? DELIVERED_BODY : {}),
           status: giveUp ? 'failed' : 'pending',
           lastError: error instanceof Error ? error.message.slice(0, 500) : 'unknown error',
           nextAttemptAt: new Date(deps.now().getTime() + delay * 1000),

@@ -55,8 +55,12 @@ export interface SignupDeps extends BillingDeps {
   messageVars: IMessageVars;
 }
 
-/** What is kept of the request while the sign-up is in flight (no captcha, no card: R5). */
-type StoredRequest = Omit<TSignupRequest, 'recaptcha'>;
+/**
+ * What is kept of the request while the sign-up is in flight: no captcha, no card (R5), and not
+ * the one-time payment token either. The token is spent in this request or never: an attempt
+ * resumed after a crash already has its card at the gateway, or is cleared (issue 13).
+ */
+type StoredRequest = Omit<TSignupRequest, 'recaptcha' | 'paymentToken'>;
 type AttemptRow = typeof signupAttempts.$inferSelect;
 
 /**
@@ -90,8 +94,9 @@ export async function signUp(
       errors: [{ source: 'email', message, details: message }],
     });
   }
-  const { recaptcha: _captcha, ...stored } = request;
-  const requestHash = createHash('sha256').update(JSON.stringify(stored)).digest('base64url');
+  const { recaptcha: _captcha, ...submitted } = request;
+  const requestHash = createHash('sha256').update(JSON.stringify(submitted)).digest('base64url');
+  const { paymentToken, ...stored } = submitted;
 
   // Before the captcha: a repeated submit carries a spent one.
   const [existing] = await deps.db
@@ -118,7 +123,7 @@ export async function signUp(
   }
 
   const attempt = await openAttempt(deps, { ...input, email, stored, requestHash });
-  await runAttempt(deps, attempt);
+  await runAttempt(deps, attempt, paymentToken);
   return { email: request.email };
 }
 
@@ -201,17 +206,23 @@ async function openAttempt(
   });
 }
 
-/** Phases 2 and 3 for an attempt this request owns. */
-async function runAttempt(deps: SignupDeps, attempt: AttemptRow): Promise<void> {
-  const request = attempt.request as StoredRequest;
+/**
+ * Phases 2 and 3 for an attempt this request owns. `paymentToken` is the submit's own (empty
+ * without a card); an attempt resumed after a crash has none, and its card is at the gateway.
+ */
+async function runAttempt(
+  deps: SignupDeps,
+  attempt: AttemptRow,
+  paymentToken: string,
+): Promise<void> {
   let current = attempt;
-  if (request.paymentToken !== '' && !current.gatewayCustomerId) {
+  if (paymentToken !== '' && !current.gatewayCustomerId) {
     let profile;
     try {
       profile = await deps.payments.createCustomerProfile({
         accountId: current.userId,
         email: current.email,
-        paymentToken: request.paymentToken,
+        paymentToken,
       });
     } catch (error) {
       await abandonAttempt(deps, current);
@@ -325,7 +336,7 @@ async function recoverAttempt(
     return 'cleared';
   }
   try {
-    await runAttempt(deps, claimed);
+    await runAttempt(deps, claimed, '');
     return 'completed';
   } catch (error) {
     if (error instanceof AppError && error.code === ERROR_CODES.SERVICE_UNAVAILABLE) {
