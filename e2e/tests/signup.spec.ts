@@ -222,6 +222,17 @@ test.describe('sign-up (issue 6)', () => {
     expect(await taken.json()).toEqual({ data: true });
   });
 
+  test('the first captcha click right after typing a promotion code verifies (issue 14.6)', async ({
+    page,
+  }) => {
+    await throughDealership(page, uniqueEmail('promo-click'), ['KBB']);
+    await page.getByLabel('Promotional code').fill('FREEMONTH');
+    // No blur first: the click itself moves the focus out of the code field.
+    await page.getByLabel('I’m not a robot').click();
+    await expect(page.getByText('Verified.')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Invalid Promo Code.')).toHaveCount(0);
+  });
+
   test('a declined card shows its message and makes no account; a good card then succeeds', async ({
     page,
   }) => {
