@@ -313,7 +313,11 @@ test.describe('sign-up (issue 6)', () => {
     const summary3 = page.getByRole('alert').filter({ hasText: 'There is a problem' });
     await expect(summary3).toContainText('Address is required.');
     await expect(summary3).toContainText('City is required.');
-    // The country's rules (region, postal pattern) are judged once the fields themselves are valid.
+    // All in one round (issue 14.15): the country's rules are judged beside the fields' own.
+    await expect(summary3).toContainText('State is required.');
+    await expect(summary3).toContainText('Valid postal code is required.');
+    await expect(page.getByText('State is required.').first()).toBeVisible();
+    // They still apply once the other fields are valid.
     await page.getByLabel('User AuctionACCESS ID').fill('');
     await page.getByLabel('Dealership AuctionACCESS ID').fill('');
     await page.getByRole('textbox', { name: 'Address', exact: true }).fill('1 Main St');

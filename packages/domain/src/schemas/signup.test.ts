@@ -127,6 +127,22 @@ describe('sign-up page 3 (001 §5)', () => {
     );
   });
 
+  it('shows every missing field at once, the address rules included (issue 14.15)', () => {
+    const issues = issuesOf(ZSignupDealershipFormSchema, {
+      ...PAGE3,
+      address1: '',
+      city: '',
+      state: '',
+      zip: '',
+    });
+    expect(issues).toMatchObject({
+      address1: 'Address is required.',
+      city: 'City is required.',
+      state: 'State is required.',
+      zip: 'Valid postal code is required.',
+    });
+  });
+
   it('Canada calls the region Province', () => {
     expect(
       issuesOf(ZSignupDealershipFormSchema, {
