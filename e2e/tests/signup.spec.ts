@@ -222,6 +222,16 @@ test.describe('sign-up (issue 6)', () => {
     expect(await taken.json()).toEqual({ data: true });
   });
 
+  test('an e-mail in the company domain is refused on page 1 (issue 14.16)', async ({ page }) => {
+    await page.goto('/signup');
+    await acceptEssentialCookies(page);
+    const email = page.getByRole('textbox', { name: 'Email', exact: true });
+    await email.fill('robin@dealerpass.example');
+    await email.blur();
+    await expect(page.getByText('Cannot create user with DealerPass email domain.')).toBeVisible();
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+  });
+
   test('the first captcha click right after typing a promotion code verifies (issue 14.6)', async ({
     page,
   }) => {
