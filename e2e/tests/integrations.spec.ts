@@ -151,6 +151,10 @@ test.describe('AutoCheck (issue 8)', () => {
     await expect(page.locator('#autocheck-password-error')).toHaveText(
       'Invalid credentials. Please try again.',
     );
+    // 000 §8: the summary lists a message once, however many fields carry it.
+    await expect(page.locator('.error-summary li')).toHaveText([
+      'Invalid credentials. Please try again.',
+    ]);
     await expectAccessible(page);
 
     await password.fill(other!.password);
