@@ -6,7 +6,7 @@ import { COUNTRY_LIST } from '@dealerpass/domain/geo/countries';
 import {
   DEVICE_TYPES,
   PHONE_LABEL,
-  ZSignupContactFormSchema,
+  type ZSignupContactFormSchema,
   createSignupContactFormSchema,
   type TSignupContactForm,
 } from '@dealerpass/domain/schemas/signup-contact';
