@@ -161,6 +161,10 @@ test.describe('each demo account state (issue 7)', () => {
       } else {
         await expect(banner).toHaveCount(0);
       }
+      // R4 (issue 14.12): the "not fully operational" message on the page the user lands on.
+      await expect(page.getByTestId('not-operational')).toHaveCount(
+        expected.notOperational ? 1 : 0,
+      );
 
       if (!inactive) {
         await expect(
@@ -197,6 +201,9 @@ test.describe('each demo account state (issue 7)', () => {
       if (!inactive) {
         await nav.getByRole('link', { name: 'Subscriptions' }).click();
         await expect(page.getByRole('heading', { level: 1, name: 'Subscriptions' })).toBeVisible();
+        await expect(page.getByTestId('not-operational')).toHaveCount(
+          expected.notOperational ? 1 : 0,
+        );
         const list = page.getByTestId('subscription-list');
         for (const code of user.subscriptions.filter((c) => !c.endsWith('_S'))) {
           await expect(list.locator(`tr[data-code="${code}"] td`).first()).toHaveText('Yes');

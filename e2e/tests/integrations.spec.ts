@@ -101,6 +101,26 @@ test.describe('Carfax (issue 8)', () => {
     expect(tokenRequests).toEqual([]);
   });
 
+  test('a refused token exchange lands on the status page with the error, the code gone from the address (issue 14.13)', async ({
+    page,
+  }) => {
+    await signIn(page, 'active', '/account/status/carfax');
+    await page.getByRole('button', { name: 'Sign in to Carfax' }).click();
+    await expect(page).toHaveURL(/\/carfax-sandbox\/oauth2\/authorize\?/);
+    const inactive = CARFAX_SANDBOX_USERS.find((user) => user.failure === 'INACTIVE_DEALER')!;
+    await page.getByLabel('Email').fill(inactive.email);
+    await page.getByLabel('Password').fill(CARFAX_SANDBOX_PASSWORD);
+    await page.getByRole('button', { name: 'Allow' }).click();
+
+    await expect(page).toHaveURL(/\/account\/status\/carfax$/);
+    const panel = page.getByRole('alert').filter({ hasText: 'An error has occurred.' });
+    await expect(panel).toContainText('Unable to fetch Carfax tokens!');
+    await expect(panel).toContainText('1-800-555-0199');
+    await expect(page.getByTestId('carfax-status')).toHaveText('Not connected to Carfax');
+    expect(page.url()).not.toContain('code=');
+    await expectAccessible(page);
+  });
+
   test("a failed configuration call shows 'Unable to get configuration' in the error panel", async ({
     page,
   }) => {
@@ -151,6 +171,10 @@ test.describe('AutoCheck (issue 8)', () => {
     await expect(page.locator('#autocheck-password-error')).toHaveText(
       'Invalid credentials. Please try again.',
     );
+    // 000 §8: the summary lists a message once, however many fields carry it.
+    await expect(page.locator('.error-summary li')).toHaveText([
+      'Invalid credentials. Please try again.',
+    ]);
     await expectAccessible(page);
 
     await password.fill(other!.password);

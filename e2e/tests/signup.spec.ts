@@ -179,12 +179,9 @@ test.describe('sign-up (issue 6)', () => {
     await page.getByRole('textbox', { name: 'New password', exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm new password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Set password' }).click();
-    await page.getByRole('link', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
-    await expect(page.getByLabel(/^Email/)).toHaveValue(email);
-    await page.getByLabel(/^Password/).fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // R6 (issue 14.17): signed in at once at forwardTo, the password not typed a second time.
     await expect(page).toHaveURL(/\/account$/);
+    await expect(page.getByRole('navigation', { name: 'Account' })).toBeVisible();
 
     const current = await page.request.get('/api/users/current');
     expect(current.status()).toBe(200);
@@ -220,6 +217,27 @@ test.describe('sign-up (issue 6)', () => {
     await expect(page.getByText(email)).toBeVisible();
     const taken = await page.request.get(`/api/users/userIdTaken/${encodeURIComponent(email)}`);
     expect(await taken.json()).toEqual({ data: true });
+  });
+
+  test('an e-mail in the company domain is refused on page 1 (issue 14.16)', async ({ page }) => {
+    await page.goto('/signup');
+    await acceptEssentialCookies(page);
+    const email = page.getByRole('textbox', { name: 'Email', exact: true });
+    await email.fill('robin@dealerpass.example');
+    await email.blur();
+    await expect(page.getByText('Cannot create user with DealerPass email domain.')).toBeVisible();
+    await expect(email).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  test('the first captcha click right after typing a promotion code verifies (issue 14.6)', async ({
+    page,
+  }) => {
+    await throughDealership(page, uniqueEmail('promo-click'), ['KBB']);
+    await page.getByLabel('Promotional code').fill('FREEMONTH');
+    // No blur first: the click itself moves the focus out of the code field.
+    await page.getByLabel('I’m not a robot').click();
+    await expect(page.getByText('Verified.')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('Invalid Promo Code.')).toHaveCount(0);
   });
 
   test('a declined card shows its message and makes no account; a good card then succeeds', async ({
@@ -302,7 +320,11 @@ test.describe('sign-up (issue 6)', () => {
     const summary3 = page.getByRole('alert').filter({ hasText: 'There is a problem' });
     await expect(summary3).toContainText('Address is required.');
     await expect(summary3).toContainText('City is required.');
-    // The country's rules (region, postal pattern) are judged once the fields themselves are valid.
+    // All in one round (issue 14.15): the country's rules are judged beside the fields' own.
+    await expect(summary3).toContainText('State is required.');
+    await expect(summary3).toContainText('Valid postal code is required.');
+    await expect(page.getByText('State is required.').first()).toBeVisible();
+    // They still apply once the other fields are valid.
     await page.getByLabel('User AuctionACCESS ID').fill('');
     await page.getByLabel('Dealership AuctionACCESS ID').fill('');
     await page.getByRole('textbox', { name: 'Address', exact: true }).fill('1 Main St');

@@ -5,6 +5,7 @@ import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { oidcStorageId } from '../src/identity/provider/db-adapter.ts';
 import { deriveSubkey } from '../src/lib/keys.ts';
 import { open } from '../src/lib/secret-box.ts';
+import { issueIdentityToken } from '../src/services/identity/identity-tokens.ts';
 import { hashSessionId } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount, TestBrowserSession, TEST_PASSWORD } from './sign-in.ts';
@@ -256,6 +257,96 @@ describe('sign-in through the embedded OpenID provider (DECISIONS R6)', () => {
     });
     expect(revoked.statusCode).toBe(200);
     expect((await userinfo(renewed.access_token)).statusCode).toBe(401);
+  });
+
+  async function refreshTokenStored(refreshToken: string) {
+    const rows = await t.app.db
+      .select()
+      .from(oidcPayloads)
+      .where(
+        and(
+          eq(oidcPayloads.model, 'RefreshToken'),
+          eq(oidcPayloads.id, storageId('RefreshToken', refreshToken)),
+        ),
+      );
+    return rows.length > 0;
+  }
+
+  it('a password reset from the e-mailed link ends the account’s sessions and revokes their tokens (issue 13.7)', async () => {
+    const email = 'reset-ends@example.com';
+    await createAccount(t, { email });
+    const signedIn = new TestBrowserSession(t);
+    await signedIn.signIn({ method: 'email', email, password: TEST_PASSWORD });
+    expect((await signedIn.get('/api/test/whoami')).statusCode).toBe(200);
+    const { refreshToken } = await tokensOf(signedIn);
+    expect(await refreshTokenStored(refreshToken)).toBe(true);
+
+    // Someone else, e.g. the owner on another device, resets the password through the e-mail.
+    const other = new TestBrowserSession(t);
+    await other.open('/identity/forgot-password');
+    const forgot = await other.send('POST', '/api/identity/password/forgot', {
+      email,
+      recaptcha: await t.solveCaptcha(),
+    });
+    expect(forgot.statusCode).toBe(200);
+    const mailbox = await t.app.inject({ method: 'GET', url: '/api/dev/mailbox' });
+    const mail = (mailbox.json().data.messages as { to: string; text: string }[]).find(
+      (message) => message.to === email,
+    );
+    const token = /reset-password\?token=([A-Za-z0-9_-]{43})/.exec(mail?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    const reset = await other.send('POST', '/api/identity/password/reset', {
+      token,
+      password: 'Brand!New2026',
+      confirmPassword: 'Brand!New2026',
+    });
+    expect(reset.statusCode).toBe(200);
+
+    const after = await signedIn.get('/api/test/whoami');
+    expect(after.statusCode).toBe(403);
+    expect(after.json()).toBe('invalidToken');
+    expect(await refreshTokenStored(refreshToken)).toBe(false);
+    // A reset does not sign anyone in: the new password is typed at the sign-in page.
+    const { url } = await other.follow('/login');
+    expect(url).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
+  });
+
+  it('setting the password from the verification e-mail signs in at once and lands on forwardTo (R6, issue 14.17)', async () => {
+    const email = 'first-password@example.com';
+    const { user, identityId } = await createAccount(t, { email });
+    const token = await issueIdentityToken(t.app.db, {
+      identityId: identityId!,
+      purpose: 'set-password',
+      now: new Date(),
+      ttlMinutes: 60,
+    });
+    const browser = new TestBrowserSession(t);
+    await browser.open(`/identity/set-password?token=${token}`);
+    const set = await browser.send('POST', '/api/identity/password/set', {
+      token,
+      password: 'First!Pass2026',
+      confirmPassword: 'First!Pass2026',
+    });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toEqual({ data: { email } });
+    // No token in the body; the one-time grant is an HttpOnly cookie of this browser.
+    const grant = set.cookies.find((cookie) => cookie.name === '__Host-dp-signin');
+    expect(grant).toMatchObject({ httpOnly: true, secure: true, path: '/', sameSite: 'Lax' });
+
+    // The page then opens the link's sign-in path: the normal sign-in, with no password typed.
+    const { url } = await browser.follow(
+      `/login?returnTo=${encodeURIComponent('/account/billing')}&hint=${encodeURIComponent(email)}`,
+    );
+    expect(url).toBe('/account/billing');
+    const whoami = await browser.get('/api/test/whoami');
+    expect(whoami.statusCode).toBe(200);
+    expect(whoami.json().data).toMatchObject({ userId: user.id, context: 'web', viaKarId: true });
+    expect((await tokensOf(browser)).refreshToken).toBeTruthy();
+
+    // Single use: the next sign-in asks for the password again.
+    browser.jar.set('__Host-dp-signin', grant!.value);
+    const again = await browser.follow('/login');
+    expect(again.url).toMatch(/^\/oidc\/interaction\/[\w-]+$/);
   });
 
   it('answers 401 without a cookie and 403 invalidToken for an unknown one', async () => {

@@ -145,6 +145,32 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       expect(body.errors).toContainEqual({ source: field, message, details: message });
     });
 
+    it('refuses an e-mail in the company domain on page 1 already, stores no lead (issue 14.16)', async () => {
+      const before = await t.app.db.select({ n: count() }).from(signupLeads);
+      const message = 'Cannot create user with DealerPass email domain.';
+      const response = await post(
+        '/api/signup/contact',
+        await withCaptcha({ ...LEAD, email: 'robin@Sales.DealerPass.example' }),
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'COMPANY_EMAIL_DOMAIN',
+        errors: [{ source: 'email', message }],
+      });
+      expect(await t.app.db.select({ n: count() }).from(signupLeads)).toEqual(before);
+
+      const created = await post('/api/signup/contact', await withCaptcha(LEAD));
+      const id = created.json<{ data: { id: string } }>().data.id;
+      const step1 = await browser.request({
+        method: 'PATCH',
+        url: `/api/signup/detail/update/${id}/1`,
+        payload: { ...LEAD, email: 'robin@dealerpass.example', subscriptionSelection: ['NADA'] },
+        remoteAddress: freshIp(),
+      });
+      expect(step1.statusCode).toBe(400);
+      expect(step1.json()).toMatchObject({ errors: [{ source: 'email', message }] });
+    });
+
     it('refuses a captcha that does not verify, and a spent one', async () => {
       expect((await post('/api/signup/contact', { ...LEAD, recaptcha: 'bogus' })).statusCode).toBe(
         400,

@@ -101,7 +101,8 @@ export const identityTokens = pgTable('identity_tokens', {
   identityId: uuid('identity_id')
     .notNull()
     .references(() => identities.id, { onDelete: 'cascade' }),
-  purpose: text('purpose', { enum: ['set-password', 'reset-password'] }).notNull(),
+  /** 'sign-in' is the one-time grant that follows a first password (docs/decisions/017). */
+  purpose: text('purpose', { enum: ['set-password', 'reset-password', 'sign-in'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
@@ -200,7 +201,10 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
     absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
-    endReason: text('end_reason', { enum: ['logout', 'duplicate', 'expired'] }),
+    /** 'password-changed': a reset or set password ends every session of the account. */
+    endReason: text('end_reason', {
+      enum: ['logout', 'duplicate', 'expired', 'password-changed'],
+    }),
   },
   (table) => [index('sessions_user_idx').on(table.userId)],
 );

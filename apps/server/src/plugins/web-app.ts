@@ -29,6 +29,8 @@ export default fp(
 
     const publicConfig = JSON.stringify({
       companyName: app.config.company.name,
+      // Sign-up page 1 refuses this domain beside the other e-mail checks (R1).
+      companyEmailDomain: app.config.company.emailDomain,
       supportPhone: app.config.company.supportPhone,
       launchAppUrl: app.config.company.launchAppUrl,
       captcha: app.captcha.publicConfig(),

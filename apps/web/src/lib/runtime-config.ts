@@ -1,6 +1,8 @@
 /** What the server tells the page about itself, in meta tags of index.html (001 §7). */
 export interface RuntimeConfig {
   companyName: string;
+  /** The e-mail domain refused at sign-up (R1). */
+  companyEmailDomain: string;
   supportPhone: string;
   launchAppUrl: string;
   captcha: { kind: 'altcha'; challengeUrl: string } | { kind: 'recaptcha'; siteKey: string };
@@ -15,6 +17,7 @@ export interface RuntimeConfig {
 
 const DEFAULTS: RuntimeConfig = {
   companyName: 'DealerPass',
+  companyEmailDomain: 'dealerpass.example',
   supportPhone: '1-800-555-0199',
   launchAppUrl: '/',
   captcha: { kind: 'altcha', challengeUrl: '/api/captcha/challenge' },

@@ -24,13 +24,17 @@ export function tooLongMessage(label: string, max: number): string {
   return `${label} must be at most ${max} characters.`;
 }
 
-/** Required, trimmed text: '{label} is required.' for missing or blank values. */
+/**
+ * Required, trimmed text: '{label} is required.' for missing or blank values. The minimum does not
+ * abort (an empty value cannot fail the maximum anyway), so a form's cross-field rule that runs
+ * with RUN_WITH_FIELD_ERRORS still runs beside it.
+ */
 export function requiredText(label: string, max = SHORT_TEXT_MAX_LENGTH) {
   const message = requiredMessage(label);
   return z
     .string({ error: message })
     .trim()
-    .min(1, { error: message, abort: true })
+    .min(1, { error: message })
     .max(max, { error: tooLongMessage(label, max) });
 }
 
@@ -111,6 +115,16 @@ export const recaptchaField = z
   .trim()
   .min(1, { error: RECAPTCHA_MESSAGE })
   .max(10_000, { error: RECAPTCHA_MESSAGE });
+
+/**
+ * Options for a form's cross-field rule (`.superRefine(check, RUN_WITH_FIELD_ERRORS)`): zod skips
+ * such a rule once any field has failed, so a form would show its errors in two rounds. This runs
+ * it whenever the input is an object; the rule must cope with values that failed their field.
+ */
+export const RUN_WITH_FIELD_ERRORS = {
+  when: (payload: { value: unknown }) =>
+    typeof payload.value === 'object' && payload.value !== null,
+};
 
 export interface IAddressKeys {
   country: string;

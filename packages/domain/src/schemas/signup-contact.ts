@@ -1,6 +1,8 @@
 /** Sign-up page 1, contact details (001 §2, §5). */
 import { z } from 'zod';
 import { COUNTRY_CODES } from '../geo/countries.ts';
+import { ERROR_CODES, errorMessage } from '../messages.ts';
+import { isCompanyEmail } from '../validation/email.ts';
 import { SIGNUP_PHONE_PATTERN } from '../validation/phone.ts';
 import { requiredMessage } from '../validation/text.ts';
 import { NAME_MAX_LENGTH, emailField, recaptchaField, requiredText } from './fields.ts';
@@ -42,3 +44,25 @@ export const ZSignupContactFieldsSchema = z.object({
 
 export const ZSignupContactFormSchema = ZSignupContactFieldsSchema;
 export type TSignupContactForm = z.infer<typeof ZSignupContactFormSchema>;
+
+export interface ICompanyEmailDomain {
+  /** The configured company name, for the message (R1). */
+  name: string;
+  /** The refused e-mail domain (R1); its sub-domains are refused too. */
+  emailDomain: string;
+}
+
+/** R1's refusal of the company's own domain, as a check on an e-mail field. */
+export function notCompanyEmail(company: ICompanyEmailDomain) {
+  const message = errorMessage(ERROR_CODES.COMPANY_EMAIL_DOMAIN, { company: company.name });
+  return z.string().refine((email) => !isCompanyEmail(email, company.emailDomain), {
+    error: message,
+  });
+}
+
+/** Page 1 with the company-domain check, so it is refused beside the other e-mail checks. */
+export function createSignupContactFormSchema(company: ICompanyEmailDomain) {
+  return ZSignupContactFieldsSchema.extend({
+    email: emailField(SIGNUP_EMAIL_MESSAGES).pipe(notCompanyEmail(company)),
+  });
+}

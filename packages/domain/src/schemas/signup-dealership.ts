@@ -10,6 +10,7 @@ import { invalidMessage } from '../validation/text.ts';
 import { ZIP_MESSAGE } from './messages.ts';
 import {
   ADDRESS_MAX_LENGTH,
+  RUN_WITH_FIELD_ERRORS,
   checkAddress,
   countryField,
   optionalText,
@@ -61,6 +62,8 @@ export function checkDealershipAddress(
   );
 }
 
-export const ZSignupDealershipFormSchema =
-  ZSignupDealershipFieldsSchema.superRefine(checkDealershipAddress);
+export const ZSignupDealershipFormSchema = ZSignupDealershipFieldsSchema.superRefine(
+  checkDealershipAddress,
+  RUN_WITH_FIELD_ERRORS,
+);
 export type TSignupDealershipForm = z.infer<typeof ZSignupDealershipFormSchema>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ZSignupContactFormSchema } from './signup-contact.ts';
+import { ZSignupContactFormSchema, createSignupContactFormSchema } from './signup-contact.ts';
 import {
   ZSignupSubscriptionsFormSchema,
   ZSubscriptionSelectionSchema,
@@ -59,6 +59,24 @@ describe('sign-up page 1 (001 §5)', () => {
     ['terms', false, 'You must agree to Terms of Use, Privacy, and Refund polices.'],
   ])('%s = %j → %s', (field, value, message) => {
     expect(issuesOf(ZSignupContactFormSchema, { ...PAGE1, [field]: value })[field]).toBe(message);
+  });
+});
+
+describe('sign-up page 1 with the company e-mail domain (R1, issue 14.16)', () => {
+  const schema = createSignupContactFormSchema({
+    name: 'DealerPass',
+    emailDomain: 'dealerpass.example',
+  });
+
+  it.each(['robin@dealerpass.example', 'robin@Sales.DealerPass.Example'])('refuses %s', (email) => {
+    expect(issuesOf(schema, { ...PAGE1, email }).email).toBe(
+      'Cannot create user with DealerPass email domain.',
+    );
+  });
+
+  it('accepts other domains, even ones that end in the same letters', () => {
+    expect(schema.safeParse({ ...PAGE1, email: 'robin@notdealerpass.example' }).success).toBe(true);
+    expect(schema.safeParse(PAGE1).success).toBe(true);
   });
 });
 
@@ -125,6 +143,22 @@ describe('sign-up page 3 (001 §5)', () => {
     expect(issuesOf(ZSignupDealershipFormSchema, { ...PAGE3, [field]: value })[field]).toBe(
       message,
     );
+  });
+
+  it('shows every missing field at once, the address rules included (issue 14.15)', () => {
+    const issues = issuesOf(ZSignupDealershipFormSchema, {
+      ...PAGE3,
+      address1: '',
+      city: '',
+      state: '',
+      zip: '',
+    });
+    expect(issues).toMatchObject({
+      address1: 'Address is required.',
+      city: 'City is required.',
+      state: 'State is required.',
+      zip: 'Valid postal code is required.',
+    });
   });
 
   it('Canada calls the region Province', () => {

@@ -8,6 +8,11 @@ export interface AltchaChallenge {
   maxnumber?: number;
   salt: string;
   signature: string;
+  /**
+   * Seconds the challenge lives from now. The browser times the expiry from when it received the
+   * challenge, so a browser clock that differs from ours does not expire it early (issue 14).
+   */
+  expiresInSeconds: number;
 }
 
 /**
@@ -24,11 +29,12 @@ export function createAltchaVerifier(options: {
     kind: 'altcha',
     publicConfig: () => ({ kind: 'altcha', challengeUrl: '/api/captcha/challenge' }),
     async createChallenge() {
-      return createChallenge({
+      const challenge = await createChallenge({
         hmacKey: options.hmacKey,
         maxNumber: options.difficulty,
         expires: new Date(options.now().getTime() + options.ttlSeconds * 1000),
       });
+      return { ...challenge, expiresInSeconds: options.ttlSeconds };
     },
     async verify(token) {
       let payload: unknown;

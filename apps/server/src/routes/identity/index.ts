@@ -8,6 +8,10 @@ import {
 import { AppError } from '../../errors/app-error.ts';
 import { requestPasswordReset } from '../../services/identity/request-password-reset.ts';
 import { setPasswordWithToken } from '../../services/identity/set-password-with-token.ts';
+import {
+  SIGN_IN_GRANT_COOKIE,
+  SIGN_IN_GRANT_TTL_MINUTES,
+} from '../../services/identity/sign-in-grant.ts';
 
 /** Per client address: enough for a person retyping a password, too few to guess links. */
 const PASSWORD_RATE_LIMIT = { max: 20, timeWindow: '10 minutes' };
@@ -39,14 +43,44 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         bodyLimit: 4 * 1024,
         config: { access: 'public', rateLimit: PASSWORD_RATE_LIMIT },
       },
-      async (request) => {
-        const { email } = await setPasswordWithToken(app.db, {
+      async (request, reply) => {
+        // R6: a first password signs in at once, through the embedded provider's normal sign-in.
+        const signIn = link.purpose === 'set-password' && app.identity.provider !== null;
+        const { email, endedSessionTokens, signInGrant } = await setPasswordWithToken(app.db, {
           token: request.body.token,
           password: request.body.password,
           purpose: link.purpose,
           now: app.now(),
+          encryptionKey: app.keys.encryption,
+          signIn,
         });
         request.log.info({ purpose: link.purpose }, 'identity password set from an e-mailed link');
+        // Issue 13.7: the sessions the new password ended lose their provider tokens too.
+        for (const tokens of endedSessionTokens) {
+          await app.identity.rp
+            .revoke(tokens)
+            .catch((error: unknown) =>
+              request.log.warn(
+                { err: error },
+                'revoking a session ended by a password change failed',
+              ),
+            );
+        }
+        if (endedSessionTokens.length > 0) {
+          request.log.info(
+            { count: endedSessionTokens.length },
+            'sessions ended by a password change',
+          );
+        }
+        if (signInGrant) {
+          reply.setCookie(SIGN_IN_GRANT_COOKIE, signInGrant, {
+            path: '/',
+            httpOnly: true,
+            secure: true,
+            sameSite: 'lax',
+            maxAge: SIGN_IN_GRANT_TTL_MINUTES * 60,
+          });
+        }
         return { data: { email } };
       },
     );

@@ -17,6 +17,7 @@ import {
   authenticateWithEmail,
   signInRefusal,
 } from '../../services/identity/authenticate.ts';
+import { redeemSignInGrant, SIGN_IN_GRANT_COOKIE } from '../../services/identity/sign-in-grant.ts';
 
 const ZUidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
 
@@ -80,11 +81,32 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  // The sign-in page itself is the web app's.
+  // The sign-in page itself is the web app's, unless this browser holds the one-time grant that a
+  // first password gives (R6, docs/decisions/017): then the interaction ends here, signed in.
   app.get(
     `${EMBEDDED_MOUNT}/interaction/:uid`,
     { config: { access: 'public' }, schema: { params: ZUidParams } },
-    async (_request, reply) => reply.sendAppPage(),
+    async (request, reply) => {
+      const cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
+      const grant = cookies[SIGN_IN_GRANT_COOKIE];
+      if (!grant) return reply.sendAppPage();
+      reply.clearCookie(SIGN_IN_GRANT_COOKIE, {
+        path: '/',
+        httpOnly: true,
+        secure: true,
+        sameSite: 'lax',
+      });
+      const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
+      if (!details || details.prompt.name !== 'login') return reply.sendAppPage();
+      const identityId = await redeemSignInGrant(app.db, { grant, now: app.now() });
+      if (!identityId) return reply.sendAppPage();
+      request.log.info('signed in at the embedded provider with the grant of a first password');
+      const redirectTo = await finishSignIn(request.raw, reply.raw, details, identityId);
+      reply.header('cache-control', 'no-store');
+      // The provider is mounted on our origin: a path, whatever host the request named.
+      const resume = new URL(redirectTo, app.config.publicUrl);
+      return reply.redirect(`${resume.pathname}${resume.search}`, 303);
+    },
   );
 
   app.get(
@@ -138,21 +160,32 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         accountId = `${LEGACY_SUBJECT_PREFIX}${result.userId}`;
       }
       request.log.info({ method: body.method }, 'signed in at the embedded provider');
-
-      // First-party client: consent to exactly what our server asked for, in the same step.
-      const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-      grant.addOIDCScope(String(details.params.scope ?? 'openid'));
-      const grantId = await grant.save();
-      const redirectTo = await provider.interactionResult(
-        request.raw,
-        reply.raw,
-        { login: { accountId }, consent: { grantId } },
-        { mergeWithLastSubmission: false },
-      );
+      const redirectTo = await finishSignIn(request.raw, reply.raw, details, accountId);
       reply.header('cache-control', 'no-store');
       return { data: { redirectTo } };
     },
   );
+
+  /**
+   * Ends the interaction signed in as `accountId`. First-party client: consent to exactly what our
+   * server asked for, in the same step. Answers where the browser goes back to the provider.
+   */
+  async function finishSignIn(
+    req: IncomingMessage,
+    res: ServerResponse,
+    details: Awaited<ReturnType<typeof provider.interactionDetails>>,
+    accountId: string,
+  ): Promise<string> {
+    const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
+    grant.addOIDCScope(String(details.params.scope ?? 'openid'));
+    const grantId = await grant.save();
+    return provider.interactionResult(
+      req,
+      res,
+      { login: { accountId }, consent: { grantId } },
+      { mergeWithLastSubmission: false },
+    );
+  }
 
   async function interactionOrNotFound(req: IncomingMessage, res: ServerResponse) {
     try {

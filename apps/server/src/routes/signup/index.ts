@@ -14,6 +14,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { createLead, saveLeadProgress } from '../../services/signup/save-lead.ts';
 import { DEFAULT_FORWARD_PATH, signUp, type SignupDeps } from '../../services/signup/sign-up.ts';
+import { refuseCompanyEmail } from '../../services/users/refuse-company-email.ts';
 
 /** Per client address (issue 6): a person signing up needs a few; a script gets no further. */
 export const SIGNUP_RATE_LIMITS = {
@@ -57,6 +58,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
       errorHandler: withDetails,
     },
     async (request, reply) => {
+      refuseCompanyEmail(request.body.email, deps());
       const lead = await createLead(
         { db: app.db, captcha: app.captcha },
         request.body,
@@ -79,20 +81,16 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { leadID, step } = request.params;
       // The body's schema depends on the step in the path.
-      const saved =
-        step === '1'
-          ? await saveLeadProgress(
-              app.db,
-              leadID,
-              { step, body: parseBody(ZSignupStep1SaveRequestSchema, request.body) },
-              app.now(),
-            )
-          : await saveLeadProgress(
-              app.db,
-              leadID,
-              { step, body: parseBody(ZSignupStep2SaveRequestSchema, request.body) },
-              app.now(),
-            );
+      let saved: { id: string };
+      if (step === '1') {
+        const body = parseBody(ZSignupStep1SaveRequestSchema, request.body);
+        refuseCompanyEmail(body.email, deps());
+        saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
+      } else {
+        const body = parseBody(ZSignupStep2SaveRequestSchema, request.body);
+        refuseCompanyEmail(body.email, deps());
+        saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
+      }
       return { data: saved };
     },
   );

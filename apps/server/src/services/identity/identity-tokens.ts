@@ -5,7 +5,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { identities, identityTokens } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 
-export type TIdentityTokenPurpose = 'set-password' | 'reset-password';
+export type TIdentityTokenPurpose = 'set-password' | 'reset-password' | 'sign-in';
 
 /** The verification link's lifetime is the caller's choice; a reset link lives an hour. */
 export const RESET_PASSWORD_TTL_MINUTES = 60;

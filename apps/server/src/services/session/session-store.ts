@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { sessions } from '../../db/schema.ts';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.ts';
+import { sessions, users } from '../../db/schema.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 
 /** DECISIONS R6: 30 minutes idle, 12 hours absolute. */
@@ -133,4 +133,43 @@ export async function endSession(
   // The tokens have done their last job; they are not kept after the session.
   await db.update(sessions).set({ tokensEnc: null }).where(eq(sessions.idHash, idHash));
   return { context: row.context, tokens };
+}
+
+/**
+ * Ends every active session of the accounts signed in with this DealerPass ID, because its
+ * password was reset or set (issue 13.7): whoever held a session with the old password is out.
+ * Hands back their provider tokens for the caller to revoke once the change is committed.
+ */
+export async function endSessionsOfIdentity(
+  tx: Database | Transaction,
+  input: { identityId: string; now: Date; encryptionKey: Buffer },
+): Promise<ProviderTokens[]> {
+  const accounts = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.karId, input.identityId));
+  if (accounts.length === 0) return [];
+  const active = and(
+    inArray(
+      sessions.userId,
+      accounts.map((account) => account.id),
+    ),
+    isNull(sessions.endedAt),
+  );
+  // Read before the update: RETURNING would give the cleared column.
+  const ended = await tx
+    .select({ idHash: sessions.idHash, tokensEnc: sessions.tokensEnc })
+    .from(sessions)
+    .where(active)
+    .for('update');
+  if (ended.length === 0) return [];
+  await tx
+    .update(sessions)
+    .set({ endedAt: input.now, endReason: 'password-changed', tokensEnc: null })
+    .where(active);
+  return ended.flatMap((row) =>
+    row.tokensEnc
+      ? [JSON.parse(open(input.encryptionKey, row.tokensEnc, row.idHash)) as ProviderTokens]
+      : [],
+  );
 }

@@ -14,7 +14,6 @@ import { SIGNUP_FAILURE_TEXTS } from '@dealerpass/domain/messages/signup-failure
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import type { TSignupRequest } from '@dealerpass/domain/schemas/signup-request';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { isCompanyEmail } from '@dealerpass/domain/validation/email';
 import type { CaptchaVerifier } from '../../adapters/captcha/captcha-verifier.ts';
 import { PaymentGatewayError, type ChargeResult } from '../../adapters/payments/payment-gateway.ts';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -35,6 +34,7 @@ import { createIdentity, normalizeIdentityEmail } from '../identity/create-ident
 import { issueIdentityToken } from '../identity/identity-tokens.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../users/is-email-taken.ts';
+import { refuseCompanyEmail } from '../users/refuse-company-email.ts';
 import { findPromotion, holdRedemption, releaseRedemption } from './promotions.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -87,13 +87,7 @@ export async function signUp(
 ): Promise<{ email: string }> {
   const { request } = input;
   const email = normalizeIdentityEmail(request.email);
-  if (isCompanyEmail(email, deps.companyEmailDomain)) {
-    const message = errorMessage(ERROR_CODES.COMPANY_EMAIL_DOMAIN, deps.messageVars);
-    throw new AppError(ERROR_CODES.COMPANY_EMAIL_DOMAIN, {
-      message,
-      errors: [{ source: 'email', message, details: message }],
-    });
-  }
+  refuseCompanyEmail(email, deps);
   const { recaptcha: _captcha, ...submitted } = request;
   const requestHash = createHash('sha256').update(JSON.stringify(submitted)).digest('base64url');
   const { paymentToken, ...stored } = submitted;

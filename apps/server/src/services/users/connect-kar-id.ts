@@ -2,7 +2,6 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { ERROR_CODES, errorMessage, type IMessageVars } from '@dealerpass/domain/messages';
 import type { TConnectKarIdRequest } from '@dealerpass/domain/schemas/identity';
-import { isCompanyEmail } from '@dealerpass/domain/validation/email';
 import type { Database } from '../../db/client.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
@@ -13,6 +12,7 @@ import {
 } from '../identity/authenticate.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { getUserRow } from './get-user-row.ts';
+import { refuseCompanyEmail } from './refuse-company-email.ts';
 import type { UserRow } from './serialize-user.ts';
 
 /**
@@ -46,12 +46,8 @@ export async function connectKarId(
     });
     if (!result.ok) throw signInRefusal(result.reason);
     linkedIdentityId = result.identityId;
-  } else if (isCompanyEmail(request.email, deps.companyEmailDomain)) {
-    const message = errorMessage(ERROR_CODES.COMPANY_EMAIL_DOMAIN, deps.messageVars);
-    throw new AppError(ERROR_CODES.COMPANY_EMAIL_DOMAIN, {
-      message,
-      errors: [{ source: 'email', message }],
-    });
+  } else {
+    refuseCompanyEmail(request.email, deps);
   }
 
   return db.transaction(async (tx) => {

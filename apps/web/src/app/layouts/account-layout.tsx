@@ -11,6 +11,7 @@ import { AccountHeader } from '../../features/account/components/account-header.
 import { AccountNav } from '../../features/account/components/account-nav.tsx';
 import { AccountChat } from '../../features/account/components/account-chat.tsx';
 import { KarIdBanner } from '../../features/account/components/karid-banner.tsx';
+import { NotOperationalNotice } from '../../features/account/components/not-operational-notice.tsx';
 import { CancellingProvider } from '../../features/account/cancelling.tsx';
 import { CurrentUserProvider, useCurrentUserLoader } from '../../features/account/current-user.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';
@@ -36,7 +37,7 @@ function Waiting({ text }: { text: string }) {
  * The shell of /account/* (000 §2, 001 §4): loads the signed-in user, sends a visitor without a
  * session to sign in and a blocked account to /authlogin, watches every API call for a session
  * failure, and gives the pages the user through `useCurrentUser()`, with the account navigation,
- * the DealerPass ID banner and the live chat (000 §1–2, §4; DECISIONS R8).
+ * the DealerPass ID banner, the validating-payment notice and the live chat (000 §1–2, §4; DECISIONS R8).
  */
 export default function AccountLayout() {
   const navigate = useNavigate();
@@ -109,6 +110,7 @@ export default function AccountLayout() {
           <AccountNav />
           <div className="account-shell__content">
             <KarIdBanner />
+            <NotOperationalNotice />
             <Suspense fallback={<PageLoading />}>
               <Outlet />
             </Suspense>

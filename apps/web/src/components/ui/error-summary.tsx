@@ -28,14 +28,15 @@ export function ErrorSummary({ title, items, focusKey, children }: ErrorSummaryP
   }, [focusKey]);
 
   if (items.length === 0) return null;
+  const unique = uniqueMessages(items);
   return (
     <div ref={ref} className="error-summary" role="alert" tabIndex={-1} aria-labelledby={titleId}>
       <h2 id={titleId} className="error-summary__title">
         {title}
       </h2>
       <ul className="error-summary__list">
-        {items.map((item) => (
-          <li key={`${item.fieldId ?? ''}:${item.message}`}>
+        {unique.map((item) => (
+          <li key={item.message}>
             {item.fieldId ? (
               <a
                 href={`#${item.fieldId}`}
@@ -55,6 +56,19 @@ export function ErrorSummary({ title, items, focusKey, children }: ErrorSummaryP
       {children}
     </div>
   );
+}
+
+/**
+ * 000 §8: the form-level list is deduplicated. Several fields can fail with one message (wrong
+ * AutoCheck credentials mark both fields); it is listed once, linked to the first of them.
+ */
+function uniqueMessages(items: readonly IErrorSummaryItem[]): IErrorSummaryItem[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    if (seen.has(item.message)) return false;
+    seen.add(item.message);
+    return true;
+  });
 }
 
 /**

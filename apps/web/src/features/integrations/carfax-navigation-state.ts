@@ -4,6 +4,25 @@ export interface ICarfaxNavigationState {
   carfaxError?: string;
   /** A notice such as the sign-out confirmation. */
   carfaxNotice?: string;
+  /** A failed configuration or token request (000 §8), shown in the error panel. */
+  carfaxFailure?: ICarfaxFailure;
+}
+
+export interface ICarfaxFailure {
+  message: string;
+  /** What Carfax said, when it said something. */
+  detail: string | null;
+}
+
+export function carfaxFailureFrom(state: unknown): ICarfaxFailure | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const { carfaxFailure } = state as ICarfaxNavigationState;
+  if (typeof carfaxFailure !== 'object' || carfaxFailure === null) return null;
+  if (typeof carfaxFailure.message !== 'string' || !carfaxFailure.message) return null;
+  return {
+    message: carfaxFailure.message,
+    detail: typeof carfaxFailure.detail === 'string' ? carfaxFailure.detail : null,
+  };
 }
 
 export function carfaxNoticeFrom(state: unknown): string | null {

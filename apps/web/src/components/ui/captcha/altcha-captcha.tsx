@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { request } from '../../../lib/api-client.ts';
 import type { CaptchaProps } from './captcha.tsx';
-import { altchaExpiry, solveAltcha, type AltchaChallenge } from './solve-altcha.ts';
+import { altchaExpiryDelay, solveAltcha, type AltchaChallenge } from './solve-altcha.ts';
 
 type State = 'idle' | 'verifying' | 'verified' | 'expired' | 'failed';
 
@@ -49,19 +49,17 @@ export function AltchaCaptcha({
       const { data: challenge } = await request<AltchaChallenge>(challengeUrl, {
         signal: controller.signal,
       });
+      const receivedAt = performance.now();
       const token = await solveAltcha(challenge, controller.signal);
       if (!token) throw new Error('no solution');
       setState('verified');
       onChangeRef.current(token);
-      const expiresAt = altchaExpiry(challenge);
-      if (expiresAt) {
-        expiryTimer.current = window.setTimeout(
-          () => {
-            setState('expired');
-            onChangeRef.current(null);
-          },
-          Math.max(0, expiresAt - Date.now() - 5000),
-        );
+      const delay = altchaExpiryDelay(challenge, receivedAt, performance.now(), 5000);
+      if (delay !== null) {
+        expiryTimer.current = window.setTimeout(() => {
+          setState('expired');
+          onChangeRef.current(null);
+        }, delay);
       }
     } catch (cause) {
       if (controller.signal.aborted) return;

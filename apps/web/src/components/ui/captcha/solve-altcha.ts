@@ -5,7 +5,12 @@ export interface AltchaChallenge {
   maxnumber?: number;
   salt: string;
   signature: string;
+  /** Seconds the challenge lives from when the server issued it. */
+  expiresInSeconds?: number;
 }
+
+/** setTimeout fires at once for any delay above this (a signed 32-bit count of milliseconds). */
+const MAX_TIMER_DELAY_MS = 2 ** 31 - 1;
 
 const BATCH = 256;
 
@@ -44,9 +49,20 @@ export async function solveAltcha(
   return null;
 }
 
-/** The instant the challenge stops being accepted, from the `expires` parameter in its salt. */
-export function altchaExpiry(challenge: AltchaChallenge): number | null {
-  const query = challenge.salt.split('?')[1];
-  const expires = query ? new URLSearchParams(query).get('expires') : null;
-  return expires ? Number(expires) * 1000 : null;
+/**
+ * How long after `receivedAt` (a `performance.now()` reading taken when the challenge arrived) the
+ * solved captcha should be treated as expired, leaving `marginMs` for the form's request; null if
+ * the challenge does not expire. The lifetime is relative, never compared with the browser's
+ * wall clock, which may differ from the server's by minutes or days; the result is always a delay
+ * setTimeout can honour.
+ */
+export function altchaExpiryDelay(
+  challenge: AltchaChallenge,
+  receivedAt: number,
+  now: number,
+  marginMs: number,
+): number | null {
+  if (challenge.expiresInSeconds === undefined) return null;
+  const remaining = challenge.expiresInSeconds * 1000 - (now - receivedAt) - marginMs;
+  return Math.min(MAX_TIMER_DELAY_MS, Math.max(0, remaining));
 }

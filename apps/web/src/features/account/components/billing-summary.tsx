@@ -1,17 +1,15 @@
 import { billingSummaryView } from '@dealerpass/domain/account/billing-view';
 import { accountFlags } from '@dealerpass/domain/account/status';
-import { notOperationalMessage } from '@dealerpass/domain/messages/ui-texts';
 import { formatDollars } from '@dealerpass/domain/money';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { statusDescriptionOf } from '../account-status.ts';
 import { useCurrentUser } from '../current-user.tsx';
 
 /**
  * Billing Summary (000 §2, §4; DECISIONS R4): the status description, Next Billing Cycle
  * ('MMM DD, YYYY' or N/A, hidden for inactive accounts) and Current Balance ($, leading minus,
- * or N/A; hidden for complimentary accounts). Validating payment adds the "not fully
- * operational" message.
+ * or N/A; hidden for complimentary accounts). The "not fully operational" message of a
+ * validating-payment account is the account layout's (NotOperationalNotice), above every page.
  */
 export function BillingSummary() {
   const { user } = useCurrentUser();
@@ -22,11 +20,6 @@ export function BillingSummary() {
   return (
     <section className="card billing-section" aria-labelledby="billing-summary-title">
       <h2 id="billing-summary-title">Billing Summary</h2>
-      {view.showNotOperational ? (
-        <p className="account-notice" data-testid="not-operational">
-          {notOperationalMessage({ phone: runtimeConfig().supportPhone })}
-        </p>
-      ) : null}
       <dl className="account-facts" data-testid="billing-summary">
         <div>
           <dt>Status</dt>

@@ -5,6 +5,7 @@ import {
   IDENTITY_TOKEN_PATTERN,
   type TSetPasswordRequest,
 } from '@dealerpass/domain/schemas/identity';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { signInUrl } from '../sign-in-url.ts';
 import { NewPasswordForm } from './new-password-form.tsx';
 import '../identity.css';
@@ -15,6 +16,11 @@ interface PasswordLinkPageProps {
   intro: string;
   submitLabel: string;
   doneHeading: string;
+  /**
+   * Sign in at once when the password is set (DECISIONS R6, docs/decisions/017): the server gave
+   * this browser a one-time grant, so the sign-in path completes without the password.
+   */
+  signInWhenDone?: boolean;
   submit: (body: TSetPasswordRequest) => Promise<{ email: string }>;
 }
 
@@ -35,8 +41,10 @@ export function PasswordLinkPage(props: PasswordLinkPageProps) {
   }, [props.title]);
 
   useEffect(() => {
-    if (doneFor !== null) doneHeading.current?.focus();
-  }, [doneFor]);
+    if (doneFor === null) return;
+    doneHeading.current?.focus();
+    if (props.signInWhenDone) loadPage(signInUrl(doneFor, forwardTo));
+  }, [doneFor, forwardTo, props.signInWhenDone]);
 
   return (
     <div className="page identity-page">
@@ -46,7 +54,11 @@ export function PasswordLinkPage(props: PasswordLinkPageProps) {
           <h2 id="password-done" ref={doneHeading} tabIndex={-1}>
             {props.doneHeading}
           </h2>
-          <p>You can now sign in with your new password.</p>
+          {props.signInWhenDone ? (
+            <p role="status">Signing you in…</p>
+          ) : (
+            <p>You can now sign in with your new password.</p>
+          )}
           <p className="form-actions">
             <a className="button button--primary" href={signInUrl(doneFor, forwardTo)}>
               Sign in

@@ -21,6 +21,10 @@ vi.mock('../../../components/ui/captcha/captcha.tsx', () => ({
   ),
 }));
 
+// jsdom cannot load pages; the set-password page's sign-in is recorded instead.
+const loadPage = vi.hoisted(() => vi.fn<(url: string) => void>());
+vi.mock('../../../lib/full-page-navigation.ts', () => ({ loadPage, replacePage: vi.fn() }));
+
 const TOKEN = 'A'.repeat(43);
 const fetchMock = vi.fn<typeof fetch>();
 
@@ -48,6 +52,7 @@ afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
   fetchMock.mockReset();
+  loadPage.mockReset();
 });
 
 describe('/identity/set-password and /identity/reset-password (DECISIONS R6, 001 §8)', () => {
@@ -68,6 +73,9 @@ describe('/identity/set-password and /identity/reset-password (DECISIONS R6, 001
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
       '/login?hint=dana%2B1%40dealer.example',
     );
+    // R6 (issue 14.17): and signs in at once, no second typing of the password.
+    expect(loadPage).toHaveBeenCalledWith('/login?hint=dana%2B1%40dealer.example');
+    expect(screen.getByRole('status').textContent).toBe('Signing you in…');
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(String(url)).toBe('/api/identity/password/set');
     expect(JSON.parse(String(init?.body))).toEqual({
@@ -88,6 +96,8 @@ describe('/identity/set-password and /identity/reset-password (DECISIONS R6, 001
       await screen.findByRole('heading', { name: 'Your password has been reset' }),
     ).toBeTruthy();
     expect(String(fetchMock.mock.calls[0]![0])).toBe('/api/identity/password/reset');
+    // A reset does not sign in: the user types the new password at the sign-in page.
+    expect(loadPage).not.toHaveBeenCalled();
   });
 
   it('shows the rule’s messages in a focused summary before sending anything', async () => {

@@ -10,6 +10,7 @@ export default function SetPasswordPage() {
       intro="Choose the password for your DealerPass ID."
       submitLabel="Set password"
       doneHeading="Your password is set"
+      signInWhenDone
       submit={setPassword}
     />
   );

@@ -3,6 +3,8 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeCarfaxSignIn, takeCarfaxSignIn } from '../carfax-sign-in-storage.ts';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
+import { carfaxFailureFrom } from '../carfax-navigation-state.ts';
+import { ErrorPanel } from '../components/error-panel.tsx';
 import CarfaxLoginPage from './carfax-login-page.tsx';
 
 const STATE = 'a'.repeat(64);
@@ -19,9 +21,20 @@ const user = {
   autoCheckPasswdSet: false,
 };
 
+/** The status page's failure panel, and the navigation state it came with. */
 function StatusProbe() {
   const location = useLocation();
-  return <p data-testid="arrived">{JSON.stringify(location.state)}</p>;
+  const failure = carfaxFailureFrom(location.state);
+  return (
+    <>
+      <p data-testid="arrived">{JSON.stringify(location.state)}</p>
+      {failure ? (
+        <ErrorPanel message={failure.message}>
+          {failure.detail ? <p>{failure.detail}</p> : null}
+        </ErrorPanel>
+      ) : null}
+    </>
+  );
 }
 
 function renderAt(search: string) {
@@ -118,6 +131,10 @@ describe('the Carfax callback (000 §2, §4)', () => {
     );
     storeCarfaxSignIn({ state: STATE, returnTo: '/account/status/carfax' });
     renderAt(`?code=c1&state=${STATE}`);
+    // 000 §2: on to the status page, which shows the panel from navigation state.
+    await waitFor(() =>
+      expect(screen.getByTestId('arrived').textContent).toContain('carfaxFailure'),
+    );
     const panel = await screen.findByRole('alert', { name: 'An error has occurred.' });
     expect(panel.textContent).toContain('An error has occurred.');
     expect(panel.textContent).toContain('Unable to fetch Carfax tokens!');

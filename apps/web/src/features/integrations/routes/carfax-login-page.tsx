@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { CARFAX_TEXTS, carfaxCodeForFailure } from '@dealerpass/domain/integrations/carfax';
 import { carfaxErrorMessage } from '@dealerpass/domain/messages/carfax-errors';
@@ -10,22 +10,19 @@ import { fetchCarfaxTokens } from '../api/fetch-carfax-tokens.ts';
 import { getEnvConfig } from '../api/get-env-config.ts';
 import { takeCarfaxSignIn } from '../carfax-sign-in-storage.ts';
 import type { ICarfaxNavigationState } from '../carfax-navigation-state.ts';
-import { ErrorPanel } from '../components/error-panel.tsx';
 import type { IIntegrationPageProps } from '../integration-user.ts';
 import '../integrations.css';
-
-type TFailure = { message: string; detail: string | null };
 
 /**
  * /account/carfax/login, the Carfax OAuth callback (000 §2, §4): the state must be the one this
  * tab stored (taken once), then the code goes to our server for tokens and the user lands on
- * the status page. A refused state or Carfax's own error goes to the status page in navigation
- * state; a failed token request shows 'Unable to fetch Carfax tokens!' in the error panel.
+ * the status page. Every failure goes there too, in navigation state (000 §2), so the code does
+ * not stay in the address bar: a refused state or Carfax's own error as a notice, a failed
+ * configuration or token request as the error panel's 'Unable to fetch Carfax tokens!' (000 §8).
  */
 export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
   const navigate = useNavigate();
   const { search } = useLocation();
-  const [failure, setFailure] = useState<TFailure | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -60,7 +57,7 @@ export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
       try {
         loginCallbackUrl = (await getEnvConfig()).carfaxLoginCallbackUrl;
       } catch {
-        setFailure({ message: errorMessage('CONFIG_UNAVAILABLE'), detail: null });
+        toStatus({ carfaxFailure: { message: errorMessage('CONFIG_UNAVAILABLE'), detail: null } });
         return;
       }
       try {
@@ -70,7 +67,7 @@ export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
           tokenError instanceof ApiError
             ? (tokenError.errors.find((item) => item.source === 'carfax')?.message ?? null)
             : null;
-        setFailure({ message: errorMessage('CARFAX_TOKENS_FAILED'), detail });
+        toStatus({ carfaxFailure: { message: errorMessage('CARFAX_TOKENS_FAILED'), detail } });
         return;
       }
       toStatus({ returnTo: stored.returnTo });
@@ -80,19 +77,10 @@ export default function CarfaxLoginPage(_props: IIntegrationPageProps) {
   return (
     <div className="page account-page integrations-page">
       <h1>{CARFAX_TEXTS.statusHeading}</h1>
-      {failure ? (
-        <ErrorPanel message={failure.message}>
-          {failure.detail ? <p>{failure.detail}</p> : null}
-          <p>
-            <Link to={ACCOUNT_ROUTES.carfaxStatus}>Back to the Carfax login status</Link>
-          </p>
-        </ErrorPanel>
-      ) : (
-        <div className="page-loading" role="status">
-          <span className="spinner" aria-hidden="true" />
-          <span>{CARFAX_TEXTS.finishing}</span>
-        </div>
-      )}
+      <div className="page-loading" role="status">
+        <span className="spinner" aria-hidden="true" />
+        <span>{CARFAX_TEXTS.finishing}</span>
+      </div>
     </div>
   );
 }

@@ -3,16 +3,18 @@ import { Link, useLocation } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { CARFAX_TEXTS } from '@dealerpass/domain/integrations/carfax';
 import { CarfaxConnection } from '../components/carfax-connection.tsx';
-import { carfaxNoticeFrom } from '../carfax-navigation-state.ts';
+import { ErrorPanel } from '../components/error-panel.tsx';
+import { carfaxFailureFrom, carfaxNoticeFrom } from '../carfax-navigation-state.ts';
 import type { IIntegrationPageProps } from '../integration-user.ts';
 import '../integrations.css';
 
 /**
  * /account/status/carfax (000 §2): the Carfax login status, with any error the callback passed
- * in navigation state.
+ * in navigation state (a failed token request in the error panel, 000 §8).
  */
 export default function CarfaxStatusPage(_props: IIntegrationPageProps) {
   const location = useLocation();
+  const failure = carfaxFailureFrom(location.state);
   const returnTo = (location.state as { returnTo?: unknown } | null)?.returnTo;
   const back =
     typeof returnTo === 'string' &&
@@ -26,6 +28,11 @@ export default function CarfaxStatusPage(_props: IIntegrationPageProps) {
   return (
     <div className="page account-page integrations-page">
       <h1>{CARFAX_TEXTS.statusHeading}</h1>
+      {failure ? (
+        <ErrorPanel message={failure.message}>
+          {failure.detail ? <p>{failure.detail}</p> : null}
+        </ErrorPanel>
+      ) : null}
       <CarfaxConnection notice={carfaxNoticeFrom(location.state)} />
       <p>
         {back ? (

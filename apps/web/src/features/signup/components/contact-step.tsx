@@ -1,12 +1,13 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm, type FieldErrors } from 'react-hook-form';
 import type { z } from 'zod';
 import { COUNTRY_LIST } from '@dealerpass/domain/geo/countries';
 import {
   DEVICE_TYPES,
   PHONE_LABEL,
-  ZSignupContactFormSchema,
+  type ZSignupContactFormSchema,
+  createSignupContactFormSchema,
   type TSignupContactForm,
 } from '@dealerpass/domain/schemas/signup-contact';
 import { PHONE_INPUT_MAX_LENGTH, formatPhoneInput } from '@dealerpass/domain/validation/phone';
@@ -19,6 +20,7 @@ import {
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
+import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
 
 type TContactInput = z.input<typeof ZSignupContactFormSchema>;
@@ -46,6 +48,10 @@ export function ContactStep({
 }) {
   const summary = useErrorSummary();
   const [captchaReset, setCaptchaReset] = useState(0);
+  const schema = useMemo(() => {
+    const { companyName, companyEmailDomain } = runtimeConfig();
+    return createSignupContactFormSchema({ name: companyName, emailDomain: companyEmailDomain });
+  }, []);
   const {
     register,
     control,
@@ -54,7 +60,7 @@ export function ContactStep({
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<TContactInput, unknown, TSignupContactForm>({
-    resolver: zodResolver(ZSignupContactFormSchema),
+    resolver: zodResolver(schema),
     mode: 'onTouched',
     shouldFocusError: false,
     defaultValues: {

@@ -234,12 +234,14 @@ export function PaymentStep({
               promoAtFocus.current = event.target.value;
             }}
             onBlur={async (event) => {
-              await promo.onBlur(event);
-              // 001 §4: a new non-empty code is taken as valid here; the server checks it.
+              // 001 §4: a new non-empty code is taken as valid here; the server checks it. The flag
+              // is set before the field's own validation runs: otherwise 'Invalid Promo Code.'
+              // flashes in for one render and moves the page under a click that caused this blur.
               const value = event.target.value.trim();
               if (value !== '' && value !== promoAtFocus.current.trim()) {
-                setValue('hasValidPromoCode', true, { shouldTouch: true, shouldValidate: true });
+                setValue('hasValidPromoCode', true, { shouldTouch: true });
               }
+              await promo.onBlur(event);
             }}
             error={errors.promoCode?.message}
           />
