@@ -3,8 +3,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import globals from 'globals';
-import importX from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importPlugin from 'eslint-plugin-import';
 import { readdirSync } from 'node:fs';
 
 const FEATURES = [
@@ -34,7 +33,7 @@ if (unlisted.length > 0) {
 
 const WEB = './apps/web/src';
 
-/** Who may not import whom (`import-x/no-restricted-paths`): shared → features → app, one way. */
+/** Who may not import whom (`import/no-restricted-paths`): shared → features → app, one way. */
 export const IMPORT_ZONES = [
   {
     target: './packages/domain',
@@ -147,26 +146,17 @@ export default tseslint.config(
   // is proven by a snippet that must fail: eslint-rules.test.ts.
   {
     files: ['**/*.{ts,tsx,js}'],
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     settings: {
-      // The TypeScript parser reads the imported modules too: no-cycle follows them.
-      'import-x/extensions': ['.ts', '.tsx', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          noWarnOnMultipleProjects: true,
-          project: [
-            'packages/domain/tsconfig.json',
-            'apps/server/tsconfig.json',
-            'apps/web/tsconfig.json',
-            'e2e/tsconfig.json',
-          ],
-        }),
-      ],
+      // The TypeScript parser reads the imported modules too (no-cycle follows them); imports
+      // name their files with the extension, which Node's resolution finds as they are.
+      'import/extensions': ['.ts', '.tsx', '.js'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: IMPORT_ZONES }],
-      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import/no-restricted-paths': ['error', { zones: IMPORT_ZONES }],
+      'import/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   // Every import is a dependency its own workspace declares (the root adds only the tooling's
@@ -175,7 +165,7 @@ export default tseslint.config(
     files:
       workspace === '.' ? ['*.{ts,js}', 'bench/**', 'tooling/**'] : [`${workspace}/**/*.{ts,tsx}`],
     rules: {
-      'import-x/no-extraneous-dependencies': [
+      'import/no-extraneous-dependencies': [
         'error',
         {
           devDependencies: [

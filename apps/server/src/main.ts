@@ -9,7 +9,7 @@ import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
 /** pino-pretty is a development dependency: absent from a production install, and then not used. */
 async function hasPinoPretty(): Promise<boolean> {
   try {
-    // eslint-disable-next-line import-x/no-extraneous-dependencies -- optional, probed at run time
+    // eslint-disable-next-line import/no-extraneous-dependencies -- optional, probed at run time
     await import('pino-pretty');
     return true;
   } catch {
