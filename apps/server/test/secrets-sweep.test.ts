@@ -123,6 +123,11 @@ describe.each(['smtp', 'mailbox'] as const)(
       );
       expect(login.statusCode).toBe(200);
       expect(landed).toBe('/account');
+      await recordSignIn(browser, from);
+    }
+
+    /** The secrets a finished sign-in left with the browser: code, session ids, tokens. */
+    async function recordSignIn(browser: RecordingBrowser, from: number) {
       const callback = browser.visited
         .slice(from)
         .map((url) => new URL(url, 'http://localhost'))
@@ -300,6 +305,15 @@ describe.each(['smtp', 'mailbox'] as const)(
         confirmPassword: firstPassword,
       });
       expect(set.statusCode).toBe(200);
+      // A first password signs in at once (docs/decisions/017): the one-time grant is a secret too.
+      const grant = set.cookies.find((cookie) => cookie.name === '__Host-dp-signin')?.value;
+      expect(grant).toBeTruthy();
+      secrets.push(['sign-in grant', grant!]);
+      const from = browser.visited.length;
+      const { url } = await browser.follow('/login?returnTo=%2Faccount');
+      expect(url).toBe('/account');
+      await recordSignIn(browser, from);
+      await browser.send('POST', '/api/auth/logout');
 
       await signIn(browser, email, firstPassword);
 
