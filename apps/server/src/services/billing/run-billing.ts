@@ -18,6 +18,12 @@ import { accountEvents, billingPeriods, payments, subscriptions, users } from '.
 import { enqueueMail, enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
 import { receiptCrc32 } from '../receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../receipts/render-receipt.ts';
+import {
+  addBalanceEntries,
+  getBalanceCents,
+  periodChargeEntry,
+  type BalanceEntry,
+} from './account-balance.ts';
 
 /** While a renewal's charge is in flight no other run touches the account; after a crash it is retried then. */
 export const CHARGE_LEASE_MS = 10 * 60 * 1000;
@@ -520,7 +526,7 @@ async function mapConcurrently<T, R>(
 
 /**
  * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
- * the period's first day, the balance it paid is cleared, and the payment is recorded. Does
+ * the period's first day, and the payment is recorded (it pays the balance it carried). Does
  * nothing if the request or another run finished it first.
  */
 export async function completeReactivation(
@@ -554,7 +560,6 @@ export async function completeReactivation(
       updatedAt: now,
     })
     .where(eq(subscriptions.userId, user.id));
-  await tx.update(users).set({ balanceCents: 0, updatedAt: now }).where(eq(users.id, user.id));
   await recordPayment(tx, deps, renewal, transactionId, now);
 }
 
@@ -773,6 +778,23 @@ export async function recordPayments(
   const recorded = new Set(inserted.rows.map((row) => row.billing_period_id));
   if (recorded.size === 0) return;
   const done = settled.filter(({ period }) => recorded.has(period.id));
+  // The balance follows: each period's charge (if a decline has not recorded it already) and
+  // its payment.
+  await addBalanceEntries(
+    tx,
+    rows
+      .filter((row) => recorded.has(row.billingPeriodId))
+      .flatMap((row): BalanceEntry[] => [
+        periodChargeEntry(periodOf.get(row.billingPeriodId)!),
+        {
+          userId: row.userId,
+          kind: 'payment',
+          amountCents: -row.amountCents,
+          source: `payment:${row.id!}`,
+        },
+      ]),
+    now,
+  );
   await tx
     .update(billingPeriods)
     .set({ status: 'paid', settledAt: now })
@@ -827,6 +849,8 @@ async function recordDecline(
   const [period] = periodId
     ? await tx.select().from(billingPeriods).where(eq(billingPeriods.id, periodId))
     : [];
+  // The renewal was due and is not paid: it is owed from now until a payment settles it.
+  if (period) await addBalanceEntries(tx, [periodChargeEntry(period)], now);
 
   if (
     period?.gatewayPaymentProfileId &&
@@ -892,7 +916,6 @@ async function recordDecline(
     return;
   }
 
-  const owed = period?.amountCents ?? 0;
   await tx
     .update(subscriptions)
     .set({ failedAttempts: failures, nextRetryAt: null, updatedAt: now })
@@ -902,10 +925,7 @@ async function recordDecline(
       .update(billingPeriods)
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
-  await tx
-    .update(users)
-    .set({ balanceCents: sql`${users.balanceCents} + ${owed}`, updatedAt: now })
-    .where(eq(users.id, userId));
+  const owed = await getBalanceCents(tx, userId);
   await setStatus(
     tx,
     userId,

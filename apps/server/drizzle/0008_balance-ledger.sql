@@ -1,0 +1,17 @@
+-- The balance becomes the sum of an account's entries (issue 14): no stored total to forget.
+CREATE TABLE "balance_entries" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"user_id" uuid NOT NULL,
+	"kind" text NOT NULL,
+	"amount_cents" integer NOT NULL,
+	"source" text NOT NULL,
+	"at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "balance_entries_source_unique" UNIQUE("source")
+);
+--> statement-breakpoint
+ALTER TABLE "balance_entries" ADD CONSTRAINT "balance_entries_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "balance_entries_user_idx" ON "balance_entries" USING btree ("user_id");--> statement-breakpoint
+-- Balances kept so far (a migrated account's, say) become each account's opening entry.
+INSERT INTO "balance_entries" ("user_id", "kind", "amount_cents", "source")
+SELECT "id", 'opening', "balance_cents", 'opening:' || "id" FROM "users" WHERE "balance_cents" <> 0;--> statement-breakpoint
+ALTER TABLE "users" DROP COLUMN "balance_cents";
