@@ -2,6 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { orderSummaryText } from '@dealerpass/domain/billing/order-summary';
+import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
+import { quote } from '@dealerpass/domain/prices';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
 import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
 import {
@@ -20,6 +22,8 @@ import {
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
+import { usePriceClock } from '../../../lib/use-price-clock.ts';
+import { storeSubTotal } from './pricing-calculator.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
 
@@ -85,20 +89,22 @@ const EMPTY: TSignupPaymentFields = {
  */
 export function PaymentStep({
   defaults,
-  totalCents,
-  now,
+  codes,
   onDone,
   onBack,
 }: {
   defaults: Partial<TSignupPaymentFields>;
-  /** The calculator's total (sub_total), for the order summary. */
-  totalCents: number;
-  now: Date;
+  /** The subscriptions chosen on page 2, priced here for the order summary. */
+  codes: readonly TSubscriptionCode[];
   /** Sends the sign-up; rejects with a StepFailure (the toast is the page's). */
   onDone: (values: TSignupPaymentForm) => Promise<void>;
   onBack: (values: Partial<TSignupPaymentFields>) => void;
 }) {
   const summary = useErrorSummary();
+  // R3: priced at the moment the summary is shown, and kept as sub_total (001 §2).
+  const now = usePriceClock();
+  const totalCents = quote(codes, now).totalCents;
+  useEffect(() => storeSubTotal(totalCents), [totalCents]);
   const [captchaReset, setCaptchaReset] = useState(0);
   const schema = useMemo(() => createSignupPaymentFormSchema(() => new Date()), []);
   const {
