@@ -143,6 +143,10 @@ test.describe('sign-up (issue 6)', () => {
     await expect(page.getByLabel('Card number')).toHaveValue('');
     await expect(page.getByLabel(/Billing address is the same/)).toBeChecked();
     const total = formatCurrency(quote(codes, new Date()).totalCents);
+    // R4: the first month is charged today, and the summary says so before the next charge.
+    await expect(page.getByTestId('order-summary-today')).toHaveText(
+      `Your first month, ${total} (plus tax if applicable), is charged today.`,
+    );
     await expect(page.getByTestId('order-summary')).toContainText(
       `Your next charge will be ${total} (plus tax if applicable) on `,
     );

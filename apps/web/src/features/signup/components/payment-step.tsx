@@ -1,7 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
-import { orderSummaryText } from '@dealerpass/domain/billing/order-summary';
+import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
@@ -348,6 +348,7 @@ export function PaymentStep({
         )}
         <section className="signup-order-summary card" aria-labelledby="order-summary-title">
           <h3 id="order-summary-title">Order Summary</h3>
+          <p data-testid="order-summary-today">{firstChargeText(totalCents)}</p>
           <p data-testid="order-summary">{orderSummaryText(totalCents, now, timeZone)}</p>
         </section>
         <div id={FIELD_IDS.recaptcha} tabIndex={-1}>
