@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  type AnyPgColumn,
   boolean,
   check,
   customType,
@@ -61,6 +62,10 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
+    /** A payment whose stored PDF receipt goes with the mail (read when it is sent, never copied). */
+    receiptPaymentId: uuid('receipt_payment_id').references((): AnyPgColumn => payments.id, {
+      onDelete: 'set null',
+    }),
     /** pending → sent, or failed after the last attempt; `stored` when kept in the embedded mailbox. */
     status: text('status', { enum: ['pending', 'sent', 'failed', 'stored'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),

@@ -3,6 +3,12 @@ import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
+import {
+  billingPeriodShown,
+  billingPeriodText,
+  cardBrandName,
+  paidWithText,
+} from '@dealerpass/domain/billing/receipt-text';
 import { nextBillDate, PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import {
@@ -640,6 +646,8 @@ export function paymentRecord(input: {
   const { company, user, period, card, activationDate } = input;
   const priced = period.quote as IQuote;
   const paymentId = crypto.randomUUID();
+  // One period and one card, in the PDF and in its e-mail alike.
+  const shownPeriod = billingPeriodShown(period.periodStart, period.periodEnd);
   const receiptPdf = renderReceiptPdf({
     company,
     account: {
@@ -658,11 +666,11 @@ export function paymentRecord(input: {
         country: user.country,
       },
     },
-    period: { from: period.periodStart, to: toIsoDate(dayBefore(isoDate(period.periodEnd))) },
+    period: shownPeriod,
     lines: priced.lines,
     platformFeeCents: priced.platformFeeCents,
     totalCents: priced.totalCents,
-    card: { brand: card.brand ?? 'Card', lastFour: card.last4 ?? '----' },
+    card: { brand: cardBrandName(card.brand), lastFour: card.last4 ?? '----' },
     paymentDate: activationDate,
     paymentId,
     issuedAt: input.now,
@@ -686,11 +694,12 @@ export function paymentRecord(input: {
       text: [
         `Hello ${user.firstName},`,
         '',
-        `We charged ${formatCurrency(period.amountCents)} to your ${card.brand ?? 'card'} ending in ${card.last4 ?? '----'} for ${period.periodStart} to ${period.periodEnd}.`,
-        `Your receipt (payment ${paymentId}) is under Billing Details, Payment History, in your account.`,
+        `We charged ${formatCurrency(period.amountCents)} to your ${paidWithText(card.brand, card.last4)} for ${billingPeriodText(shownPeriod)}.`,
+        `Your receipt (payment ${paymentId}) is attached, and is under Billing Details, Payment History, in your account.`,
         '',
         `Questions? Call ${company.supportPhone}.`,
       ].join('\n'),
+      receiptPaymentId: paymentId,
     },
   };
 }
@@ -1031,10 +1040,4 @@ export async function setStatus(
     at: now,
     details: { description: STATUS_DESCRIPTIONS[to] },
   });
-}
-
-function dayBefore(date: ReturnType<typeof isoDate>) {
-  const instant = Date.UTC(date.year, date.month - 1, date.day) - DAY_MS;
-  const d = new Date(instant);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

@@ -2,6 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
 import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
+import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
@@ -55,13 +56,6 @@ const BILLING_KEYS = [
   'billingState',
   'billingZip',
 ] as const;
-
-const CARD_NAMES = {
-  amex: 'American Express',
-  discover: 'Discover',
-  mastercard: 'Mastercard',
-  visa: 'Visa',
-};
 
 const EMPTY: TSignupPaymentFields = {
   creditCardNumber: '',
@@ -202,7 +196,7 @@ export function PaymentStep({
             maxLength={23}
             hint={
               cardType
-                ? `Card type: ${CARD_NAMES[cardType]}`
+                ? `Card type: ${cardBrandName(cardType)}`
                 : 'Visa, Mastercard, American Express or Discover'
             }
             {...stripOnBlur('creditCardNumber')}
