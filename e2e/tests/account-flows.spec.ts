@@ -128,6 +128,9 @@ test.describe('account flows (issue 7)', () => {
     await expect(page.getByLabel(/^Billing province/)).toHaveValue('');
     await same.check();
     await expect(page.getByLabel(/^Billing first name/)).toHaveValue('Morgan');
+    // 000 §4: the state is copied too, though the state list changed with the country.
+    await expect(page.getByLabel(/^Billing country/)).toHaveValue('US');
+    await expect(page.getByLabel(/^Billing state/)).toHaveValue('MI');
     await expect(page.getByLabel(/^Billing postal code/)).toHaveValue('48226');
     await fillCard(page, '4111111111111111', EXPIRY, '123');
     await expect(toast(page, 'Changes have been saved.')).toHaveCount(0, { timeout: 10_000 });
