@@ -219,7 +219,21 @@ test.describe('sign-up (issue 6)', () => {
     await page.getByLabel('Promotional code').fill('FREEMONTH');
     await page.getByLabel('Promotional code').blur();
     await solveCaptcha(page);
+    const sent = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/api/v2/signup'),
+    );
     await page.getByRole('button', { name: 'Done' }).click();
+    // 001 §4: with a promotion code and no card, the billing name and address are blanked.
+    expect((await sent).postDataJSON()).toMatchObject({
+      paymentToken: '',
+      billingFirstName: '',
+      billingLastName: '',
+      billingAddress1: '',
+      billingAddress2: '',
+      billingCity: '',
+      billingState: '',
+      billingZip: '',
+    });
     await expect(page).toHaveURL(/\/signup\/confirmation$/, { timeout: 30_000 });
     await expect(page.getByText(email)).toBeVisible();
     const taken = await page.request.get(`/api/users/userIdTaken/${encodeURIComponent(email)}`);

@@ -311,6 +311,39 @@ describe('final sign-up payload (001 §3, §7; R5)', () => {
     expect(schema.safeParse(body).success).toBe(true);
   });
 
+  it.each([true, false])(
+    'promotion code only, same-address box %s: the billing name and address are blank (001 §4)',
+    (sameAddresses) => {
+      const body = buildSignupRequest(
+        {
+          ...form,
+          ...(sameAddresses ? {} : BILLING),
+          sameAddresses,
+          creditCardNumber: '',
+          creditCardExpiration: '',
+          creditCardCode: '',
+          promoCode: 'FREE',
+          hasValidPromoCode: true,
+        },
+        null,
+        'https://a.example/',
+      );
+      const blank = {
+        billingFirstName: '',
+        billingLastName: '',
+        billingCountry: '',
+        billingAddress1: '',
+        billingAddress2: '',
+        billingCity: '',
+        billingState: '',
+        billingZip: '',
+      };
+      expect(body).toMatchObject(blank);
+      // The server fills nothing in either.
+      expect(schema.parse(body)).toMatchObject(blank);
+    },
+  );
+
   it.each([
     [
       { paymentToken: '' },
