@@ -152,6 +152,11 @@ test.describe('sign-up (issue 6)', () => {
     );
     await expect(page.getByTestId('order-summary')).toContainText('Cancel or Adjust anytime');
     await expectAccessible(page);
+    // 000 §5: the number takes digits and spaces, the expiry digits and a slash.
+    await page.getByLabel('Card number').pressSequentially('41a1-1 ');
+    await expect(page.getByLabel('Card number')).toHaveValue('4111 ');
+    await page.getByLabel('Expiration date (MM/YY)').pressSequentially('1x2/');
+    await expect(page.getByLabel('Expiration date (MM/YY)')).toHaveValue('12/');
     await page.getByLabel('Card number').fill('4111 1111 1111 1111');
     await page.getByLabel('Card number').blur();
     await expect(page.getByLabel('Card number')).toHaveValue('4111111111111111');

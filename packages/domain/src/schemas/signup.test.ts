@@ -214,7 +214,8 @@ describe('sign-up page 4 (001 §4, §5)', () => {
     [{ ...CARD, sameAddresses: false }, 'billingAddress1', 'Billing address is required.'],
     [{ ...CARD, sameAddresses: false }, 'billingCity', 'Billing city is required.'],
     [{ ...CARD, sameAddresses: false }, 'billingCountry', 'Billing country is required.'],
-    [{ ...CARD, sameAddresses: false }, 'billingZip', 'Valid billing postal code is required.'],
+    // 000 §5: an empty postal code is a required field's message; a wrong one is 'Valid …'.
+    [{ ...CARD, sameAddresses: false }, 'billingZip', 'Billing postal code is required.'],
     [
       { ...CARD, sameAddresses: false, ...BILLING, billingCountry: 'US', billingState: '' },
       'billingState',

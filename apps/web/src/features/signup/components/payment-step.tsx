@@ -22,6 +22,7 @@ import {
   useErrorSummary,
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { withAcceptedCardInput } from '../../../lib/card-input.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { storeSubTotal } from './pricing-calculator.tsx';
@@ -199,7 +200,7 @@ export function PaymentStep({
                 ? `Card type: ${cardBrandName(cardType)}`
                 : 'Visa, Mastercard, American Express or Discover'
             }
-            {...stripOnBlur('creditCardNumber')}
+            {...withAcceptedCardInput('creditCardNumber', stripOnBlur('creditCardNumber'))}
             error={errors.creditCardNumber?.message}
           />
           <div className="field-row">
@@ -210,7 +211,10 @@ export function PaymentStep({
               autoComplete="cc-exp"
               maxLength={5}
               placeholder="MM/YY"
-              {...stripOnBlur('creditCardExpiration')}
+              {...withAcceptedCardInput(
+                'creditCardExpiration',
+                stripOnBlur('creditCardExpiration'),
+              )}
               error={errors.creditCardExpiration?.message}
             />
             <TextField
