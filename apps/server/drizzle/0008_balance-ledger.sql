@@ -11,7 +11,12 @@ CREATE TABLE "balance_entries" (
 --> statement-breakpoint
 ALTER TABLE "balance_entries" ADD CONSTRAINT "balance_entries_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "balance_entries_user_idx" ON "balance_entries" USING btree ("user_id");--> statement-breakpoint
--- Balances kept so far (a migrated account's, say) become each account's opening entry.
+-- Balances kept so far (fees, renewals whose last retry failed, a migrated account's) become
+-- each account's opening entry.
 INSERT INTO "balance_entries" ("user_id", "kind", "amount_cents", "source")
 SELECT "id", 'opening', "balance_cents", 'opening:' || "id" FROM "users" WHERE "balance_cents" <> 0;--> statement-breakpoint
+-- A renewal still being retried was not in that total; it is owed now, and its payment settles it.
+INSERT INTO "balance_entries" ("user_id", "kind", "amount_cents", "source")
+SELECT "user_id", 'charge', "amount_cents", 'charge:' || "id" FROM "billing_periods"
+WHERE "kind" = 'renewal' AND "status" = 'due' AND "attempt" > 1;--> statement-breakpoint
 ALTER TABLE "users" DROP COLUMN "balance_cents";
