@@ -120,6 +120,16 @@ test.describe('account flows (issue 7)', () => {
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Billing first name is required.').first()).toBeVisible();
     await expect(page.getByText('Credit card number is required.').first()).toBeVisible();
+    // 000 §5: an empty postal code is required, not invalid.
+    await expect(
+      page.getByText('Billing postal code is required.', { exact: true }).first(),
+    ).toBeVisible();
+    await expect(page.getByText('Valid billing postal code is required.')).toHaveCount(0);
+    // The number takes digits and spaces, the expiry digits and a slash.
+    await page.getByLabel(/^Credit card number/).pressSequentially('55a5-5 ');
+    await expect(page.getByLabel(/^Credit card number/)).toHaveValue('5555 ');
+    await page.getByLabel(/^Expiration/).pressSequentially('1x2/');
+    await expect(page.getByLabel(/^Expiration/)).toHaveValue('12/');
     await expectAccessible(page);
     // Changing the country resets the region.
     await page.getByLabel(/^Billing country/).selectOption('US');
@@ -128,6 +138,9 @@ test.describe('account flows (issue 7)', () => {
     await expect(page.getByLabel(/^Billing province/)).toHaveValue('');
     await same.check();
     await expect(page.getByLabel(/^Billing first name/)).toHaveValue('Morgan');
+    // 000 §4: the state is copied too, though the state list changed with the country.
+    await expect(page.getByLabel(/^Billing country/)).toHaveValue('US');
+    await expect(page.getByLabel(/^Billing state/)).toHaveValue('MI');
     await expect(page.getByLabel(/^Billing postal code/)).toHaveValue('48226');
     await fillCard(page, '4111111111111111', EXPIRY, '123');
     await expect(toast(page, 'Changes have been saved.')).toHaveCount(0, { timeout: 10_000 });

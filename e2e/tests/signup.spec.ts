@@ -143,11 +143,20 @@ test.describe('sign-up (issue 6)', () => {
     await expect(page.getByLabel('Card number')).toHaveValue('');
     await expect(page.getByLabel(/Billing address is the same/)).toBeChecked();
     const total = formatCurrency(quote(codes, new Date()).totalCents);
+    // R4: the first month is charged today, and the summary says so before the next charge.
+    await expect(page.getByTestId('order-summary-today')).toHaveText(
+      `Your first month, ${total} (plus tax if applicable), is charged today.`,
+    );
     await expect(page.getByTestId('order-summary')).toContainText(
       `Your next charge will be ${total} (plus tax if applicable) on `,
     );
     await expect(page.getByTestId('order-summary')).toContainText('Cancel or Adjust anytime');
     await expectAccessible(page);
+    // 000 §5: the number takes digits and spaces, the expiry digits and a slash.
+    await page.getByLabel('Card number').pressSequentially('41a1-1 ');
+    await expect(page.getByLabel('Card number')).toHaveValue('4111 ');
+    await page.getByLabel('Expiration date (MM/YY)').pressSequentially('1x2/');
+    await expect(page.getByLabel('Expiration date (MM/YY)')).toHaveValue('12/');
     await page.getByLabel('Card number').fill('4111 1111 1111 1111');
     await page.getByLabel('Card number').blur();
     await expect(page.getByLabel('Card number')).toHaveValue('4111111111111111');
@@ -212,7 +221,21 @@ test.describe('sign-up (issue 6)', () => {
     await page.getByLabel('Promotional code').fill('FREEMONTH');
     await page.getByLabel('Promotional code').blur();
     await solveCaptcha(page);
+    const sent = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url().endsWith('/api/v2/signup'),
+    );
     await page.getByRole('button', { name: 'Done' }).click();
+    // 001 §4: with a promotion code and no card, the billing name and address are blanked.
+    expect((await sent).postDataJSON()).toMatchObject({
+      paymentToken: '',
+      billingFirstName: '',
+      billingLastName: '',
+      billingAddress1: '',
+      billingAddress2: '',
+      billingCity: '',
+      billingState: '',
+      billingZip: '',
+    });
     await expect(page).toHaveURL(/\/signup\/confirmation$/, { timeout: 30_000 });
     await expect(page.getByText(email)).toBeVisible();
     const taken = await page.request.get(`/api/users/userIdTaken/${encodeURIComponent(email)}`);

@@ -13,8 +13,9 @@ import {
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { recordChargeback } from '../src/services/billing/record-chargeback.ts';
 import { runBilling, type BillingDeps } from '../src/services/billing/run-billing.ts';
+import { getUserRow } from '../src/services/users/get-user-row.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
-import { createAccount, sessionFor } from './sign-in.ts';
+import { addOpeningBalance, createAccount, sessionFor } from './sign-in.ts';
 
 const BILLING = {
   billingFirstName: 'Pat',
@@ -99,8 +100,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       ...(payload ? { payload: JSON.stringify(payload) } : {}),
     });
 
-  const userRow = async (userId: string) =>
-    (await t.app.db.select().from(users).where(eq(users.id, userId)))[0]!;
+  const userRow = (userId: string) => getUserRow(t.app.db, userId);
   const subscriptionRow = async (userId: string) =>
     (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0];
 
@@ -479,10 +479,8 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
           currentPeriodEnd: '2026-02-03',
         })
         .where(eq(subscriptions.userId, userId));
-      await t.app.db
-        .update(users)
-        .set({ accountStatus: 'inactive', balanceCents: 1500 })
-        .where(eq(users.id, userId));
+      await t.app.db.update(users).set({ accountStatus: 'inactive' }).where(eq(users.id, userId));
+      await addOpeningBalance(t, userId, 1500);
 
       const response = await call(
         'PUT',

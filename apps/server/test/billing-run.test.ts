@@ -26,8 +26,9 @@ import {
   type BillingDeps,
 } from '../src/services/billing/run-billing.ts';
 import { reactivate } from '../src/services/billing/reactivate.ts';
+import { getUserRow } from '../src/services/users/get-user-row.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
-import { createAccount } from './sign-in.ts';
+import { addOpeningBalance, createAccount } from './sign-in.ts';
 
 const DAY = 86_400_000;
 const BILLING_RUN_SCRIPT = fileURLToPath(new URL('../scripts/billing-run.ts', import.meta.url));
@@ -95,8 +96,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
 
   const paymentsOf = (userId: string) =>
     t.app.db.select().from(payments).where(eq(payments.userId, userId));
-  const userRow = async (userId: string) =>
-    (await t.app.db.select().from(users).where(eq(users.id, userId)))[0]!;
+  const userRow = (userId: string) => getUserRow(t.app.db, userId);
 
   it('charges a due account once, stores the receipt, and moves the next bill date a month on', async () => {
     const userId = await subscriber();
@@ -496,7 +496,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
 
   it('a crash during a reactivation’s charge: the account waits in pending reactivation, then the run finishes it once', async () => {
     const userId = await subscriber({ status: 'inactive' });
-    await t.app.db.update(users).set({ balanceCents: 2500 }).where(eq(users.id, userId));
+    await addOpeningBalance(t, userId, 2500);
     const real = t.app.payments;
     const dying: PaymentGateway = {
       ...real,

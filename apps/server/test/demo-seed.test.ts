@@ -30,6 +30,7 @@ import {
   authenticateLegacy,
   authenticateWithEmail,
 } from '../src/services/identity/authenticate.ts';
+import { USER_ROW_FIELDS } from '../src/services/users/get-user-row.ts';
 import { serializeUser } from '../src/services/users/serialize-user.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
@@ -44,7 +45,7 @@ describe('seedDemoData', () => {
   afterAll(() => t.close());
 
   const seed = () => seedDemoData(t.app.db, { now: NOW, encryptionKey: t.app.keys.encryption });
-  const allUsers = () => t.app.db.select().from(users);
+  const allUsers = () => t.app.db.select(USER_ROW_FIELDS).from(users);
 
   it('seeds an empty database once, and leaves it alone afterwards', async () => {
     expect(await seed()).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length });
@@ -170,7 +171,10 @@ describe('seedDemoData', () => {
   });
 
   it('has Carfax and AutoCheck on the active account, its AutoCheck password sealed to it', async () => {
-    const [row] = await t.app.db.select().from(users).where(eq(users.email, 'active@example.com'));
+    const [row] = await t.app.db
+      .select(USER_ROW_FIELDS)
+      .from(users)
+      .where(eq(users.email, 'active@example.com'));
     if (!row) throw new Error('no active demo account');
     expect(row.subscriptions).toEqual(expect.arrayContaining(['CF', 'AC', 'NADA', 'MMR']));
     expect(row.autoCheckId).toBe(DEMO_AUTOCHECK.id);
@@ -183,7 +187,7 @@ describe('seedDemoData', () => {
 
   it('the complimentary account is active, with no card', async () => {
     const [row] = await t.app.db
-      .select()
+      .select(USER_ROW_FIELDS)
       .from(users)
       .where(eq(users.email, 'complimentary@example.com'));
     if (!row) throw new Error('no complimentary demo account');

@@ -3,6 +3,7 @@ import { users } from '../src/db/schema.ts';
 import { DEMO_ACCOUNTS } from '../src/services/demo/demo-accounts.ts';
 import { E2E_ACCOUNTS } from '../src/services/demo/e2e-accounts.ts';
 import { seedDemoData } from '../src/services/demo/seed-demo-data.ts';
+import { USER_ROW_FIELDS } from '../src/services/users/get-user-row.ts';
 import { serializeUser } from '../src/services/users/serialize-user.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
@@ -34,7 +35,7 @@ describe('seedDemoData with includeE2eAccounts', () => {
       includeE2eAccounts: true,
     });
     expect(result).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length + E2E_ACCOUNTS.length });
-    const rows = (await withE2e.app.db.select().from(users)).map(serializeUser);
+    const rows = (await withE2e.app.db.select(USER_ROW_FIELDS).from(users)).map(serializeUser);
     for (const account of E2E_ACCOUNTS) {
       const copy = rows.find((row) => row.email === account.signIn);
       const original = rows.find(

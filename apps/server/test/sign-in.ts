@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { users } from '../src/db/schema.ts';
+import { balanceEntries, users } from '../src/db/schema.ts';
 import { createIdentity } from '../src/services/identity/create-identity.ts';
 import { createSession, type ProviderTokens } from '../src/services/session/session-store.ts';
 import { CSRF_COOKIE } from '../src/plugins/csrf.ts';
@@ -140,6 +140,16 @@ export class TestBrowserSession {
 }
 
 export const TEST_PASSWORD = 'Str0ng!Passw0rd';
+
+/**
+ * A balance the account starts with (a migrated one, say): its opening entry. The balance is
+ * never a column of its own (services/billing/account-balance.ts).
+ */
+export async function addOpeningBalance(t: TestApp, userId: string, cents: number) {
+  await t.app.db
+    .insert(balanceEntries)
+    .values({ userId, kind: 'opening', amountCents: cents, source: `opening:${userId}` });
+}
 
 /** A DealerPass account with a DealerPass ID, ready to sign in. */
 export async function createAccount(

@@ -12,7 +12,7 @@ import {
 } from '../src/services/identity/sign-in-failures.ts';
 import { hashSessionId } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
-import { sessionFor } from './sign-in.ts';
+import { addOpeningBalance, sessionFor } from './sign-in.ts';
 
 /** Every field of 000 §3, minus the secrets (R7), plus whether the AutoCheck password is set. */
 const USER_FIELDS = [
@@ -80,7 +80,10 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let userCounter = 0;
-async function insertUser(values: Partial<typeof users.$inferInsert> = {}) {
+async function insertUser({
+  balanceCents,
+  ...values
+}: Partial<typeof users.$inferInsert> & { balanceCents?: number } = {}) {
   userCounter += 1;
   const [row] = await t.app.db
     .insert(users)
@@ -99,6 +102,7 @@ async function insertUser(values: Partial<typeof users.$inferInsert> = {}) {
     })
     .returning();
   if (!row) throw new Error('no user');
+  if (balanceCents !== undefined) await addOpeningBalance(t, row.id, balanceCents);
   return row;
 }
 

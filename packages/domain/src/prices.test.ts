@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SELECTABLE_CODES, isExtraCode } from './catalogue.ts';
 import type { TSubscriptionCode } from './catalogue.ts';
-import { countPaid, extrasAreFree, platformFeeFor, priceOf, quote } from './prices.ts';
+import {
+  countPaid,
+  extrasAreFree,
+  nextPriceChangeAfter,
+  platformFeeFor,
+  priceOf,
+  quote,
+} from './prices.ts';
+
+const selection = fc.uniqueArray(fc.constantFrom(...SELECTABLE_CODES)) as fc.Arbitrary<
+  TSubscriptionCode[]
+>;
 
 const BEFORE_2025 = new Date('2025-01-01T04:59:59.999Z');
 const FROM_2025 = new Date('2025-01-01T05:00:00Z');
@@ -81,9 +92,6 @@ describe('quote', () => {
     expect(q.lines.map((l) => l.cents)).toEqual([6500, 8000, 3500, 3500, 6500]);
   });
 
-  const selection = fc.uniqueArray(fc.constantFrom(...SELECTABLE_CODES)) as fc.Arbitrary<
-    TSubscriptionCode[]
-  >;
   const instant = fc.date({
     min: new Date('2020-01-01T00:00:00Z'),
     max: new Date('2030-01-01T00:00:00Z'),
@@ -114,6 +122,32 @@ describe('quote', () => {
           expect(line.cents).toBe(line.free ? 0 : line.listCents);
         }
       }),
+    );
+  });
+});
+
+describe('nextPriceChangeAfter (R3: a price shown is the price of the moment it is shown)', () => {
+  it('is the next instant any price or the fee changes, or null after the last', () => {
+    expect(nextPriceChangeAfter(new Date('2024-06-01T00:00:00Z'))).toEqual(FROM_2025);
+    expect(nextPriceChangeAfter(BEFORE_2025)).toEqual(FROM_2025);
+    expect(nextPriceChangeAfter(FROM_2025)).toEqual(FROM_FEE);
+    expect(nextPriceChangeAfter(BEFORE_FEE)).toEqual(FROM_FEE);
+    expect(nextPriceChangeAfter(FROM_FEE)).toBeNull();
+  });
+
+  it('property: no quote changes between an instant and the next price change', () => {
+    fc.assert(
+      fc.property(
+        selection,
+        fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2026-12-31T00:00:00Z') }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (codes, at, fraction) => {
+          const next = nextPriceChangeAfter(at);
+          const end = next ? next.getTime() - 1 : at.getTime() + 365 * 86_400_000;
+          const between = new Date(at.getTime() + Math.floor((end - at.getTime()) * fraction));
+          expect(quote(codes, between)).toEqual(quote(codes, at));
+        },
+      ),
     );
   });
 });

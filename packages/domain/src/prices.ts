@@ -116,3 +116,22 @@ export function quote(selection: readonly TSubscriptionCode[], at: Date): IQuote
   const platformFeeCents = platformFeeFor(subtotalCents, at);
   return { lines, subtotalCents, platformFeeCents, totalCents: subtotalCents + platformFeeCents };
 }
+
+/** Every instant at which some price or the fee changes (R3), in order. */
+const PRICE_CHANGE_INSTANTS: readonly number[] = [
+  ...new Set([
+    ...Object.values(BASE_PRICES).flatMap((periods) =>
+      periods.flatMap((period) => (period.from === null ? [] : [Date.parse(period.from)])),
+    ),
+    Date.parse(PLATFORM_FEE_FROM),
+  ]),
+].sort((a, b) => a - b);
+
+/**
+ * The first instant after `at` at which a quote may change, or null when no change is known: a
+ * screen showing prices re-prices then (R3: the price shown is the price of that moment).
+ */
+export function nextPriceChangeAfter(at: Date): Date | null {
+  const next = PRICE_CHANGE_INSTANTS.find((instant) => instant > at.getTime());
+  return next === undefined ? null : new Date(next);
+}

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  type AnyPgColumn,
   boolean,
   check,
   customType,
@@ -61,6 +62,10 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
+    /** A payment whose stored PDF receipt goes with the mail (read when it is sent, never copied). */
+    receiptPaymentId: uuid('receipt_payment_id').references((): AnyPgColumn => payments.id, {
+      onDelete: 'set null',
+    }),
     /** pending → sent, or failed after the last attempt; `stored` when kept in the embedded mailbox. */
     status: text('status', { enum: ['pending', 'sent', 'failed', 'stored'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),
@@ -165,7 +170,6 @@ export const users = pgTable('users', {
   accountStatus: text('account_status').notNull().default('active'),
   accountStatusDetails: text('account_status_details'),
   nextBillDate: date('next_bill_date'),
-  balanceCents: integer('balance_cents').notNull().default(0),
   /** The DealerPass ID deadline of migrated accounts (000 §3 programDate). */
   programDate: timestamp('program_date', { withTimezone: true }),
   preferences: jsonb('preferences').notNull().default({}),
@@ -425,6 +429,30 @@ export const billingPeriods = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   (table) => [uniqueIndex('billing_periods_user_period_uq').on(table.userId, table.periodStart)],
+);
+
+/**
+ * What an account owes, as entries (R4): the balance is their sum and is never stored anywhere
+ * else, so every charge, payment, fee and credit moves it by writing one row. Positive is owed,
+ * negative is paid or credited. `source` names what the entry is for (`charge:<period>`,
+ * `payment:<payment>`, `chargeback:<payment>`…) and is unique, so recording anything twice
+ * changes nothing.
+ */
+export const balanceEntries = pgTable(
+  'balance_entries',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['charge', 'payment', 'fee', 'credit', 'opening'] }).notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    source: text('source').notNull().unique(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('balance_entries_user_idx').on(table.userId)],
 );
 
 /** Successful charges (R4: one payment row per successful charge, with its stored PDF receipt). */

@@ -18,7 +18,7 @@ import {
   renewalDue,
   trialEndsAt,
 } from './renewal-calendar.ts';
-import { SUBTOTAL_STORAGE_KEY, orderSummaryText } from './order-summary.ts';
+import { SUBTOTAL_STORAGE_KEY, firstChargeText, orderSummaryText } from './order-summary.ts';
 import { cancellationKind, reactivationChargeCents, subscriptionChargeCents } from './charges.ts';
 import {
   defaultHistoryYear,
@@ -160,6 +160,12 @@ describe('order summary (001 §2, R4)', () => {
       'Your next charge will be $138.00 (plus tax if applicable) on Feb 28, 2025. Cancel or Adjust anytime',
     );
     expect(SUBTOTAL_STORAGE_KEY).toBe('sub_total');
+  });
+
+  it('says the first month is charged today (R4), before the next charge', () => {
+    expect(firstChargeText(13800)).toBe(
+      'Your first month, $138.00 (plus tax if applicable), is charged today.',
+    );
   });
 });
 

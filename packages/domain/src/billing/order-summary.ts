@@ -12,3 +12,8 @@ export function orderSummaryText(totalCents: TCents, now: Date, timeZone: string
   const firstRenewal = billDateOfCycle(calendarDateIn(now, timeZone), 1);
   return `Your next charge will be ${formatCurrency(totalCents)} (plus tax if applicable) on ${formatCalendarDate(firstRenewal)}. Cancel or Adjust anytime`;
 }
+
+/** R4: the first monthly charge is taken at sign-up; the summary says so beside the next charge. */
+export function firstChargeText(totalCents: TCents): string {
+  return `Your first month, ${formatCurrency(totalCents)} (plus tax if applicable), is charged today.`;
+}

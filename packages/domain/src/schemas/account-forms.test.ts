@@ -60,11 +60,17 @@ describe('billing form (000 §5)', () => {
     ['billingAddress1', 'Billing address is required.'],
     ['billingCity', 'Billing city is required.'],
     ['billingState', 'Billing state is required.'],
-    ['billingZip', 'Valid billing postal code is required.'],
+    // 000 §5: '{label} is required.'; 'Valid billing postal code is required.' is for a wrong one.
+    ['billingZip', 'Billing postal code is required.'],
   ])('unchecked, %s empty → %s', (field, message) => {
     const values = { sameAddresses: false, ...CARD, ...BILLING, [field]: '' };
     if (field === 'billingCountry') values.billingZip = '';
     expect(issuesOf(schema, values)[field]).toBe(message);
+  });
+
+  it('a postal code that does not fit the country → the valid-postal-code text', () => {
+    const values = { sameAddresses: false, ...CARD, ...BILLING, billingZip: '6400' };
+    expect(issuesOf(schema, values).billingZip).toBe('Valid billing postal code is required.');
   });
 
   it.each([

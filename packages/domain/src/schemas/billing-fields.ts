@@ -54,7 +54,7 @@ export function checkBillingAddress(values: Record<string, unknown>, ctx: z.Refi
   checkAddress(
     values,
     { country: 'billingCountry', state: 'billingState', zip: 'billingZip' },
-    { regionPrefix: 'Billing ', zip: BILLING_ZIP_MESSAGE },
+    { regionPrefix: 'Billing ', zip: BILLING_ZIP_MESSAGE, zipLabel: BILLING_LABELS.billingZip },
     ctx,
   );
 }

@@ -135,7 +135,10 @@ export interface IAddressKeys {
 export interface IAddressMessages {
   /** Prefix for the region label: '' gives 'State is required.', 'Billing ' 'Billing state …'. */
   regionPrefix: string;
+  /** A postal code that does not fit the country. */
   zip: string;
+  /** With a label, an empty postal code gets '{label} is required.' (000 §5) instead. */
+  zipLabel?: string;
 }
 
 /**
@@ -163,7 +166,9 @@ export function checkAddress(
   } else if (country && !isRegionOf(country, state)) {
     ctx.addIssue({ code: 'custom', message: requiredMessage(label), path: [keys.state] });
   }
-  if (!country || !isValidPostalCode(country, zip)) {
+  if (messages.zipLabel !== undefined && isBlank(zip)) {
+    ctx.addIssue({ code: 'custom', message: requiredMessage(messages.zipLabel), path: [keys.zip] });
+  } else if (!country || !isValidPostalCode(country, zip)) {
     ctx.addIssue({ code: 'custom', message: messages.zip, path: [keys.zip] });
   }
 }

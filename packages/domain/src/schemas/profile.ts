@@ -55,7 +55,8 @@ export const ZProfileFormSchema = ZProfileFormFieldsSchema.superRefine((values, 
   checkAddress(
     values,
     { country: 'country', state: 'state', zip: 'zip' },
-    { regionPrefix: '', zip: ZIP_MESSAGE },
+    // 000 §5: the profile's fields are required with '{label} is required.'
+    { regionPrefix: '', zip: ZIP_MESSAGE, zipLabel: 'Zip' },
     ctx,
   );
 });

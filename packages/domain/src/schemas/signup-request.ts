@@ -51,8 +51,31 @@ export const ZSignupRequestFieldsSchema = z.object({
 
 type TSignupRequestFields = z.infer<typeof ZSignupRequestFieldsSchema>;
 
+const BLANK_BILLING = {
+  billingFirstName: '',
+  billingLastName: '',
+  billingCountry: '',
+  billingAddress1: '',
+  billingAddress2: '',
+  billingCity: '',
+  billingState: '',
+  billingZip: '',
+} as const;
+
+/**
+ * The sign-up's billing name and address, decided in one place for the browser and the server:
+ * none without a card (001 §4: a promotion-only sign-up blanks them), the profile's address when
+ * the same-address box is on, otherwise what was typed.
+ */
+function signupBilling<
+  T extends Parameters<typeof billingFromAccount>[0] & { sameAddresses?: boolean },
+>(values: T, hasCard: boolean) {
+  if (!hasCard) return BLANK_BILLING;
+  return values.sameAddresses === false ? {} : billingFromAccount(values);
+}
+
 function fillBilling(values: TSignupRequestFields): TSignupRequestFields {
-  return values.sameAddresses ? { ...values, ...billingFromAccount(values) } : values;
+  return { ...values, ...signupBilling(values, !isBlank(values.paymentToken)) };
 }
 
 /** The server's schema for the final payload; `clock` judges the card expiry. */
@@ -89,8 +112,8 @@ export type TSignupFormValues = z.input<typeof ZSignupContactFieldsSchema> &
 
 /**
  * Builds the final payload from the form (001 §3): the card is replaced by the gateway's
- * token (null when a promotion code covers the charge), billing is filled from the profile
- * address when the box is on, and the phone loses its separators.
+ * token (null when a promotion code covers the charge), billing is blank without a card and
+ * filled from the profile address when the box is on, and the phone loses its separators.
  */
 export function buildSignupRequest(
   form: TSignupFormValues,
@@ -103,7 +126,7 @@ export function buildSignupRequest(
     creditCardExpiration: _expiry,
     ...rest
   } = form;
-  const billing = form.sameAddresses === false ? {} : billingFromAccount(form);
+  const billing = signupBilling(form, !isBlank(payment?.paymentToken));
   return {
     ...rest,
     ...billing,

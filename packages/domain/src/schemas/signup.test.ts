@@ -248,7 +248,8 @@ describe('sign-up page 4 (001 §4, §5)', () => {
     [{ ...CARD, sameAddresses: false }, 'billingAddress1', 'Billing address is required.'],
     [{ ...CARD, sameAddresses: false }, 'billingCity', 'Billing city is required.'],
     [{ ...CARD, sameAddresses: false }, 'billingCountry', 'Billing country is required.'],
-    [{ ...CARD, sameAddresses: false }, 'billingZip', 'Valid billing postal code is required.'],
+    // 000 §5: an empty postal code is a required field's message; a wrong one is 'Valid …'.
+    [{ ...CARD, sameAddresses: false }, 'billingZip', 'Billing postal code is required.'],
     [
       { ...CARD, sameAddresses: false, ...BILLING, billingCountry: 'US', billingState: '' },
       'billingState',
@@ -344,6 +345,39 @@ describe('final sign-up payload (001 §3, §7; R5)', () => {
     const body = buildSignupRequest({ ...form, promoCode: 'FREE' }, null, 'https://a.example/');
     expect(schema.safeParse(body).success).toBe(true);
   });
+
+  it.each([true, false])(
+    'promotion code only, same-address box %s: the billing name and address are blank (001 §4)',
+    (sameAddresses) => {
+      const body = buildSignupRequest(
+        {
+          ...form,
+          ...(sameAddresses ? {} : BILLING),
+          sameAddresses,
+          creditCardNumber: '',
+          creditCardExpiration: '',
+          creditCardCode: '',
+          promoCode: 'FREE',
+          hasValidPromoCode: true,
+        },
+        null,
+        'https://a.example/',
+      );
+      const blank = {
+        billingFirstName: '',
+        billingLastName: '',
+        billingCountry: '',
+        billingAddress1: '',
+        billingAddress2: '',
+        billingCity: '',
+        billingState: '',
+        billingZip: '',
+      };
+      expect(body).toMatchObject(blank);
+      // The server fills nothing in either.
+      expect(schema.parse(body)).toMatchObject(blank);
+    },
+  );
 
   it.each([
     [

@@ -14,6 +14,18 @@ export const CARD_NUMBER_MAX_DIGITS = 19;
 /** The number input accepts digits and spaces (000 §5). */
 export const CARD_NUMBER_INPUT_PATTERN = /^[\d ]*$/;
 
+/** What each card input refuses as it is typed (000 §5): the number digits and spaces, the expiry digits and a slash. */
+const CARD_INPUT_REFUSES = {
+  creditCardNumber: /[^\d ]/g,
+  creditCardExpiration: /[^\d/]/g,
+} as const;
+export type TFilteredCardInput = keyof typeof CARD_INPUT_REFUSES;
+
+/** A card input's value with the characters it does not accept left out. */
+export function acceptedCardInput(field: TFilteredCardInput, value: string): string {
+  return value.replace(CARD_INPUT_REFUSES[field], '');
+}
+
 /** Issuer prefixes and valid lengths; the first match wins. */
 const CARD_RULES: readonly { type: TCardType; prefix: RegExp; lengths: readonly number[] }[] = [
   { type: 'amex', prefix: /^3[47]/, lengths: [15] },

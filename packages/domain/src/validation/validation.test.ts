@@ -7,6 +7,7 @@ import {
   normalizeAuctionAccessId,
 } from './auction-access.ts';
 import {
+  acceptedCardInput,
   detectCardType,
   isValidCardNumber,
   isValidCvv,
@@ -167,6 +168,17 @@ describe('cards (000 §5, 001 §5)', () => {
   it('last four and mask', () => {
     expect(lastFour('4111 1111 1111 1234')).toBe('1234');
     expect(maskCardNumber('1234')).toBe('**** 1234');
+  });
+});
+
+describe('what the card inputs accept as typed (000 §5)', () => {
+  it.each([
+    ['creditCardNumber', '4111 abcd 1111-1111.1111', '4111  111111111111'],
+    ['creditCardNumber', '4111 1111', '4111 1111'],
+    ['creditCardExpiration', '1a2/3x0', '12/30'],
+    ['creditCardExpiration', '12-30', '1230'],
+  ] as const)('%s: %j → %j', (field, typed, kept) => {
+    expect(acceptedCardInput(field, typed)).toBe(kept);
   });
 });
 

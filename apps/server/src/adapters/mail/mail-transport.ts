@@ -6,6 +6,13 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string | undefined;
+  attachments?: readonly MailAttachment[] | undefined;
+}
+
+export interface MailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
 }
 
 /**

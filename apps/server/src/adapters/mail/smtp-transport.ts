@@ -14,6 +14,11 @@ export function createSmtpTransport(smtpUrl: string): MailTransport {
         subject: mail.subject,
         text: mail.text,
         html: mail.html,
+        attachments: mail.attachments?.map((attachment) => ({
+          filename: attachment.filename,
+          contentType: attachment.contentType,
+          content: Buffer.from(attachment.content),
+        })),
       });
     },
     async close() {

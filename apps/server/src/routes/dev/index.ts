@@ -1,15 +1,39 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { listMailbox } from '../../services/mail/list-mailbox.ts';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { AppError } from '../../errors/app-error.ts';
+import { getMailboxAttachment, listMailbox } from '../../services/mail/list-mailbox.ts';
 
 /**
  * GET /api/dev/mailbox: the embedded mailbox (DECISIONS R8). Registered only while mail is kept
  * instead of sent, and never on a production server, whatever other flag is set
- * (`config.devMailbox`): it shows every mail to every visitor.
+ * (`config.devMailbox`): it shows every mail to every visitor. Its attachments (a receipt
+ * e-mail's PDF) are downloaded one by one.
  */
 const devRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/api/dev/mailbox', { config: { access: 'public' } }, async () => ({
     data: { messages: await listMailbox(app.db) },
   }));
+
+  app.get(
+    '/api/dev/mailbox/:mailId/attachments/:filename',
+    {
+      config: { access: 'public' },
+      schema: {
+        params: z.object({ mailId: z.uuid(), filename: z.string().min(1).max(200) }),
+      },
+    },
+    async (request, reply) => {
+      const { mailId, filename } = request.params;
+      const attachment = await getMailboxAttachment(app.db, mailId, filename);
+      if (!attachment) throw new AppError(ERROR_CODES.NOT_FOUND);
+      return reply
+        .header('content-type', attachment.contentType)
+        .header('content-disposition', `attachment; filename="${attachment.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(Buffer.from(attachment.content));
+    },
+  );
 };
 
 export default devRoutes;

@@ -12,7 +12,7 @@ import { users } from '../../db/schema.ts';
 import { AppError, type FieldError } from '../../errors/app-error.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { checkIntegrationAccess } from '../integrations/check-integration-access.ts';
-import { getUserRow } from '../users/get-user-row.ts';
+import { getUserRow, USER_ROW_FIELDS } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 
 export interface AutoCheckDeps {
@@ -123,7 +123,7 @@ async function update(
     .update(users)
     .set({ ...values, updatedAt: new Date() })
     .where(eq(users.id, userId))
-    .returning();
+    .returning(USER_ROW_FIELDS);
   if (!row) throw new AppError(ERROR_CODES.UNAUTHORIZED);
   return row;
 }

@@ -10,6 +10,7 @@ import { billingPeriods, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
+import { CARRIED_BALANCE_CODE, getBalanceCents } from './account-balance.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
 import { storePaymentProfile, type PaymentProfileInput } from './payment-profile.ts';
 import {
@@ -119,7 +120,7 @@ async function openReactivationPeriod(
       throw reactivationFailed();
     }
     const codes = subscription.codes as TSubscriptionCode[];
-    const amountCents = reactivationChargeCents(codes, now, user.balanceCents);
+    const amountCents = reactivationChargeCents(codes, now, await getBalanceCents(tx, userId));
     const priced = quote(codes, now);
     const adjustment = amountCents - priced.totalCents;
     const charged: IQuote = {
@@ -131,7 +132,7 @@ async function openReactivationPeriod(
           : [
               ...priced.lines,
               {
-                code: 'BALANCE' as TSubscriptionCode,
+                code: CARRIED_BALANCE_CODE as TSubscriptionCode,
                 name: adjustment > 0 ? 'Previous balance' : 'Account credit',
                 cents: adjustment,
                 listCents: adjustment,

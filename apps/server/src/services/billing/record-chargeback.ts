@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { Database } from '../../db/client.ts';
 import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
+import { addBalanceEntries } from './account-balance.ts';
 import { setStatus } from './run-billing.ts';
 
 /**
@@ -30,10 +31,18 @@ export async function recordChargeback(
         ),
       );
     if (already) return false;
-    await tx
-      .update(users)
-      .set({ balanceCents: sql`${users.balanceCents} + ${CHARGEBACK_FEE_CENTS}`, updatedAt: now })
-      .where(eq(users.id, user.id));
+    await addBalanceEntries(
+      tx,
+      [
+        {
+          userId: user.id,
+          kind: 'fee',
+          amountCents: CHARGEBACK_FEE_CENTS,
+          source: `chargeback:${paymentId}`,
+        },
+      ],
+      now,
+    );
     await tx
       .update(subscriptions)
       .set({ nextRetryAt: null, updatedAt: now })

@@ -3,6 +3,12 @@ import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
+import {
+  billingPeriodShown,
+  billingPeriodText,
+  cardBrandName,
+  paidWithText,
+} from '@dealerpass/domain/billing/receipt-text';
 import { nextBillDate, PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import {
@@ -18,6 +24,12 @@ import { accountEvents, billingPeriods, payments, subscriptions, users } from '.
 import { enqueueMail, enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
 import { receiptCrc32 } from '../receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../receipts/render-receipt.ts';
+import {
+  addBalanceEntries,
+  getBalanceCents,
+  periodChargeEntry,
+  type BalanceEntry,
+} from './account-balance.ts';
 
 /**
  * While a charge is in flight no other run touches the account. The lease is short and the run
@@ -617,7 +629,7 @@ async function mapConcurrently<T, R>(
 
 /**
  * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
- * the period's first day, the balance it paid is cleared, and the payment is recorded. Does
+ * the period's first day, and the payment is recorded (it pays the balance it carried). Does
  * nothing if the request or another run finished it first.
  */
 export async function completeReactivation(
@@ -651,7 +663,6 @@ export async function completeReactivation(
       updatedAt: now,
     })
     .where(eq(subscriptions.userId, user.id));
-  await tx.update(users).set({ balanceCents: 0, updatedAt: now }).where(eq(users.id, user.id));
   await recordPayment(tx, deps, renewal, transactionId, now);
 }
 
@@ -732,6 +743,8 @@ export function paymentRecord(input: {
   const { company, user, period, card, activationDate } = input;
   const priced = period.quote as IQuote;
   const paymentId = crypto.randomUUID();
+  // One period and one card, in the PDF and in its e-mail alike.
+  const shownPeriod = billingPeriodShown(period.periodStart, period.periodEnd);
   const receiptPdf = renderReceiptPdf({
     company,
     account: {
@@ -750,11 +763,11 @@ export function paymentRecord(input: {
         country: user.country,
       },
     },
-    period: { from: period.periodStart, to: toIsoDate(dayBefore(isoDate(period.periodEnd))) },
+    period: shownPeriod,
     lines: priced.lines,
     platformFeeCents: priced.platformFeeCents,
     totalCents: priced.totalCents,
-    card: { brand: card.brand ?? 'Card', lastFour: card.last4 ?? '----' },
+    card: { brand: cardBrandName(card.brand), lastFour: card.last4 ?? '----' },
     paymentDate: activationDate,
     paymentId,
     issuedAt: input.now,
@@ -778,11 +791,12 @@ export function paymentRecord(input: {
       text: [
         `Hello ${user.firstName},`,
         '',
-        `We charged ${formatCurrency(period.amountCents)} to your ${card.brand ?? 'card'} ending in ${card.last4 ?? '----'} for ${period.periodStart} to ${period.periodEnd}.`,
-        `Your receipt (payment ${paymentId}) is under Billing Details, Payment History, in your account.`,
+        `We charged ${formatCurrency(period.amountCents)} to your ${paidWithText(card.brand, card.last4)} for ${billingPeriodText(shownPeriod)}.`,
+        `Your receipt (payment ${paymentId}) is attached, and is under Billing Details, Payment History, in your account.`,
         '',
         `Questions? Call ${company.supportPhone}.`,
       ].join('\n'),
+      receiptPaymentId: paymentId,
     },
   };
 }
@@ -870,6 +884,23 @@ export async function recordPayments(
   const recorded = new Set(inserted.rows.map((row) => row.billing_period_id));
   if (recorded.size === 0) return;
   const done = settled.filter(({ period }) => recorded.has(period.id));
+  // The balance follows: each period's charge (if a decline has not recorded it already) and
+  // its payment.
+  await addBalanceEntries(
+    tx,
+    rows
+      .filter((row) => recorded.has(row.billingPeriodId))
+      .flatMap((row): BalanceEntry[] => [
+        periodChargeEntry(periodOf.get(row.billingPeriodId)!),
+        {
+          userId: row.userId,
+          kind: 'payment',
+          amountCents: -row.amountCents,
+          source: `payment:${row.id!}`,
+        },
+      ]),
+    now,
+  );
   await tx
     .update(billingPeriods)
     .set({ status: 'paid', settledAt: now })
@@ -924,6 +955,8 @@ async function recordDecline(
   const [period] = periodId
     ? await tx.select().from(billingPeriods).where(eq(billingPeriods.id, periodId))
     : [];
+  // The renewal was due and is not paid: it is owed from now until a payment settles it.
+  if (period) await addBalanceEntries(tx, [periodChargeEntry(period)], now);
 
   if (
     period?.gatewayPaymentProfileId &&
@@ -989,7 +1022,6 @@ async function recordDecline(
     return;
   }
 
-  const owed = period?.amountCents ?? 0;
   await tx
     .update(subscriptions)
     .set({ failedAttempts: failures, nextRetryAt: null, updatedAt: now })
@@ -999,10 +1031,7 @@ async function recordDecline(
       .update(billingPeriods)
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
-  await tx
-    .update(users)
-    .set({ balanceCents: sql`${users.balanceCents} + ${owed}`, updatedAt: now })
-    .where(eq(users.id, userId));
+  const owed = await getBalanceCents(tx, userId);
   await setStatus(
     tx,
     userId,
@@ -1108,10 +1137,4 @@ export async function setStatus(
     at: now,
     details: { description: STATUS_DESCRIPTIONS[to] },
   });
-}
-
-function dayBefore(date: ReturnType<typeof isoDate>) {
-  const instant = Date.UTC(date.year, date.month - 1, date.day) - DAY_MS;
-  const d = new Date(instant);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
 }

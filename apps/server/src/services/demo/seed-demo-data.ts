@@ -21,6 +21,7 @@ import { billingPeriods, identities, payments, subscriptions, users } from '../.
 import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
+import { addBalanceEntries, periodChargeEntry } from '../billing/account-balance.ts';
 import { paymentRecord } from '../billing/run-billing.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount, type TDemoAccountKey } from './demo-accounts.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
@@ -55,8 +56,6 @@ interface DemoProfile {
   monthsSubscribed: number;
   /** Days from today (business time zone) to the next bill date; null for none. */
   nextBillInDays: number | null;
-  /** Whether the account owes its monthly total (a failed renewal, R4). */
-  owesMonthlyTotal?: boolean;
   preferences?: Record<string, unknown>;
 }
 
@@ -130,7 +129,6 @@ const PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     // The renewal failed three days ago and its retry a day later; the next retry is tomorrow
     // (R4: 1, 3 and 5 days after each failure). The next bill date shown is that retry.
     nextBillInDays: 1,
-    owesMonthlyTotal: true,
   },
   blocked: {
     firstName: 'Marcus',
@@ -296,7 +294,6 @@ export async function seedDemoData(
           profile.nextBillInDays === null
             ? null
             : toIsoDate(addDays(today, profile.nextBillInDays)),
-        balanceCents: profile.owesMonthlyTotal ? quote(profile.subscriptions, now).totalCents : 0,
         programDate:
           account.method === 'legacy'
             ? new Date(now.getTime() + MIGRATION_DEADLINE_DAYS * 86_400_000)
@@ -368,17 +365,22 @@ export async function seedDemoData(
           });
         }
         const attempt = period.failedAttempts + 1;
-        await tx.insert(billingPeriods).values({
-          userId: id,
-          kind: 'renewal',
-          periodStart: start,
-          periodEnd: toIsoDate(nextBillDate(anchor, period.end)),
-          amountCents: priced.totalCents,
-          quote: priced,
-          attempt,
-          idempotencyKey: `renewal:${id}:${start}:${attempt}`,
-          createdAt: now,
-        });
+        const [unpaid] = await tx
+          .insert(billingPeriods)
+          .values({
+            userId: id,
+            kind: 'renewal',
+            periodStart: start,
+            periodEnd: toIsoDate(nextBillDate(anchor, period.end)),
+            amountCents: priced.totalCents,
+            quote: priced,
+            attempt,
+            idempotencyKey: `renewal:${id}:${start}:${attempt}`,
+            createdAt: now,
+          })
+          .returning();
+        // The declined renewal is owed (R4): it is the account's balance.
+        if (unpaid) await addBalanceEntries(tx, [periodChargeEntry(unpaid)], now);
       }
     }
     return { seeded: true, accounts: accounts.length };
@@ -456,6 +458,19 @@ async function seedPaymentHistory(
     });
     // Dated when it was charged: the trial (R4) counts from the sign-up payment's time.
     await tx.insert(payments).values({ ...row, createdAt: chargedAt });
+    await addBalanceEntries(
+      tx,
+      [
+        periodChargeEntry(period),
+        {
+          userId: user.id,
+          kind: 'payment',
+          amountCents: -row.amountCents,
+          source: `payment:${row.id!}`,
+        },
+      ],
+      chargedAt,
+    );
     start = end;
   }
 }

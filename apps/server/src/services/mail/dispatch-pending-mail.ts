@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MailTransport } from '../../adapters/mail/mail-transport.ts';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
+import { loadMailAttachments } from './mail-attachments.ts';
 
 const MAX_ATTEMPTS = 6;
 const BATCH_SIZE = 20;
@@ -68,6 +69,7 @@ export async function dispatchPendingMail(deps: {
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody ?? undefined,
+        attachments: await loadMailAttachments(deps.db, row),
       });
       await deps.db
         .update(mailOutbox)

@@ -9,6 +9,8 @@ export interface MailToSend {
   subject: string;
   text: string;
   html?: string | undefined;
+  /** The payment whose stored PDF receipt is attached (R4: the e-mailed copy of the receipt). */
+  receiptPaymentId?: string | undefined;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function enqueueMail(
       subject: mail.subject,
       textBody: mail.text,
       htmlBody: mail.html ?? null,
+      receiptPaymentId: mail.receiptPaymentId ?? null,
       status: transportKind === 'smtp' ? 'pending' : 'stored',
     })
     .returning({ id: mailOutbox.id });
@@ -50,6 +53,7 @@ export async function enqueueMails(
     subject: ['text', (mail) => mail.subject],
     text_body: ['text', (mail) => mail.text],
     html_body: ['text', (mail) => mail.html ?? null],
+    receipt_payment_id: ['uuid', (mail) => mail.receiptPaymentId ?? null],
     status: ['text', () => status],
   });
   await tx.execute(sql`insert into ${mailOutbox} (${rows.names}) ${rows.select}`);

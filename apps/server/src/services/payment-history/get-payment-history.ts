@@ -1,27 +1,12 @@
 import { desc } from 'drizzle-orm';
 import { sortPaymentsNewestFirst } from '@dealerpass/domain/billing/payment-history';
+// 'Visa ending in 1111': the receipt's own words, from the one brand-name rule.
+import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
 import { centsToDollars } from '@dealerpass/domain/money';
 import type { TPayment } from '@dealerpass/domain/schemas/payment-history';
-import type { TCardType } from '@dealerpass/domain/validation/card';
 import type { Database } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { paymentsInYear } from './payments-in-year.ts';
-
-const CARD_BRAND_NAMES: Record<TCardType, string> = {
-  amex: 'American Express',
-  discover: 'Discover',
-  mastercard: 'Mastercard',
-  visa: 'Visa',
-};
-
-/**
- * 'Visa ending in 1111': the receipt's own words ("Paid with … ending in …"). The gateway's brand
- * codes get their names; a brand stored already as a name is shown as it is.
- */
-export function paidWith(cardBrand: string, cardLast4: string): string {
-  const name = CARD_BRAND_NAMES[cardBrand.toLowerCase() as TCardType] ?? cardBrand;
-  return `${name} ending in ${cardLast4}`;
-}
 
 /**
  * `GET /api/users/paymentHistory?year=` (000 §3, §7): the year's successful payments of the
@@ -48,7 +33,7 @@ export async function getPaymentHistory(
   return sortPaymentsNewestFirst(
     rows.map((row) => ({
       activationDate: row.activationDate,
-      paidWith: paidWith(row.cardBrand, row.cardLast4),
+      paidWith: paidWithText(row.cardBrand, row.cardLast4),
       amount: centsToDollars(row.amountCents),
       receiptBlob: row.receiptPdf.toString('base64'),
     })),

@@ -5,6 +5,7 @@
  */
 import { formatCurrency, type TCents } from '@dealerpass/domain/money';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { billingPeriodText } from '@dealerpass/domain/billing/receipt-text';
 import { PdfPage, type ITextStyle, type TRgb } from '../../lib/pdf/pdf-page.ts';
 import { writePdf } from '../../lib/pdf/write-pdf.ts';
 
@@ -153,7 +154,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   let top = Math.max(192, 162 + address.length * 15) + 30;
 
   label(LEFT, top, 'Billing period');
-  text(LEFT + 78, top, `${displayDate(receipt.period.from)} – ${displayDate(receipt.period.to)}`);
+  text(LEFT + 78, top, billingPeriodText(receipt.period));
   top += 26;
 
   // The items: as many rows as there are lines, squeezed if needed so the page stays one page.

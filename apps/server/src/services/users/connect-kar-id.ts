@@ -11,7 +11,7 @@ import {
   type ISignInCaptcha,
 } from '../identity/authenticate.ts';
 import { createIdentity } from '../identity/create-identity.ts';
-import { getUserRow } from './get-user-row.ts';
+import { getUserRow, USER_ROW_FIELDS } from './get-user-row.ts';
 import { refuseCompanyEmail } from './refuse-company-email.ts';
 import type { UserRow } from './serialize-user.ts';
 
@@ -83,7 +83,7 @@ export async function connectKarId(
       .update(users)
       .set({ karId: identityId, updatedAt: now })
       .where(and(eq(users.id, input.userId), isNull(users.karId)))
-      .returning();
+      .returning(USER_ROW_FIELDS);
     if (!updated) throw alreadyConnected();
     await tx
       .update(sessions)
@@ -93,7 +93,7 @@ export async function connectKarId(
   });
 }
 
-function refuseIfBlockedOrConnected(user: UserRow, vars: IMessageVars): void {
+function refuseIfBlockedOrConnected(user: typeof users.$inferSelect, vars: IMessageVars): void {
   if (accountFlags(user).blocked) {
     throw new AppError(ERROR_CODES.ACCOUNT_BLOCKED, {
       message: errorMessage(ERROR_CODES.ACCOUNT_BLOCKED, vars),

@@ -1,16 +1,23 @@
-import { eq } from 'drizzle-orm';
+import { eq, getTableColumns } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { Database, Transaction } from '../../db/client.ts';
 import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { balanceCentsOfUser } from '../billing/account-balance.ts';
 import type { UserRow } from './serialize-user.ts';
 
 /**
  * The signed-in user's own row. The session points at it (docs/decisions/009); if it is gone,
  * the session is as good as unknown.
  */
+/** The account's columns and its balance, derived from its entries (never stored). */
+export const USER_ROW_FIELDS = {
+  ...getTableColumns(users),
+  balanceCents: balanceCentsOfUser(),
+};
+
 export async function getUserRow(db: Database | Transaction, userId: string): Promise<UserRow> {
-  const [row] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  const [row] = await db.select(USER_ROW_FIELDS).from(users).where(eq(users.id, userId)).limit(1);
   if (!row) throw new AppError(ERROR_CODES.UNAUTHORIZED);
   return row;
 }

@@ -4,7 +4,8 @@ import { centsToDollars } from '@dealerpass/domain/money';
 import { normalizeAuctionAccessId } from '@dealerpass/domain/validation/auction-access';
 import type { users } from '../../db/schema.ts';
 
-export type UserRow = typeof users.$inferSelect;
+/** An account row with its balance (services/billing/account-balance.ts). */
+export type UserRow = typeof users.$inferSelect & { balanceCents: number };
 
 /**
  * The current user as the API returns it (000 §3; DECISIONS R1, R4, R7). Every field of the

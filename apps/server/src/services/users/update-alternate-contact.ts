@@ -3,7 +3,7 @@ import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import type { Database } from '../../db/client.ts';
 import { identities, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { getUserRow } from './get-user-row.ts';
+import { getUserRow, USER_ROW_FIELDS } from './get-user-row.ts';
 import type { UserRow } from './serialize-user.ts';
 
 /** The only profile values a user may change (000 §5). Absent keys leave the stored value. */
@@ -46,7 +46,7 @@ export async function updateAlternateContact(
     .update(users)
     .set({ ...changes, updatedAt: now })
     .where(eq(users.id, userId))
-    .returning();
+    .returning(USER_ROW_FIELDS);
   if (!row) throw new AppError(ERROR_CODES.UNAUTHORIZED);
   return row;
 }

@@ -131,9 +131,14 @@ export function SelectField({
   }) {
   const generated = useId();
   const id = select.id ?? generated;
+  // A new option list is a new <select>: a value set while its option was missing (a state
+  // copied together with its country) would otherwise show the placeholder. The form library
+  // puts the field's value on the new element when it registers it.
+  const optionsKey = options.map((option) => option.value).join('\n');
   return (
     <FieldFrame id={id} label={label} error={error} hint={hint} required={select.required}>
       <select
+        key={optionsKey}
         {...select}
         ref={ref}
         id={id}

@@ -30,6 +30,7 @@ import {
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
+import { withAcceptedCardInput } from '../../../lib/card-input.ts';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { CardTokenizationError, tokenizeCard } from '../../../lib/payments/tokenize-card.ts';
 import {
@@ -373,7 +374,10 @@ export function BillingForm({ area, onDone }: BillingFormProps) {
             autoComplete="cc-number"
             inputMode="numeric"
             required
-            {...register('creditCardNumber', stripOnBlur('creditCardNumber'))}
+            {...withAcceptedCardInput(
+              'creditCardNumber',
+              register('creditCardNumber', stripOnBlur('creditCardNumber')),
+            )}
             {...focusGuard}
             error={errors.creditCardNumber?.message}
           />
@@ -385,7 +389,10 @@ export function BillingForm({ area, onDone }: BillingFormProps) {
               inputMode="numeric"
               maxLength={5}
               required
-              {...register('creditCardExpiration', stripOnBlur('creditCardExpiration'))}
+              {...withAcceptedCardInput(
+                'creditCardExpiration',
+                register('creditCardExpiration', stripOnBlur('creditCardExpiration')),
+              )}
               {...focusGuard}
               error={errors.creditCardExpiration?.message}
             />

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { cardArea } from '@dealerpass/domain/account/billing-view';
 import { accountFlags } from '@dealerpass/domain/account/status';
+import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import {
   BILLING_TEXTS,
   inactiveReactivationMessage,
@@ -15,13 +16,6 @@ import { reactivateAccount, removePaymentProfile } from '../api/payment-profile.
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
 import { BillingForm } from './billing-form.tsx';
 
-const CARD_NAMES: Record<string, string> = {
-  amex: 'American Express',
-  discover: 'Discover',
-  mastercard: 'Mastercard',
-  visa: 'Visa',
-};
-
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 function cardOf(user: ICurrentUser) {
@@ -30,7 +24,7 @@ function cardOf(user: ICurrentUser) {
   const mmyy = text(user.creditCardExpiration);
   return {
     present: number !== '',
-    type: CARD_NAMES[type] ?? type,
+    type: type ? cardBrandName(type) : '',
     lastDigits: number.slice(-4),
     masked: number ? maskCardNumber(number) : '',
     expiration: /^\d{4}$/.test(mmyy) ? `${mmyy.slice(0, 2)}/${mmyy.slice(2)}` : mmyy,

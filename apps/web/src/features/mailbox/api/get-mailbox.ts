@@ -7,6 +7,8 @@ export interface MailboxMessage {
   subject: string;
   text: string;
   createdAt: string;
+  /** Files sent with the mail (a receipt's PDF), each downloadable from `url`. */
+  attachments: { filename: string; contentType: string; url: string }[];
 }
 
 /** GET /api/dev/mailbox: the embedded mailbox of a demo or development server (DECISIONS R8). */

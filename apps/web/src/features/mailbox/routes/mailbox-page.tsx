@@ -95,6 +95,17 @@ export default function MailboxPage() {
                   <p className="mailbox__meta">Reply to {message.replyTo}</p>
                 ) : null}
                 <LinkedText text={message.text} />
+                {message.attachments.length > 0 ? (
+                  <ul className="mailbox__attachments" aria-label="Attachments">
+                    {message.attachments.map((attachment) => (
+                      <li key={attachment.url}>
+                        <a href={attachment.url} download={attachment.filename}>
+                          {attachment.filename}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
               </details>
             </li>
           ))}

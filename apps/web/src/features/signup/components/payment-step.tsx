@@ -1,7 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
-import { orderSummaryText } from '@dealerpass/domain/billing/order-summary';
+import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
+import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
+import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
+import { quote } from '@dealerpass/domain/prices';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
 import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
 import {
@@ -19,7 +22,10 @@ import {
   useErrorSummary,
 } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { withAcceptedCardInput } from '../../../lib/card-input.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
+import { usePriceClock } from '../../../lib/use-price-clock.ts';
+import { storeSubTotal } from './pricing-calculator.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
 
@@ -52,13 +58,6 @@ const BILLING_KEYS = [
   'billingZip',
 ] as const;
 
-const CARD_NAMES = {
-  amex: 'American Express',
-  discover: 'Discover',
-  mastercard: 'Mastercard',
-  visa: 'Visa',
-};
-
 const EMPTY: TSignupPaymentFields = {
   creditCardNumber: '',
   creditCardExpiration: '',
@@ -85,20 +84,22 @@ const EMPTY: TSignupPaymentFields = {
  */
 export function PaymentStep({
   defaults,
-  totalCents,
-  now,
+  codes,
   onDone,
   onBack,
 }: {
   defaults: Partial<TSignupPaymentFields>;
-  /** The calculator's total (sub_total), for the order summary. */
-  totalCents: number;
-  now: Date;
+  /** The subscriptions chosen on page 2, priced here for the order summary. */
+  codes: readonly TSubscriptionCode[];
   /** Sends the sign-up; rejects with a StepFailure (the toast is the page's). */
   onDone: (values: TSignupPaymentForm) => Promise<void>;
   onBack: (values: Partial<TSignupPaymentFields>) => void;
 }) {
   const summary = useErrorSummary();
+  // R3: priced at the moment the summary is shown, and kept as sub_total (001 §2).
+  const now = usePriceClock();
+  const totalCents = quote(codes, now).totalCents;
+  useEffect(() => storeSubTotal(totalCents), [totalCents]);
   const [captchaReset, setCaptchaReset] = useState(0);
   const schema = useMemo(() => createSignupPaymentFormSchema(() => new Date()), []);
   const {
@@ -196,10 +197,10 @@ export function PaymentStep({
             maxLength={23}
             hint={
               cardType
-                ? `Card type: ${CARD_NAMES[cardType]}`
+                ? `Card type: ${cardBrandName(cardType)}`
                 : 'Visa, Mastercard, American Express or Discover'
             }
-            {...stripOnBlur('creditCardNumber')}
+            {...withAcceptedCardInput('creditCardNumber', stripOnBlur('creditCardNumber'))}
             error={errors.creditCardNumber?.message}
           />
           <div className="field-row">
@@ -210,7 +211,10 @@ export function PaymentStep({
               autoComplete="cc-exp"
               maxLength={5}
               placeholder="MM/YY"
-              {...stripOnBlur('creditCardExpiration')}
+              {...withAcceptedCardInput(
+                'creditCardExpiration',
+                stripOnBlur('creditCardExpiration'),
+              )}
               error={errors.creditCardExpiration?.message}
             />
             <TextField
@@ -344,6 +348,7 @@ export function PaymentStep({
         )}
         <section className="signup-order-summary card" aria-labelledby="order-summary-title">
           <h3 id="order-summary-title">Order Summary</h3>
+          <p data-testid="order-summary-today">{firstChargeText(totalCents)}</p>
           <p data-testid="order-summary">{orderSummaryText(totalCents, now, timeZone)}</p>
         </section>
         <div id={FIELD_IDS.recaptcha} tabIndex={-1}>

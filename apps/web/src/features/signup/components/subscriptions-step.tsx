@@ -11,6 +11,7 @@ import { ZSignupSubscriptionsFormSchema } from '@dealerpass/domain/schemas/signu
 import { canSelect, toggleCode, type ISelection } from '@dealerpass/domain/selection';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summary.tsx';
+import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { PricingCalculator } from './pricing-calculator.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
 
@@ -22,16 +23,15 @@ const FIELD_IDS = { subscriptions: 'signup-subscriptions' } as const;
  */
 export function SubscriptionsStep({
   initial,
-  now,
   onDone,
   onBack,
 }: {
   initial: ISelection;
-  now: Date;
   onDone: (selection: ISelection) => Promise<void>;
   onBack: () => void;
 }) {
   const [selection, setSelection] = useState<ISelection>(initial);
+  const now = usePriceClock();
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const summary = useErrorSummary();

@@ -7,7 +7,6 @@ import {
 } from '@dealerpass/domain/messages/signup-failure';
 import { SIGNUP_SUBMIT_DELAY_MS } from '@dealerpass/domain/messages/ui-texts';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { quote } from '@dealerpass/domain/prices';
 import type { TSignupContactForm } from '@dealerpass/domain/schemas/signup-contact';
 import type { TSignupDealershipForm } from '@dealerpass/domain/schemas/signup-dealership';
 import { termsAcceptanceValue } from '@dealerpass/domain/schemas/signup-lead';
@@ -32,7 +31,6 @@ import { submitSignup } from '../api/submit-signup.ts';
 import { ContactStep } from '../components/contact-step.tsx';
 import { DealershipStep } from '../components/dealership-step.tsx';
 import { PaymentStep } from '../components/payment-step.tsx';
-import { readSubTotal } from '../components/pricing-calculator.tsx';
 import { SignupStepper } from '../components/signup-stepper.tsx';
 import { SubscriptionsStep } from '../components/subscriptions-step.tsx';
 import '../signup.css';
@@ -76,7 +74,6 @@ export default function SignupPage() {
   const [values, setValues] = useState<TKept>({});
   const [selection, setSelection] = useState<ISelection>(() => selectionFromCodes([]));
   const [leadID, setLeadID] = useState<string | undefined>(undefined);
-  const [now] = useState(() => new Date());
   const heading = useRef<HTMLHeadingElement>(null);
   const firstRender = useRef(true);
   // One key per visit: a repeated submit never makes a second account or charge (decision 013).
@@ -208,8 +205,6 @@ export default function SignupPage() {
     }
   };
 
-  const totalCents = readSubTotal() ?? quote(selection.codes, now).totalCents;
-
   return (
     <div className="page signup-page">
       <h1 id="signup-heading" ref={heading} tabIndex={-1}>
@@ -221,7 +216,7 @@ export default function SignupPage() {
       {page >= 2 ? <SignupStepper current={page === 2 ? 1 : 2} /> : null}
       {page === 0 ? <ContactStep defaults={values} onDone={saveContact} /> : null}
       {page === 1 ? (
-        <SubscriptionsStep initial={selection} now={now} onDone={saveSubscriptions} onBack={back} />
+        <SubscriptionsStep initial={selection} onDone={saveSubscriptions} onBack={back} />
       ) : null}
       {page === 2 ? (
         <DealershipStep
@@ -236,8 +231,7 @@ export default function SignupPage() {
       {page === 3 ? (
         <PaymentStep
           defaults={withoutCard(values as Partial<TSignupPaymentFields>)}
-          totalCents={totalCents}
-          now={now}
+          codes={selection.codes}
           onDone={submit}
           onBack={(typed) => {
             setValues((kept) => ({ ...kept, ...withoutCard(typed) }));
