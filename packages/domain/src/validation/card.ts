@@ -30,6 +30,21 @@ const CARD_RULES: readonly { type: TCardType; prefix: RegExp; lengths: readonly 
   { type: 'visa', prefix: /^4/, lengths: [13, 16, 19] },
 ];
 
+const CARD_BRAND_NAMES: Record<TCardType, string> = {
+  amex: 'American Express',
+  discover: 'Discover',
+  mastercard: 'Mastercard',
+  visa: 'Visa',
+};
+
+/**
+ * A brand as people write it ('visa' → 'Visa'). Gateways and stored rows carry lower-case codes;
+ * a brand that is already a name, or one we do not know, is shown as it is.
+ */
+export function cardBrandName(brand: string): string {
+  return CARD_BRAND_NAMES[brand.trim().toLowerCase() as TCardType] ?? brand;
+}
+
 /** Detects the brand from the leading digits, as the number input does while typing. */
 export function detectCardType(number: string): TCardType | null {
   const digits = stripWhitespace(number);

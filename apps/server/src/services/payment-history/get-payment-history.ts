@@ -2,25 +2,17 @@ import { desc } from 'drizzle-orm';
 import { sortPaymentsNewestFirst } from '@dealerpass/domain/billing/payment-history';
 import { centsToDollars } from '@dealerpass/domain/money';
 import type { TPayment } from '@dealerpass/domain/schemas/payment-history';
-import type { TCardType } from '@dealerpass/domain/validation/card';
+import { cardBrandName } from '@dealerpass/domain/validation/card';
 import type { Database } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { paymentsInYear } from './payments-in-year.ts';
-
-const CARD_BRAND_NAMES: Record<TCardType, string> = {
-  amex: 'American Express',
-  discover: 'Discover',
-  mastercard: 'Mastercard',
-  visa: 'Visa',
-};
 
 /**
  * 'Visa ending in 1111': the receipt's own words ("Paid with … ending in …"). The gateway's brand
  * codes get their names; a brand stored already as a name is shown as it is.
  */
 export function paidWith(cardBrand: string, cardLast4: string): string {
-  const name = CARD_BRAND_NAMES[cardBrand.toLowerCase() as TCardType] ?? cardBrand;
-  return `${name} ending in ${cardLast4}`;
+  return `${cardBrandName(cardBrand)} ending in ${cardLast4}`;
 }
 
 /**
