@@ -87,5 +87,22 @@ export function useErrorSummary() {
     setFocusKey((key) => key + 1);
   }, []);
   const clear = useCallback(() => setSummary({ title: '', items: [] }), []);
-  return { props: { ...summary, focusKey }, show, clear };
+  /**
+   * The props with the field problems read from the form's current errors instead of those of the
+   * last submit: a fixed field leaves the list at once, a changed message changes, and the
+   * summary goes when nothing is left. Problems about no field (a failed request) stay until the
+   * next submit. Nothing shows before the first failed submit.
+   */
+  const live = <K extends string>(
+    errors: Partial<Record<NoInfer<K>, { message?: string } | undefined>>,
+    fieldIds: Readonly<Record<K, string>>,
+  ) => {
+    if (summary.items.length === 0) return { ...summary, focusKey };
+    const items = [
+      ...summary.items.filter((item) => !item.fieldId),
+      ...invalidFieldItems(errors, fieldIds),
+    ].filter((item, index, all) => all.findIndex((o) => o.message === item.message) === index);
+    return { title: summary.title, items, focusKey };
+  };
+  return { props: { ...summary, focusKey }, show, clear, live };
 }

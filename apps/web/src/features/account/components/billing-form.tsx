@@ -267,7 +267,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
         aria-label="Billing details"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.props} />
+        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
         <p className="form-note" id="billing-message">
           Enter the card you would like us to charge each month and its billing address. Card
           details go straight to our payment processor.

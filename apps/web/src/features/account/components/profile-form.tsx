@@ -132,7 +132,7 @@ export function ProfileForm() {
         summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS)),
       )}
     >
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <div className="account-form__grid">
         {readOnlyFields(user).map((field) => (
           <TextField

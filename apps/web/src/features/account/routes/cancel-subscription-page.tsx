@@ -117,7 +117,7 @@ export default function CancelSubscriptionPage() {
         aria-label="Cancel subscription"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.props} />
+        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
         <ChoiceGroup
           legend="Why are you cancelling?"
           idPrefix="cancel-reason"

@@ -5,6 +5,7 @@ import { orderSummaryText } from '@dealerpass/domain/billing/order-summary';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
 import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
 import {
+  billingRequired,
   createSignupPaymentFormSchema,
   type TSignupPaymentFields,
   type TSignupPaymentForm,
@@ -127,7 +128,18 @@ export function PaymentStep({
   const cardNumber = useWatch({ control, name: 'creditCardNumber' }) ?? '';
   const sameAddresses = useWatch({ control, name: 'sameAddresses' });
   const billingCountry = useWatch({ control, name: 'billingCountry' });
+  const promoCode = useWatch({ control, name: 'promoCode' }) ?? '';
+  const hasValidPromoCode = useWatch({ control, name: 'hasValidPromoCode' });
   const cardType = detectCardType(cardNumber);
+  // The '*' follows the schema's rules as they change (001 §5): a card unless a promotion code is
+  // given, its expiry and CVV once a number is typed, billing when it differs and is needed.
+  const cardRequired = promoCode.trim() === '';
+  const cardDetailsRequired = cardNumber.trim() !== '';
+  const needsBilling = billingRequired({
+    sameAddresses,
+    hasValidPromoCode,
+    creditCardNumber: cardNumber,
+  });
   const billingInfo = countryOf(billingCountry);
   const promoAtFocus = useRef('');
 
@@ -182,7 +194,7 @@ export function PaymentStep({
         aria-labelledby="signup-heading"
         hidden={isSubmitting}
       >
-        <ErrorSummary {...summary.props} />
+        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
         <p className="form-note">
           Enter your card, a promotional code, or both. Fields marked * are required.
         </p>
@@ -194,6 +206,7 @@ export function PaymentStep({
             inputMode="numeric"
             autoComplete="cc-number"
             maxLength={23}
+            required={cardRequired}
             hint={
               cardType
                 ? `Card type: ${CARD_NAMES[cardType]}`
@@ -210,6 +223,7 @@ export function PaymentStep({
               autoComplete="cc-exp"
               maxLength={5}
               placeholder="MM/YY"
+              required={cardDetailsRequired}
               {...stripOnBlur('creditCardExpiration')}
               error={errors.creditCardExpiration?.message}
             />
@@ -219,6 +233,7 @@ export function PaymentStep({
               inputMode="numeric"
               autoComplete="cc-csc"
               maxLength={CVV_MAX_LENGTH}
+              required={cardDetailsRequired}
               {...stripOnBlur('creditCardCode')}
               error={errors.creditCardCode?.message}
             />
@@ -273,6 +288,7 @@ export function PaymentStep({
                 id={FIELD_IDS.billingFirstName}
                 label={BILLING_LABELS.billingFirstName}
                 autoComplete="billing given-name"
+                required={needsBilling}
                 {...register('billingFirstName')}
                 error={errors.billingFirstName?.message}
               />
@@ -280,6 +296,7 @@ export function PaymentStep({
                 id={FIELD_IDS.billingLastName}
                 label={BILLING_LABELS.billingLastName}
                 autoComplete="billing family-name"
+                required={needsBilling}
                 {...register('billingLastName')}
                 error={errors.billingLastName?.message}
               />
@@ -288,6 +305,7 @@ export function PaymentStep({
               id={FIELD_IDS.billingAddress1}
               label={BILLING_LABELS.billingAddress1}
               autoComplete="billing address-line1"
+              required={needsBilling}
               {...register('billingAddress1')}
               error={errors.billingAddress1?.message}
             />
@@ -304,6 +322,7 @@ export function PaymentStep({
                 label={BILLING_LABELS.billingCountry}
                 autoComplete="billing country"
                 options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
+                required={needsBilling}
                 {...billingCountryField}
                 onChange={async (event) => {
                   await billingCountryField.onChange(event);
@@ -316,6 +335,7 @@ export function PaymentStep({
                 label={`Billing ${(billingInfo?.regionLabel ?? 'State').toLowerCase()}`}
                 placeholder="Choose one"
                 options={regionsOf(billingCountry).map((r) => ({ value: r.code, label: r.name }))}
+                required={needsBilling && regionsOf(billingCountry).length > 0}
                 {...register('billingState')}
                 error={errors.billingState?.message}
               />
@@ -325,6 +345,7 @@ export function PaymentStep({
                 id={FIELD_IDS.billingCity}
                 label={BILLING_LABELS.billingCity}
                 autoComplete="billing address-level2"
+                required={needsBilling}
                 {...register('billingCity')}
                 error={errors.billingCity?.message}
               />
@@ -334,6 +355,7 @@ export function PaymentStep({
                 autoComplete="billing postal-code"
                 inputMode={billingInfo?.postalInputMode ?? 'text'}
                 maxLength={billingInfo?.postalMaxLength ?? 10}
+                required={needsBilling}
                 {...register('billingZip')}
                 error={errors.billingZip?.message}
               />
