@@ -168,6 +168,10 @@ test.describe('each demo account state (issue 7)', () => {
         ).toBeVisible();
         await expect(page.getByLabel('Alternate phone')).toBeEditable();
         await expect(page.getByLabel('Email', { exact: true })).toBeDisabled();
+        // Issue 14: the stored ten digits are shown as a phone number is read.
+        await expect(page.getByLabel('Phone', { exact: true })).toHaveValue(
+          /^\(\d{3}\) \d{3}-\d{4}$/,
+        );
         await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
         await expectAccessible(page);
       } else {
