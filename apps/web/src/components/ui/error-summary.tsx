@@ -23,9 +23,16 @@ export function ErrorSummary({ title, items, focusKey, children }: ErrorSummaryP
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
 
+  // Focus once per failed submit, when the summary has something to show: a live summary's field
+  // problems can arrive a render after the submit that asked for focus.
+  const focusedKey = useRef(0);
+  const shown = items.length > 0;
   useEffect(() => {
-    if (focusKey > 0) ref.current?.focus();
-  }, [focusKey]);
+    if (focusKey > focusedKey.current && shown) {
+      focusedKey.current = focusKey;
+      ref.current?.focus();
+    }
+  }, [focusKey, shown]);
 
   if (items.length === 0) return null;
   return (
