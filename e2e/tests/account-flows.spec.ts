@@ -69,6 +69,12 @@ test.describe('account flows (issue 7)', () => {
     // Edit the card: the dialog asks once, then the stored card is cleared (000 §4).
     await nav(page).getByRole('link', { name: 'Billing Details' }).click();
     await expect(page.getByTestId('card-tile')).toContainText('1111');
+    // Issue 14: EDIT moves focus into the form (the button it pressed is gone), and the form's
+    // Cancel gives focus back to EDIT, never to <body>.
+    await page.getByRole('button', { name: /^EDIT/ }).click();
+    await expect(page.getByRole('form', { name: 'Billing details' })).toBeFocused();
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await expect(page.getByRole('button', { name: /^EDIT/ })).toBeFocused();
     await page.getByRole('button', { name: /^EDIT/ }).click();
     await expect(page.getByRole('button', { name: 'Update' })).toBeVisible();
     const number = page.getByLabel(/^Credit card number/);
@@ -109,6 +115,8 @@ test.describe('account flows (issue 7)', () => {
     await expectAccessible(page);
     await remove.getByRole('button', { name: 'REMOVE' }).click();
     await expect(page.getByTestId('card-area')).toHaveAttribute('data-view', 'addPrompt');
+    // Issue 14: the card and its REMOVE are gone; focus lands on the section, not <body>.
+    await expect(page.getByRole('heading', { name: 'Payment Information' })).toBeFocused();
 
     // Add one: ADD mode, Save. The billing address stayed and matches the account's, so the
     // same-address box starts checked; unchecking it clears the billing fields.
@@ -263,6 +271,8 @@ test.describe('account flows (issue 7)', () => {
     const remove = page.getByRole('dialog', { name: 'Remove card' });
     await expect(remove).toBeVisible();
     expect(await remove.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(true);
+    // Issue 14: the first focus is the safe choice, not the destructive REMOVE.
+    await expect(remove.getByRole('button', { name: 'CANCEL' })).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(remove).toBeHidden();
     await expect(removeButton).toBeFocused();
@@ -271,6 +281,7 @@ test.describe('account flows (issue 7)', () => {
     const edit = page.getByRole('button', { name: /^EDIT/ });
     await tabTo(page, edit);
     await page.keyboard.press('Enter');
+    await expect(page.getByRole('form', { name: 'Billing details' })).toBeFocused();
     const dialog = page.getByRole('dialog', { name: 'EDIT PAYMENT INFO' });
     for (let i = 0; i < 40 && !(await dialog.isVisible()); i++) await page.keyboard.press('Tab');
     await expect(dialog).toBeVisible();
@@ -298,6 +309,7 @@ test.describe('account flows (issue 7)', () => {
     await page.keyboard.press('Enter');
     await expect(toast(page, 'Changes have been saved.')).toBeVisible();
     await expect(page.getByTestId('card-tile')).toContainText('4444');
+    await expect(page.getByRole('heading', { name: 'Payment Information' })).toBeFocused();
 
     // The cancellation flow.
     await page.goto('/account/subscriptions');
@@ -329,6 +341,8 @@ test.describe('account flows (issue 7)', () => {
     await tabTo(page, reactivate);
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('summary-status')).toHaveText('Active');
+    // Issue 14: REACTIVATE is gone with the notice; focus stays in the section.
+    await expect(page.getByRole('heading', { name: 'Payment Information' })).toBeFocused();
   });
 });
 

@@ -172,6 +172,10 @@ test.describe('each demo account state (issue 7)', () => {
         ).toBeVisible();
         await expect(page.getByLabel('Alternate phone')).toBeEditable();
         await expect(page.getByLabel('Email', { exact: true })).toBeDisabled();
+        // Issue 14: the stored ten digits are shown as a phone number is read.
+        await expect(page.getByLabel('Phone', { exact: true })).toHaveValue(
+          /^\(\d{3}\) \d{3}-\d{4}$/,
+        );
         await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
         await expectAccessible(page);
       } else {
@@ -310,6 +314,15 @@ test.describe('each demo account state (issue 7)', () => {
         );
         await expect(page.getByRole('button', { name: 'Download Year' })).toBeEnabled();
       }
+      // Issue 14: a short status is announced for the year; the table is not in a live region
+      // (changing the year would otherwise read every row).
+      await expect(page.getByTestId('history-status')).toHaveText(
+        paid.length === 0
+          ? `No payments in ${thisYear}.`
+          : `${paid.length} ${paid.length === 1 ? 'payment' : 'payments'} in ${thisYear}.`,
+      );
+      const shown = page.getByTestId(paid.length === 0 ? 'history-empty' : 'history-table');
+      expect(await shown.evaluate((element) => element.closest('[aria-live]') === null)).toBe(true);
       await expectAccessible(page);
       await attachScreenshot(page, testInfo, `${account.key}-billing`);
 

@@ -3,7 +3,7 @@ import { test as base, expect, type Page } from '@playwright/test';
 
 /**
  * Shared fixtures: every page fails its test on a CSP violation or an uncaught error, and
- * `expectAccessible` runs axe-core for WCAG 2.1 A and AA.
+ * `expectAccessible` runs axe-core for WCAG 2.0, 2.1 and 2.2 A and AA.
  */
 export const test = base.extend<{ problems: string[] }>({
   problems: [
@@ -26,13 +26,13 @@ export { expect };
 
 export async function expectAccessible(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
     .analyze();
   const summary = results.violations.map(
     (violation) =>
       `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`,
   );
-  expect(summary, 'axe-core WCAG 2.1 A/AA violations').toEqual([]);
+  expect(summary, 'axe-core WCAG 2.2 A/AA violations').toEqual([]);
 }
 
 /** Decides the cookie banner so it does not cover the page under test. */

@@ -390,6 +390,12 @@ test.describe('sign-up (issue 6)', () => {
     await expect(summary4).toContainText('Invalid Promo Code.');
 
     await page.getByLabel(/Billing address is the same/).uncheck();
+    // Issue 14: billing became required (a card, no valid code): its fields carry the '*' marker,
+    // line 2 does not.
+    for (const id of ['first-name', 'last-name', 'address1', 'country', 'state', 'city', 'zip']) {
+      await expect(page.locator(`label[for="signup-billing-${id}"]`)).toContainText('*');
+    }
+    await expect(page.locator('label[for="signup-billing-address2"]')).not.toContainText('*');
     await page.getByLabel('Billing postal code').fill('12');
     await page.getByRole('button', { name: 'Done' }).click();
     for (const message of [
@@ -407,11 +413,45 @@ test.describe('sign-up (issue 6)', () => {
     await page.getByLabel(/Billing address is the same/).check();
     await page.getByLabel(/Billing address is the same/).uncheck();
     await expect(page.getByLabel('Billing postal code')).toHaveValue('');
+    // Issue 14: the summary follows the fields: the cleared billing problems leave it at once
+    // (before, its stale line stayed until the next submit), the others stay.
     await expect(
       page.getByText('Valid billing postal code is required.', { exact: true }),
-    ).toHaveCount(
-      1, // only the summary's line remains
-    );
+    ).toHaveCount(0);
+    await expect(summary4).not.toContainText('Billing first name is required.');
+    await expect(summary4).toContainText('reCAPTCHA required to prove you’re not a robot.');
+    // Fixing a field removes its line without a submit.
+    await page.getByLabel('Expiration date (MM/YY)').fill('12/30');
+    await page.getByLabel('Expiration date (MM/YY)').blur();
+    await expect(summary4).not.toContainText('Expiration date must be a future date.');
+  });
+
+  test('on a first visit the cookie banner covers neither the terms box nor the captcha', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 375, height: 667 });
+    await page.goto('/signup');
+    await heading(page, 'Contact details');
+    const banner = page.getByRole('region', { name: 'Cookies on DealerPass' });
+    await expect(banner).toBeVisible();
+    for (const target of [
+      page.getByLabel(/I agree to the Terms of Use/),
+      page.getByLabel('I’m not a robot'),
+    ]) {
+      // Focus scrolls the field into view, as Tab does; it must then be clear of the banner (once
+      // the message that leaving the previous field shows has moved the page).
+      await target.focus();
+      await expect
+        .poll(async () => {
+          const [field, cover] = await Promise.all([target.boundingBox(), banner.boundingBox()]);
+          return field!.y >= 0 && field!.y + field!.height <= cover!.y;
+        }, 'the focused field is clear of the banner')
+        .toBe(true);
+    }
+    // Scrolled to the end, the last of the page is above the banner too.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const footer = await page.getByRole('contentinfo').boundingBox();
+    expect(footer!.y + footer!.height).toBeLessThanOrEqual((await banner.boundingBox())!.y);
   });
 
   test('Back keeps what was typed; sub-paths and /signupv2 return to /signup', async ({ page }) => {

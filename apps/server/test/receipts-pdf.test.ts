@@ -276,6 +276,16 @@ describe('renderReceiptPdf', () => {
     expect(text).toContain('Call DealerPass Support at 1-800-555-0199.');
   });
 
+  it.each([
+    ['visa', 'Visa'],
+    ['amex', 'American Express'],
+    ['MASTERCARD', 'Mastercard'],
+    ['Discover', 'Discover'],
+  ])('names the card brand %s as %s (gateways store lower-case codes)', (brand, name) => {
+    const brandPdf = renderReceiptPdf(sampleReceipt({ card: { brand, lastFour: '1111' } }));
+    expect(squeezed(pdftotext(brandPdf, '-layout'))).toContain(`Paid with ${name} ending in 1111`);
+  });
+
   it('carries the payment in its document information', () => {
     const meta = pdfinfo(pdf);
     expect(meta).toContain(`Title:           DealerPass receipt ${receipt.paymentId}`);

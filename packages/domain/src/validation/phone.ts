@@ -34,3 +34,13 @@ export function formatPhoneInput(value: string): string {
   if (digits.length <= 6) return `${digits.slice(0, 3)}-${digits.slice(3)}`;
   return `${digits.slice(0, 3)}-${digits.slice(3, 6)}-${digits.slice(6)}`;
 }
+
+/**
+ * A stored phone as people read it: ten digits (separators ignored) become '(313) 555-0142'.
+ * Anything else is shown as stored, since it cannot be split into area code and number reliably.
+ */
+export function formatPhoneForDisplay(value: string): string {
+  const digits = digitsOnly(value);
+  if (digits.length !== PHONE_DIGITS) return value;
+  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+}

@@ -18,7 +18,13 @@ import {
 import { emailDomain, isCompanyEmail, isValidEmail } from './email.ts';
 import { isExpiryFormat, isExpiryInFuture, normalizeExpiry } from './expiry.ts';
 import { isValidPassword } from './password.ts';
-import { formatPhoneInput, isSignupPhone, isTenDigitPhone, normalizePhone } from './phone.ts';
+import {
+  formatPhoneForDisplay,
+  formatPhoneInput,
+  isSignupPhone,
+  isTenDigitPhone,
+  normalizePhone,
+} from './phone.ts';
 import { digitsOnly, invalidMessage, isBlank, requiredMessage, stripWhitespace } from './text.ts';
 import { findRawCardData } from './raw-card-data.ts';
 
@@ -86,6 +92,27 @@ describe('phone (000 §5, 001 §5, §9)', () => {
     expect(formatPhoneInput('55512')).toBe('555-12');
     expect(formatPhoneInput('555123456789')).toBe('555-123-4567');
     expect(formatPhoneInput('555-123-4567').length).toBe(12);
+  });
+
+  it.each([
+    ['3135550142', '(313) 555-0142'],
+    ['313-555-0142', '(313) 555-0142'],
+    ['(313) 555-0142', '(313) 555-0142'],
+    ['31355501', '31355501'],
+    ['1-313-555-0142', '1-313-555-0142'],
+    ['', ''],
+  ])('shows %j as %j', (stored, shown) => {
+    expect(formatPhoneForDisplay(stored)).toBe(shown);
+  });
+
+  it('keeps the ten digits of any ten-digit phone, in order', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^\d{10}$/), (digits) => {
+        const shown = formatPhoneForDisplay(digits);
+        expect(shown).toMatch(/^\(\d{3}\) \d{3}-\d{4}$/);
+        expect(normalizePhone(shown)).toBe(digits);
+      }),
+    );
   });
 });
 

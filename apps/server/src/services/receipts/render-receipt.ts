@@ -5,7 +5,7 @@
  */
 import { formatCurrency, type TCents } from '@dealerpass/domain/money';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { billingPeriodText } from '@dealerpass/domain/billing/receipt-text';
+import { billingPeriodText, cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import { PdfPage, type ITextStyle, type TRgb } from '../../lib/pdf/pdf-page.ts';
 import { writePdf } from '../../lib/pdf/write-pdf.ts';
 
@@ -185,9 +185,14 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   label(LEFT, top, 'Payment');
   text(totalsLabelX, top, 'Subtotal', { size: 10, color: MUTED, align: 'right' });
   text(RIGHT - 8, top, formatCurrency(subtotal), { size: 10, align: 'right' });
-  text(LEFT, top + 17, `Paid with ${receipt.card.brand} ending in ${receipt.card.lastFour}`, {
-    maxWidth: totalsLabelX - LEFT - 100,
-  });
+  text(
+    LEFT,
+    top + 17,
+    `Paid with ${cardBrandName(receipt.card.brand)} ending in ${receipt.card.lastFour}`,
+    {
+      maxWidth: totalsLabelX - LEFT - 100,
+    },
+  );
   text(totalsLabelX, top + 17, 'Platform fee', { size: 10, color: MUTED, align: 'right' });
   text(RIGHT - 8, top + 17, formatCurrency(receipt.platformFeeCents), {
     size: 10,

@@ -10,7 +10,9 @@ interface DialogProps {
 
 /**
  * A modal on the native <dialog>: the browser traps focus inside, Escape closes it, and focus
- * returns to the element that opened it.
+ * returns to the element that opened it when that is still on the page (otherwise the caller
+ * moves it). First focus goes to the element marked `data-dialog-initial-focus` when there is one,
+ * so a confirmation can start on its safe choice rather than on the destructive button.
  */
 export function Dialog({ open, title, onClose, children, footer }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -23,9 +25,12 @@ export function Dialog({ open, title, onClose, children, footer }: DialogProps) 
     if (open && !dialog.open) {
       opener.current = document.activeElement;
       dialog.showModal();
+      dialog.querySelector<HTMLElement>('[data-dialog-initial-focus]')?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
-      if (opener.current instanceof HTMLElement) opener.current.focus();
+      if (opener.current instanceof HTMLElement && opener.current.isConnected) {
+        opener.current.focus();
+      }
     }
   }, [open]);
 

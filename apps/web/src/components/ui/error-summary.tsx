@@ -23,9 +23,16 @@ export function ErrorSummary({ title, items, focusKey, children }: ErrorSummaryP
   const ref = useRef<HTMLDivElement>(null);
   const titleId = useId();
 
+  // Focus once per failed submit, when the summary has something to show: a live summary's field
+  // problems can arrive a render after the submit that asked for focus.
+  const focusedKey = useRef(0);
+  const shown = items.length > 0;
   useEffect(() => {
-    if (focusKey > 0) ref.current?.focus();
-  }, [focusKey]);
+    if (focusKey > focusedKey.current && shown) {
+      focusedKey.current = focusKey;
+      ref.current?.focus();
+    }
+  }, [focusKey, shown]);
 
   if (items.length === 0) return null;
   const unique = uniqueMessages(items);
@@ -101,5 +108,22 @@ export function useErrorSummary() {
     setFocusKey((key) => key + 1);
   }, []);
   const clear = useCallback(() => setSummary({ title: '', items: [] }), []);
-  return { props: { ...summary, focusKey }, show, clear };
+  /**
+   * The props with the field problems read from the form's current errors instead of those of the
+   * last submit: a fixed field leaves the list at once, a changed message changes, and the
+   * summary goes when nothing is left. Problems about no field (a failed request) stay until the
+   * next submit. Nothing shows before the first failed submit.
+   */
+  const live = <K extends string>(
+    errors: Partial<Record<NoInfer<K>, { message?: string } | undefined>>,
+    fieldIds: Readonly<Record<K, string>>,
+  ) => {
+    if (summary.items.length === 0) return { ...summary, focusKey };
+    const items = [
+      ...summary.items.filter((item) => !item.fieldId),
+      ...invalidFieldItems(errors, fieldIds),
+    ].filter((item, index, all) => all.findIndex((o) => o.message === item.message) === index);
+    return { title: summary.title, items, focusKey };
+  };
+  return { props: { ...summary, focusKey }, show, clear, live };
 }

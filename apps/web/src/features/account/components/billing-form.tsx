@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMemo, useRef, useState, type FocusEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
 import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import type { ICardArea } from '@dealerpass/domain/account/billing-view';
 import {
@@ -107,7 +107,10 @@ function initialValues(user: ICurrentUser, mode: ICardArea['formMode']): IBillin
 
 interface BillingFormProps {
   area: ICardArea;
-  onDone: () => void;
+  /** Opened by the user (EDIT, ADD NEW CARD): focus moves to the form so it is not lost. */
+  focusOnOpen?: boolean;
+  /** Closed: `saved` after a successful submit, false for Cancel. */
+  onDone: (saved: boolean) => void;
 }
 
 /**
@@ -116,7 +119,7 @@ interface BillingFormProps {
  * UPDATE mode, focusing a field first asks 'EDIT PAYMENT INFO' once and clears the stored card.
  * Submitting on an inactive account reactivates it; otherwise it updates the payment profile.
  */
-export function BillingForm({ area, onDone }: BillingFormProps) {
+export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormProps) {
   const { user, refetch } = useCurrentUser();
   const toast = useToast();
   const summary = useErrorSummary();
@@ -136,6 +139,14 @@ export function BillingForm({ area, onDone }: BillingFormProps) {
     shouldFocusError: false,
     defaultValues: initialValues(user, area.formMode),
   });
+  // The form itself takes focus, not its first field: in UPDATE mode focusing a field asks
+  // 'EDIT PAYMENT INFO', which the user has not asked for yet.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (focusOnOpen) formRef.current?.focus();
+    // Only when the form first appears.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const same = useWatch({ control, name: 'sameAddresses' });
   const country = useWatch({ control, name: 'billingCountry' });
 
@@ -237,7 +248,7 @@ export function BillingForm({ area, onDone }: BillingFormProps) {
     }
     await refetch().catch(() => undefined);
     toast.success();
-    onDone();
+    onDone(true);
   };
 
   const onInvalid = (invalid: FieldErrors<IBillingValues>) =>
@@ -250,12 +261,14 @@ export function BillingForm({ area, onDone }: BillingFormProps) {
   return (
     <>
       <form
+        ref={formRef}
+        tabIndex={-1}
         className="billing-form"
         noValidate
         aria-label="Billing details"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.props} />
+        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
         <p className="form-note" id="billing-message">
           Enter the card you would like us to charge each month and its billing address. Card
           details go straight to our payment processor.
@@ -414,7 +427,7 @@ export function BillingForm({ area, onDone }: BillingFormProps) {
             {isSubmitting ? 'Saving…' : area.submitLabel}
           </SubmitButton>
           {area.showCancelButton ? (
-            <Button variant="secondary" onClick={onDone} disabled={isSubmitting}>
+            <Button variant="secondary" onClick={() => onDone(false)} disabled={isSubmitting}>
               Cancel
             </Button>
           ) : null}

@@ -129,7 +129,7 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
       noValidate
       aria-label="Connect a DealerPass ID"
     >
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <ChoiceGroup
         legend="What would you like to do?"
         options={MODES}

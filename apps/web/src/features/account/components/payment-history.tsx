@@ -12,6 +12,7 @@ import { formatDollars } from '@dealerpass/domain/money';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { Button } from '../../../components/ui/button.tsx';
 import { SelectField } from '../../../components/ui/fields.tsx';
+import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { downloadYearReceipts } from '../api/download-year-receipts.ts';
@@ -45,6 +46,14 @@ export function PaymentHistory() {
   };
 
   const payments = state.status === 'ready' ? sortPaymentsNewestFirst(state.payments) : [];
+  // A short line is announced when the year's payments arrive; the table itself is not live, so
+  // changing the year does not make a screen reader read every row.
+  const announcement =
+    state.status !== 'ready'
+      ? ''
+      : payments.length === 0
+        ? `No payments in ${year}.`
+        : `${payments.length} ${payments.length === 1 ? 'payment' : 'payments'} in ${year}.`;
   return (
     <section className="card billing-section" aria-labelledby="payment-history-title">
       <h2 id="payment-history-title">Payment History</h2>
@@ -65,7 +74,10 @@ export function PaymentHistory() {
           {BILLING_TEXTS.downloadYear}
         </Button>
       </div>
-      <div aria-live="polite" aria-busy={state.status === 'loading'}>
+      <p className="visually-hidden" role="status" data-testid="history-status">
+        {announcement}
+      </p>
+      <div aria-busy={state.status === 'loading'}>
         {state.status === 'loading' ? (
           <p className="page-loading" role="status">
             <span className="spinner" aria-hidden="true" />
@@ -81,45 +93,47 @@ export function PaymentHistory() {
         ) : payments.length === 0 ? (
           <p data-testid="history-empty">{noReceiptsMessage(year, runtimeConfig().supportPhone)}</p>
         ) : (
-          <table className="history-table" data-testid="history-table">
-            <caption className="visually-hidden">Payments in {year}, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Paid With</th>
-                <th scope="col">Amount</th>
-                <th scope="col">
-                  <span className="visually-hidden">Receipt</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {payments.map((payment, index) => {
-                const date = formatCalendarDate(parseIsoDate(payment.activationDate));
-                return (
-                  <tr key={`${payment.activationDate}-${index}`}>
-                    <td>{date}</td>
-                    <td>{payment.paidWith}</td>
-                    <td className="history-table__amount">{formatDollars(payment.amount)}</td>
-                    <td>
-                      <Button
-                        variant="link"
-                        aria-label={`Download receipt of ${date}`}
-                        onClick={() =>
-                          saveFile(
-                            pdfFromBase64(payment.receiptBlob),
-                            receiptFileName(payment.activationDate),
-                          )
-                        }
-                      >
-                        Download
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          <TableRegion label={`Payments in ${year}`}>
+            <table className="history-table" data-testid="history-table">
+              <caption className="visually-hidden">Payments in {year}, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Paid With</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Receipt</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {payments.map((payment, index) => {
+                  const date = formatCalendarDate(parseIsoDate(payment.activationDate));
+                  return (
+                    <tr key={`${payment.activationDate}-${index}`}>
+                      <td>{date}</td>
+                      <td>{payment.paidWith}</td>
+                      <td className="history-table__amount">{formatDollars(payment.amount)}</td>
+                      <td>
+                        <Button
+                          variant="link"
+                          aria-label={`Download receipt of ${date}`}
+                          onClick={() =>
+                            saveFile(
+                              pdfFromBase64(payment.receiptBlob),
+                              receiptFileName(payment.activationDate),
+                            )
+                          }
+                        >
+                          Download
+                        </Button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </TableRegion>
         )}
       </div>
     </section>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { cardArea } from '@dealerpass/domain/account/billing-view';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
@@ -42,9 +42,32 @@ export function PaymentInformation() {
   const [editing, setEditing] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Where focus goes once the card area has re-rendered: the button that opened the form, or the
+  // section heading when the element the user pressed has gone (REACTIVATE, REMOVE). A ref, read
+  // after every render, plus a state bump that asks for that render.
+  const focusAfter = useRef<'opener' | 'heading' | null>(null);
+  const [, setFocusRequests] = useState(0);
+  const moveFocus = (to: 'opener' | 'heading') => {
+    focusAfter.current = to;
+    setFocusRequests((count) => count + 1);
+  };
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const openerRef = useRef<HTMLButtonElement>(null);
   const card = cardOf(user);
   const flags = accountFlags(user);
   const area = cardArea({ flags, hasCard: card.present, editing });
+
+  useEffect(() => {
+    if (focusAfter.current === null) return;
+    const target = focusAfter.current === 'opener' ? openerRef.current : null;
+    (target ?? headingRef.current)?.focus();
+    focusAfter.current = null;
+  });
+
+  const closeForm = (saved: boolean) => {
+    setEditing(false);
+    moveFocus(saved ? 'heading' : 'opener');
+  };
 
   const remove = async () => {
     setBusy(true);
@@ -52,6 +75,7 @@ export function PaymentInformation() {
       await removePaymentProfile();
       setConfirmRemove(false);
       await refetch().catch(() => undefined);
+      moveFocus('heading');
       toast.success();
     } catch {
       setConfirmRemove(false);
@@ -66,6 +90,7 @@ export function PaymentInformation() {
     try {
       await reactivateAccount({});
       await refetch().catch(() => undefined);
+      moveFocus('heading');
       toast.success();
     } catch {
       toast.error();
@@ -85,7 +110,9 @@ export function PaymentInformation() {
       data-testid="card-area"
       data-view={area.view}
     >
-      <h2 id="payment-information-title">Payment Information</h2>
+      <h2 id="payment-information-title" ref={headingRef} tabIndex={-1}>
+        Payment Information
+      </h2>
       {area.view === 'pendingCancelNotice' ? (
         <div className="account-notice" data-testid="pending-cancel-notice">
           <p>{pendingCancelNotice(nextBill)}</p>
@@ -95,7 +122,12 @@ export function PaymentInformation() {
         </div>
       ) : null}
       {area.view === 'addPrompt' ? (
-        <button type="button" className="card-tile card-tile--add" onClick={() => setEditing(true)}>
+        <button
+          ref={openerRef}
+          type="button"
+          className="card-tile card-tile--add"
+          onClick={() => setEditing(true)}
+        >
           <span aria-hidden="true" className="card-tile__plus">
             +
           </span>
@@ -113,6 +145,7 @@ export function PaymentInformation() {
           <p className="card-tile__expiry">Expires {card.expiration}</p>
           <div className="card-tile__actions">
             <Button
+              ref={openerRef}
               variant="secondary"
               aria-label={`${BILLING_TEXTS.edit} card ending in ${card.lastDigits}`}
               onClick={() => setEditing(true)}
@@ -143,7 +176,8 @@ export function PaymentInformation() {
           <BillingForm
             key={`${area.formMode}-${text(user.creditCardNumber)}`}
             area={area}
-            onDone={() => setEditing(false)}
+            focusOnOpen={editing}
+            onDone={closeForm}
           />
         </>
       ) : null}
@@ -156,7 +190,12 @@ export function PaymentInformation() {
             <Button onClick={remove} busy={busy}>
               {BILLING_TEXTS.remove}
             </Button>
-            <Button variant="secondary" onClick={() => setConfirmRemove(false)} disabled={busy}>
+            <Button
+              variant="secondary"
+              onClick={() => setConfirmRemove(false)}
+              disabled={busy}
+              data-dialog-initial-focus
+            >
               CANCEL
             </Button>
           </>

@@ -3,7 +3,7 @@ import { useForm, type Resolver } from 'react-hook-form';
 import { COUNTRIES, isCountryCode } from '@dealerpass/domain/geo/countries';
 import { ZProfileFormFieldsSchema } from '@dealerpass/domain/schemas/profile';
 import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
-import { PHONE_DIGITS } from '@dealerpass/domain/validation/phone';
+import { PHONE_DIGITS, formatPhoneForDisplay } from '@dealerpass/domain/validation/phone';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import {
   ErrorSummary,
@@ -43,7 +43,7 @@ function readOnlyFields(user: ICurrentUser): { id: string; label: string; value:
     { id: 'profile-last-name', label: 'Last name', value: text(user.lastName) },
     { id: 'profile-dealership', label: 'Dealership', value: text(user.dealership) },
     { id: 'profile-email', label: 'Email', value: text(user.email) },
-    { id: 'profile-phone', label: 'Phone', value: text(user.phone) },
+    { id: 'profile-phone', label: 'Phone', value: formatPhoneForDisplay(text(user.phone)) },
     {
       id: 'profile-auction-access-id',
       label: 'Auction Access Id',
@@ -132,7 +132,7 @@ export function ProfileForm() {
         summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS)),
       )}
     >
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <div className="account-form__grid">
         {readOnlyFields(user).map((field) => (
           <TextField

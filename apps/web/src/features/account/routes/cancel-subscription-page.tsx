@@ -17,6 +17,7 @@ import {
   type TCancelSubscriptionForm,
 } from '@dealerpass/domain/schemas/cancellation';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
+import { ChoiceGroup } from '../../../components/ui/choice-group.tsx';
 import {
   ErrorSummary,
   invalidFieldItems,
@@ -33,6 +34,11 @@ interface ICancelValues {
   cancellationReason: string;
   userProvidedCancelReason: string;
 }
+
+const REASON_CHOICES = CANCELLATION_REASONS.map((value) => ({
+  value,
+  label: CANCELLATION_REASON_LABELS[value],
+}));
 
 const FIELD_IDS = {
   cancellationReason: 'cancel-reason-business-is-slow',
@@ -111,29 +117,14 @@ export default function CancelSubscriptionPage() {
         aria-label="Cancel subscription"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.props} />
-        <fieldset
-          className="choice-group"
-          aria-describedby={errors.cancellationReason ? 'cancel-reason-error' : undefined}
-        >
-          <legend className="choice-group__legend">Why are you cancelling?</legend>
-          {CANCELLATION_REASONS.map((value) => (
-            <div className="choice" key={value}>
-              <input
-                type="radio"
-                id={`cancel-reason-${value}`}
-                value={value}
-                {...register('cancellationReason', unconfirm)}
-              />
-              <label htmlFor={`cancel-reason-${value}`}>{CANCELLATION_REASON_LABELS[value]}</label>
-            </div>
-          ))}
-          {errors.cancellationReason?.message ? (
-            <p id="cancel-reason-error" className="field__error">
-              {errors.cancellationReason.message}
-            </p>
-          ) : null}
-        </fieldset>
+        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+        <ChoiceGroup
+          legend="Why are you cancelling?"
+          idPrefix="cancel-reason"
+          options={REASON_CHOICES}
+          {...register('cancellationReason', unconfirm)}
+          error={errors.cancellationReason?.message}
+        />
         <TextAreaField
           id={FIELD_IDS.userProvidedCancelReason}
           label={detailNeeded ? 'Please tell us more' : 'Anything else you would like to tell us?'}

@@ -131,7 +131,7 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
       <h2 id="sign-in-title" className="visually-hidden">
         Sign-in details
       </h2>
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <ChoiceGroup
         legend="Sign in with"
         options={METHODS}

@@ -8,6 +8,50 @@ import { saveConsent, useConsent } from '../consent-store.ts';
 export const OPEN_COOKIE_PREFERENCES = 'dealerpass:open-cookie-preferences';
 
 /**
+ * While the fixed banner shows, the page reserves its height at the bottom (global.css reads the
+ * variable for the body's padding and the scroll padding), so the end of any page, such as the
+ * sign-up's terms box and captcha, can be scrolled clear of it; and a field that takes focus
+ * under the banner is scrolled above it (WCAG 2.4.11), which the browser's own focus scrolling
+ * does not do for a field that is already on screen.
+ */
+function useReservedSpace(banner: HTMLElement | null) {
+  useEffect(() => {
+    if (!banner) return;
+    const root = document.documentElement;
+    const reserve = () => {
+      const gap = window.innerHeight - banner.getBoundingClientRect().bottom;
+      root.style.setProperty(
+        '--cookie-banner-space',
+        `${Math.ceil(banner.offsetHeight + gap * 2)}px`,
+      );
+    };
+    // Checked on focus and again whenever the page's height changes (a message that appears on
+    // blur can push the newly focused field under the banner).
+    const keepFocusClear = () => {
+      const field = document.activeElement;
+      if (!field || field === document.body || banner.contains(field)) return;
+      const overlap = field.getBoundingClientRect().bottom - banner.getBoundingClientRect().top;
+      if (overlap > 0) window.scrollBy({ top: overlap + 16, behavior: 'instant' });
+    };
+    reserve();
+    const observer = new ResizeObserver(() => {
+      reserve();
+      keepFocusClear();
+    });
+    observer.observe(banner);
+    observer.observe(document.body);
+    window.addEventListener('resize', reserve);
+    document.addEventListener('focusin', keepFocusClear);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', reserve);
+      document.removeEventListener('focusin', keepFocusClear);
+      root.style.removeProperty('--cookie-banner-space');
+    };
+  }, [banner]);
+}
+
+/**
  * The cookie banner on a first visit and the Manage Cookies dialog. Until the visitor decides,
  * nothing non-essential is loaded.
  */
@@ -16,6 +60,8 @@ export function CookieConsent() {
   const [open, setOpen] = useState(false);
   const [functional, setFunctional] = useState(false);
   const [analytics, setAnalytics] = useState(false);
+  const [banner, setBanner] = useState<HTMLElement | null>(null);
+  useReservedSpace(banner);
 
   useEffect(() => {
     const openDialog = () => {
@@ -35,7 +81,7 @@ export function CookieConsent() {
   return (
     <>
       {consent === null && !open ? (
-        <section className="cookie-banner" aria-labelledby="cookie-banner-title">
+        <section className="cookie-banner" aria-labelledby="cookie-banner-title" ref={setBanner}>
           <h2 id="cookie-banner-title" className="cookie-banner__title">
             Cookies on DealerPass
           </h2>

@@ -95,7 +95,7 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
       noValidate
       aria-label="Choose a password"
     >
-      <ErrorSummary {...summary.props}>
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)}>
         {deadLink ? (
           <p className="error-summary__extra">
             <Link to="/identity/forgot-password">Request a new link</Link>

@@ -122,7 +122,7 @@ export function AutoCheckForm({
       noValidate
       aria-label="AutoCheck integration"
     >
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <TextField
         id={FIELD_IDS.autoCheckId}
         label={AUTOCHECK_LABELS.autoCheckId}

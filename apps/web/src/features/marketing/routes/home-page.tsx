@@ -12,6 +12,7 @@ import type {
 import { FREE_EXTRAS_PAID_THRESHOLD, priceOf, quote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { TRIAL_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
+import { TableRegion } from '../../../components/ui/table-region.tsx';
 
 const GROUP_BLURBS: Record<TCatalogueGroup, string> = {
   'Pricing Guides':
@@ -55,38 +56,40 @@ function PriceTable({
   at: Date;
 }) {
   return (
-    <table className="home-price-table">
-      <caption className="visually-hidden">{group}: monthly prices</caption>
-      <thead>
-        <tr>
-          <th scope="col">Item</th>
-          <th scope="col" className="home-num">
-            Monthly price
-          </th>
-          <th scope="col" className="home-num">
-            Simulcast
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {items.map((item) => (
-          <tr key={item.code}>
-            <th scope="row">
-              {item.name}
-              {item.footnote && <FootnoteRef note={item.footnote} />}
+    <TableRegion label={`${group}: monthly prices`}>
+      <table className="home-price-table">
+        <caption className="visually-hidden">{group}: monthly prices</caption>
+        <thead>
+          <tr>
+            <th scope="col">Item</th>
+            <th scope="col" className="home-num">
+              Monthly price
             </th>
-            <td className="home-num">{formatCurrency(priceOf(item.code, at))}</td>
-            <td className="home-num">
-              {item.simulcastAvailable ? (
-                formatCurrency(priceOf(item.simulcastCode, at))
-              ) : (
-                <span className="home-unavailable">Not available</span>
-              )}
-            </td>
+            <th scope="col" className="home-num">
+              Simulcast
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {items.map((item) => (
+            <tr key={item.code}>
+              <th scope="row">
+                {item.name}
+                {item.footnote && <FootnoteRef note={item.footnote} />}
+              </th>
+              <td className="home-num">{formatCurrency(priceOf(item.code, at))}</td>
+              <td className="home-num">
+                {item.simulcastAvailable ? (
+                  formatCurrency(priceOf(item.simulcastCode, at))
+                ) : (
+                  <span className="home-unavailable">Not available</span>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableRegion>
   );
 }
 

@@ -102,7 +102,7 @@ export function ContactStep({
   const phone = register('phone');
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate aria-labelledby="signup-heading">
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <p className="form-note">Fields marked * are required.</p>
       <div className="field-row">
         <TextField

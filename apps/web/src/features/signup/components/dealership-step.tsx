@@ -91,7 +91,7 @@ export function DealershipStep({
   const countryField = register('country');
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate aria-labelledby="signup-heading">
-      <ErrorSummary {...summary.props} />
+      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
       <p className="form-note">Fields marked * are required.</p>
       <div className="field-row">
         <TextField

@@ -8,6 +8,7 @@ import { quote } from '@dealerpass/domain/prices';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
 import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
 import {
+  billingRequired,
   createSignupPaymentFormSchema,
   type TSignupPaymentFields,
   type TSignupPaymentForm,
@@ -128,7 +129,18 @@ export function PaymentStep({
   const cardNumber = useWatch({ control, name: 'creditCardNumber' }) ?? '';
   const sameAddresses = useWatch({ control, name: 'sameAddresses' });
   const billingCountry = useWatch({ control, name: 'billingCountry' });
+  const promoCode = useWatch({ control, name: 'promoCode' }) ?? '';
+  const hasValidPromoCode = useWatch({ control, name: 'hasValidPromoCode' });
   const cardType = detectCardType(cardNumber);
+  // The '*' follows the schema's rules as they change (001 §5): a card unless a promotion code is
+  // given, its expiry and CVV once a number is typed, billing when it differs and is needed.
+  const cardRequired = promoCode.trim() === '';
+  const cardDetailsRequired = cardNumber.trim() !== '';
+  const needsBilling = billingRequired({
+    sameAddresses,
+    hasValidPromoCode,
+    creditCardNumber: cardNumber,
+  });
   const billingInfo = countryOf(billingCountry);
   const promoAtFocus = useRef('');
 
@@ -183,7 +195,7 @@ export function PaymentStep({
         aria-labelledby="signup-heading"
         hidden={isSubmitting}
       >
-        <ErrorSummary {...summary.props} />
+        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
         <p className="form-note">
           Enter your card, a promotional code, or both. Fields marked * are required.
         </p>
@@ -195,6 +207,7 @@ export function PaymentStep({
             inputMode="numeric"
             autoComplete="cc-number"
             maxLength={23}
+            required={cardRequired}
             hint={
               cardType
                 ? `Card type: ${cardBrandName(cardType)}`
@@ -211,6 +224,7 @@ export function PaymentStep({
               autoComplete="cc-exp"
               maxLength={5}
               placeholder="MM/YY"
+              required={cardDetailsRequired}
               {...withAcceptedCardInput(
                 'creditCardExpiration',
                 stripOnBlur('creditCardExpiration'),
@@ -223,6 +237,7 @@ export function PaymentStep({
               inputMode="numeric"
               autoComplete="cc-csc"
               maxLength={CVV_MAX_LENGTH}
+              required={cardDetailsRequired}
               {...stripOnBlur('creditCardCode')}
               error={errors.creditCardCode?.message}
             />
@@ -279,6 +294,7 @@ export function PaymentStep({
                 id={FIELD_IDS.billingFirstName}
                 label={BILLING_LABELS.billingFirstName}
                 autoComplete="billing given-name"
+                required={needsBilling}
                 {...register('billingFirstName')}
                 error={errors.billingFirstName?.message}
               />
@@ -286,6 +302,7 @@ export function PaymentStep({
                 id={FIELD_IDS.billingLastName}
                 label={BILLING_LABELS.billingLastName}
                 autoComplete="billing family-name"
+                required={needsBilling}
                 {...register('billingLastName')}
                 error={errors.billingLastName?.message}
               />
@@ -294,6 +311,7 @@ export function PaymentStep({
               id={FIELD_IDS.billingAddress1}
               label={BILLING_LABELS.billingAddress1}
               autoComplete="billing address-line1"
+              required={needsBilling}
               {...register('billingAddress1')}
               error={errors.billingAddress1?.message}
             />
@@ -310,6 +328,7 @@ export function PaymentStep({
                 label={BILLING_LABELS.billingCountry}
                 autoComplete="billing country"
                 options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
+                required={needsBilling}
                 {...billingCountryField}
                 onChange={async (event) => {
                   await billingCountryField.onChange(event);
@@ -322,6 +341,7 @@ export function PaymentStep({
                 label={`Billing ${(billingInfo?.regionLabel ?? 'State').toLowerCase()}`}
                 placeholder="Choose one"
                 options={regionsOf(billingCountry).map((r) => ({ value: r.code, label: r.name }))}
+                required={needsBilling && regionsOf(billingCountry).length > 0}
                 {...register('billingState')}
                 error={errors.billingState?.message}
               />
@@ -331,6 +351,7 @@ export function PaymentStep({
                 id={FIELD_IDS.billingCity}
                 label={BILLING_LABELS.billingCity}
                 autoComplete="billing address-level2"
+                required={needsBilling}
                 {...register('billingCity')}
                 error={errors.billingCity?.message}
               />
@@ -340,6 +361,7 @@ export function PaymentStep({
                 autoComplete="billing postal-code"
                 inputMode={billingInfo?.postalInputMode ?? 'text'}
                 maxLength={billingInfo?.postalMaxLength ?? 10}
+                required={needsBilling}
                 {...register('billingZip')}
                 error={errors.billingZip?.message}
               />
