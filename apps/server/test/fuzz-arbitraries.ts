@@ -56,7 +56,12 @@ export function toJsonText(value: unknown): string {
 
 /** Sets a key as an own, enumerable property (plain assignment of `__proto__` would not). */
 function withKey(target: Record<string, unknown>, key: string, value: unknown) {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
   return target;
 }
 
@@ -77,7 +82,10 @@ const FIELD_HINTS: [RegExp, fc.Arbitrary<string>][] = [
   [/^creditCardNumber$/, fc.constant('4111111111111111')],
   [/^creditCardCode$/, fc.constant('123')],
   [/(first|last)Name$/i, fc.stringMatching(/^[A-Z][a-z]{1,12}$/)],
-  [/^(dealership|dealershipName|address1|city)$/, fc.stringMatching(/^[A-Z][a-z]{2,10} [A-Z][a-z]{2,10}$/)],
+  [
+    /^(dealership|dealershipName|address1|city)$/,
+    fc.stringMatching(/^[A-Z][a-z]{2,10} [A-Z][a-z]{2,10}$/),
+  ],
   [/email$/i, fc.emailAddress()],
 ];
 
@@ -192,7 +200,9 @@ const wrongValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
   fc.constant(new RawJson('1e309')),
   fc.constant(new RawJson('-1e309')),
-  fc.integer({ min: 500, max: 5_000 }).map((depth) => new RawJson(`${'['.repeat(depth)}${']'.repeat(depth)}`)),
+  fc
+    .integer({ min: 500, max: 5_000 })
+    .map((depth) => new RawJson(`${'['.repeat(depth)}${']'.repeat(depth)}`)),
   fc
     .integer({ min: 500, max: 3_000 })
     .map((depth) => new RawJson(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`)),
@@ -209,7 +219,8 @@ type Path = (string | number)[];
 /** Every place in a value that a mutation can change (the root is the empty path). */
 function pathsOf(value: unknown, prefix: Path = []): Path[] {
   const paths: Path[] = [prefix];
-  if (Array.isArray(value)) value.forEach((item, i) => paths.push(...pathsOf(item, [...prefix, i])));
+  if (Array.isArray(value))
+    value.forEach((item, i) => paths.push(...pathsOf(item, [...prefix, i])));
   else if (value !== null && typeof value === 'object' && !(value instanceof RawJson)) {
     for (const key of Object.keys(value)) {
       paths.push(...pathsOf((value as Record<string, unknown>)[key], [...prefix, key]));
@@ -223,7 +234,8 @@ function clone<T>(value: T): T {
   if (Array.isArray(value)) return value.map(clone) as T;
   if (value !== null && typeof value === 'object') {
     const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) withKey(copy, key, clone((value as Record<string, unknown>)[key]));
+    for (const key of Object.keys(value))
+      withKey(copy, key, clone((value as Record<string, unknown>)[key]));
     return copy as T;
   }
   return value;
@@ -238,9 +250,19 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), value: wrongValue }),
   // The class that reaches the database: an otherwise valid value with one bad character in it.
-  fc.record({ kind: fc.constant('inject' as const), at: fc.nat(), text: nastyString, position: fc.nat() }),
+  fc.record({
+    kind: fc.constant('inject' as const),
+    at: fc.nat(),
+    text: nastyString,
+    position: fc.nat(),
+  }),
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('extra' as const), at: fc.nat(), key: EXTRA_KEYS, value: wrongValue }),
+  fc.record({
+    kind: fc.constant('extra' as const),
+    at: fc.nat(),
+    key: EXTRA_KEYS,
+    value: wrongValue,
+  }),
 );
 
 function applyMutation(value: unknown, change: Mutation): unknown {
@@ -286,7 +308,12 @@ export function fuzzedValue(schema: JsonSchema | undefined): fc.Arbitrary<unknow
     {
       weight: 3,
       arbitrary: fc
-        .tuple(valid, fc.nat(), fc.constantFrom(...CONTROL_CHARACTERS, ...LONE_SURROGATES), fc.nat())
+        .tuple(
+          valid,
+          fc.nat(),
+          fc.constantFrom(...CONTROL_CHARACTERS, ...LONE_SURROGATES),
+          fc.nat(),
+        )
         .map(([value, at, text, position]) =>
           applyMutation(value, { kind: 'inject', at, text, position }),
         ),
@@ -349,7 +376,9 @@ function stringify(value: unknown): string {
 export function fuzzedQuery(schema: JsonSchema | undefined): fc.Arbitrary<string> {
   const values = schema
     ? fuzzedValue(schema)
-    : fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string(), nastyString), { maxKeys: 3 });
+    : fc.dictionary(fc.string({ maxLength: 10 }), fc.oneof(fc.string(), nastyString), {
+        maxKeys: 3,
+      });
   return fc
     .tuple(
       values,
@@ -358,7 +387,10 @@ export function fuzzedQuery(schema: JsonSchema | undefined): fc.Arbitrary<string
           fc.constantFrom(...RAW_URL_PIECES).map((piece) => `x=${piece}`),
           fc.constantFrom('__proto__[a]=1', 'constructor[prototype][a]=1', 'a=1&a=2', 'a[]=1'),
           fc
-            .tuple(fc.constantFrom(...Object.keys(schema?.properties ?? { x: 0 })), fc.constantFrom(...RAW_URL_PIECES))
+            .tuple(
+              fc.constantFrom(...Object.keys(schema?.properties ?? { x: 0 })),
+              fc.constantFrom(...RAW_URL_PIECES),
+            )
             .map(([key, piece]) => `${percentEncode(key)}=${piece}`),
         ),
         { nil: undefined },
@@ -366,7 +398,12 @@ export function fuzzedQuery(schema: JsonSchema | undefined): fc.Arbitrary<string
     )
     .map(([object, raw]) => {
       const pairs: string[] = [];
-      if (object !== null && typeof object === 'object' && !Array.isArray(object) && !(object instanceof RawJson)) {
+      if (
+        object !== null &&
+        typeof object === 'object' &&
+        !Array.isArray(object) &&
+        !(object instanceof RawJson)
+      ) {
         for (const [key, value] of Object.entries(object)) {
           for (const item of Array.isArray(value) ? value : [value]) {
             if (item === undefined) continue;

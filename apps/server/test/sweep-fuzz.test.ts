@@ -117,9 +117,7 @@ interface FuzzRequest {
 
 function requestArbitrary(target: Target): fc.Arbitrary<FuzzRequest> {
   const { route } = target;
-  const segments = target.segments.map((name) =>
-    fuzzedSegment(target.params?.properties?.[name]),
-  );
+  const segments = target.segments.map((name) => fuzzedSegment(target.params?.properties?.[name]));
   const protocol = route.caller === 'protocol';
   const schemaLessBody: JsonSchema = {
     type: 'object',
@@ -140,7 +138,14 @@ function requestArbitrary(target: Target): fc.Arbitrary<FuzzRequest> {
     ? fc.option(
         fc.oneof(
           fc.tuple(nastyString, nastyString).map(([id, secret]) => basic(`${id}:${secret}`)),
-          fc.constantFrom(basic('%:x'), basic('x:%E0%A4%A'), basic('nocolon'), 'Basic', 'Basic !!!', 'Bearer %00'),
+          fc.constantFrom(
+            basic('%:x'),
+            basic('x:%E0%A4%A'),
+            basic('nocolon'),
+            'Basic',
+            'Basic !!!',
+            'Bearer %00',
+          ),
         ),
         { nil: undefined, freq: 2 },
       )
@@ -251,31 +256,37 @@ describe('fuzz sweep over the route table', () => {
         let before = await rowCounts();
         const started = Date.now();
         const statuses: Record<number, number> = {};
-        await fc.assert(
-          fc.asyncProperty(requestArbitrary(target), async (request) => {
-            const response: LightMyRequestResponse = await t.app.inject(
-              injectOptions(route, request, session),
-            );
-            if (process.env.FUZZ_VERBOSE) statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
-            const after = await rowCounts();
-            const changed = Object.keys(after).filter(
-              (name) => after[name] !== before[name] && !WRITTEN_WHEN_REFUSED[name],
-            );
-            before = after;
-            const where = `${route.method} ${request.url.slice(0, 300)} ${request.payload?.slice(0, 300) ?? ''}`;
-            if (response.statusCode >= 500) {
-              failures.push(`${response.statusCode} ${where}`);
-              return false;
-            }
-            if (response.statusCode >= 400 && changed.length > 0) {
-              failures.push(`${response.statusCode} changed ${changed.join(', ')}: ${where}`);
-              return false;
-            }
-            return true;
-          }),
-          { numRuns: RUNS, endOnFailure: true },
-        ).catch(() => undefined);
-        if (process.env.FUZZ_VERBOSE) console.log(`${route.method} ${route.url}: ${Date.now() - started} ms ${JSON.stringify(statuses)}`);
+        await fc
+          .assert(
+            fc.asyncProperty(requestArbitrary(target), async (request) => {
+              const response: LightMyRequestResponse = await t.app.inject(
+                injectOptions(route, request, session),
+              );
+              if (process.env.FUZZ_VERBOSE)
+                statuses[response.statusCode] = (statuses[response.statusCode] ?? 0) + 1;
+              const after = await rowCounts();
+              const changed = Object.keys(after).filter(
+                (name) => after[name] !== before[name] && !WRITTEN_WHEN_REFUSED[name],
+              );
+              before = after;
+              const where = `${route.method} ${request.url.slice(0, 300)} ${request.payload?.slice(0, 300) ?? ''}`;
+              if (response.statusCode >= 500) {
+                failures.push(`${response.statusCode} ${where}`);
+                return false;
+              }
+              if (response.statusCode >= 400 && changed.length > 0) {
+                failures.push(`${response.statusCode} changed ${changed.join(', ')}: ${where}`);
+                return false;
+              }
+              return true;
+            }),
+            { numRuns: RUNS, endOnFailure: true },
+          )
+          .catch(() => undefined);
+        if (process.env.FUZZ_VERBOSE)
+          console.log(
+            `${route.method} ${route.url}: ${Date.now() - started} ms ${JSON.stringify(statuses)}`,
+          );
       }
       expect(failures).toEqual([]);
     },
