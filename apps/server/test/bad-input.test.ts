@@ -75,6 +75,23 @@ describe('bad input', () => {
     expect(response.statusCode).toBe(400);
   });
 
+  it.each([
+    ['client_id', 'client_id=a%00b&grant_type=authorization_code&code=x&redirect_uri=x'],
+    ['code', 'grant_type=authorization_code&code=a%00b&redirect_uri=x'],
+    ['token', 'token=a%00b&token_type_hint=access_token'],
+  ])("refuses a NUL byte in the provider's form body (%s) with 400", async (_name, payload) => {
+    for (const path of ['/oidc/token', '/oidc/token/revocation']) {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: path,
+        remoteAddress: nextAddress(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload,
+      });
+      expect(response.statusCode).toBe(400);
+    }
+  });
+
   describe('the Carfax sandbox client authentication (RFC 6749 §5.2)', () => {
     const basic = (text: string) => `Basic ${Buffer.from(text).toString('base64')}`;
     for (const endpoint of ['token', 'revoke']) {

@@ -87,6 +87,10 @@ const FIELD_HINTS: [RegExp, fc.Arbitrary<string>][] = [
     fc.stringMatching(/^[A-Z][a-z]{2,10} [A-Z][a-z]{2,10}$/),
   ],
   [/email$/i, fc.emailAddress()],
+  [/^response_type$/, fc.constant('code')],
+  [/^scope$/, fc.constant('openid')],
+  [/^code_challenge_method$/, fc.constant('S256')],
+  [/^grant_type$/, fc.constantFrom('authorization_code', 'refresh_token', 'client_credentials')],
 ];
 
 /** Valid values of a schema (what the web app would send); `name` is the field's. */
@@ -164,11 +168,15 @@ const CONTROL_CHARACTERS = [
 ];
 const LONE_SURROGATES = ['\ud800', '\udbff', '\udc00', '\udfff'];
 
+/** One bad character, NUL (the one that reached the database) as often as all others together. */
+const badCharacter = fc.oneof(
+  fc.constant('\u0000'),
+  fc.constantFrom(...CONTROL_CHARACTERS, ...LONE_SURROGATES),
+);
+
 /** Strings an attacker types: control characters, lone surrogates, very long ones, markup. */
 export const nastyString: fc.Arbitrary<string> = fc.oneof(
-  fc
-    .tuple(fc.string({ maxLength: 8 }), fc.constantFrom(...CONTROL_CHARACTERS, ...LONE_SURROGATES))
-    .map(([text, bad]) => `${text}${bad}${text}`),
+  fc.tuple(fc.string({ maxLength: 8 }), badCharacter).map(([text, bad]) => `${text}${bad}${text}`),
   fc.string({ unit: 'binary', maxLength: 30 }),
   fc.string({
     unit: fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code)),
@@ -308,12 +316,7 @@ export function fuzzedValue(schema: JsonSchema | undefined): fc.Arbitrary<unknow
     {
       weight: 3,
       arbitrary: fc
-        .tuple(
-          valid,
-          fc.nat(),
-          fc.constantFrom(...CONTROL_CHARACTERS, ...LONE_SURROGATES),
-          fc.nat(),
-        )
+        .tuple(valid, fc.nat(), badCharacter, fc.nat())
         .map(([value, at, text, position]) =>
           applyMutation(value, { kind: 'inject', at, text, position }),
         ),
@@ -366,7 +369,8 @@ export const RAW_URL_PIECES = [
   '%0d%0aSet-Cookie:%20x=y',
 ];
 
-function stringify(value: unknown): string {
+/** A value as the text of a query, form or path parameter. */
+export function stringify(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof RawJson) return value.text;
   return toJsonText(value);
