@@ -369,7 +369,7 @@ describe('fuzz sweep over the route table', () => {
             }
           });
         if (process.env.FUZZ_VERBOSE)
-          console.log(
+          console.warn(
             `${route.method} ${route.url}: ${Date.now() - started} ms ${JSON.stringify(statuses)}`,
           );
       }

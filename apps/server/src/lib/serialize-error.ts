@@ -69,6 +69,6 @@ function sanitize(error: unknown, depth = 0): unknown {
 }
 
 /** The logger's `err` serializer: pino's own, after database errors are made safe. */
-export function serializeError(error: unknown): unknown {
+export function serializeError(error: Error): ReturnType<typeof stdSerializers.err> {
   return stdSerializers.err(sanitize(error) as Error);
 }
