@@ -9,10 +9,12 @@ import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { deriveKeys } from './lib/keys.ts';
 import { scrubRequestUrl } from './lib/scrub.ts';
+import { serializeError } from './lib/serialize-error.ts';
 import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import textInput from './plugins/text-input.ts';
 import identity from './plugins/identity.ts';
 import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
@@ -85,7 +87,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '***' },
-      serializers: { req: serializeRequest },
+      // Request URLs are logged without their secrets (codes, states, tokens); a failed query's
+      // message and parameters hold names and e-mails: logged without them.
+      serializers: { req: serializeRequest, err: serializeError },
       ...(options.logStream ? { stream: options.logStream } : {}),
       ...(options.prettyLogs
         ? {
@@ -136,6 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(errorHandler);
+  await app.register(textInput);
   // Cookies are parsed where they are read (CSRF, sessions), not on every request.
   await app.register(cookie, { hook: false });
   await app.register(rateLimit, {

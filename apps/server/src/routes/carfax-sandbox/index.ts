@@ -21,6 +21,7 @@ import {
 } from '../../adapters/carfax/sandbox/sandbox-authorization-server.ts';
 import { deriveSubkey, hmac, safeEqual } from '../../lib/keys.ts';
 import { INTERNAL_HEADER } from '../../plugins/identity.ts';
+import { findUnstorableText } from '../../plugins/text-input.ts';
 import { SANDBOX_STYLESHEET, consentPage, messagePage } from './consent-page.ts';
 
 /** Cookies of the sandbox's own pages, scoped to its path (it plays another site). */
@@ -309,17 +310,15 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
 
   /** The client of a token or revocation request: HTTP Basic, or the body's id and secret. */
   async function clientOf(request: FastifyRequest): Promise<SandboxClient | null> {
-    const body = (request.body ?? {}) as Record<string, string | undefined>;
     const header = request.headers.authorization;
-    if (header?.startsWith('Basic ')) {
-      const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
-      const split = decoded.indexOf(':');
-      if (split < 0) return null;
-      const id = decodeURIComponent(decoded.slice(0, split));
-      const secret = decodeURIComponent(decoded.slice(split + 1));
-      return authenticateSandboxClient(app.db, id, secret);
-    }
-    return authenticateSandboxClient(app.db, body.client_id, body.client_secret);
+    const credentials = header?.startsWith('Basic ')
+      ? basicCredentials(header.slice(6))
+      : {
+          id: formField(request.body, 'client_id'),
+          secret: formField(request.body, 'client_secret'),
+        };
+    if (!credentials) return null;
+    return authenticateSandboxClient(app.db, credentials.id, credentials.secret);
   }
 
   function oauthError(reply: FastifyReply, failure: OAuthFailure) {
@@ -356,7 +355,14 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
   app.post(CARFAX_SANDBOX_PATHS.token, { config: serverCalls }, async (request, reply) => {
     const client = await clientOf(request);
     if (!client) return oauthError(reply, invalidClient);
-    const body = (request.body ?? {}) as Record<string, string | undefined>;
+    const field = (name: string) => formField(request.body, name);
+    const body = {
+      grant_type: field('grant_type'),
+      code: field('code'),
+      redirect_uri: field('redirect_uri'),
+      code_verifier: field('code_verifier'),
+      refresh_token: field('refresh_token'),
+    };
     const now = app.now();
     let result: IssuedTokens | OAuthFailure;
     if (body.grant_type === 'authorization_code') {
@@ -401,7 +407,7 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
   app.post(CARFAX_SANDBOX_PATHS.revoke, { config: serverCalls }, async (request, reply) => {
     const client = await clientOf(request);
     if (!client) return oauthError(reply, invalidClient);
-    const token = (request.body as Record<string, string | undefined> | undefined)?.token;
+    const token = formField(request.body, 'token');
     if (!token)
       return oauthError(reply, {
         status: 400,
@@ -444,5 +450,33 @@ const carfaxSandboxRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 };
+
+/**
+ * RFC 6749 §2.3.1: Basic credentials are the percent-encoded id and secret, base64-encoded.
+ * Anything that does not decode (no colon, a bad escape) or holds text no database column can
+ * store is no client: null, never a thrown error.
+ */
+function basicCredentials(encoded: string): { id: string; secret: string } | null {
+  const decoded = Buffer.from(encoded, 'base64').toString('utf8');
+  const split = decoded.indexOf(':');
+  if (split < 0) return null;
+  let credentials: { id: string; secret: string };
+  try {
+    credentials = {
+      id: decodeURIComponent(decoded.slice(0, split)),
+      secret: decodeURIComponent(decoded.slice(split + 1)),
+    };
+  } catch {
+    return null;
+  }
+  return findUnstorableText(credentials) === null ? credentials : null;
+}
+
+/** A parameter of an OAuth request body: a string, or absent (any other JSON value is absent). */
+function formField(body: unknown, name: string): string | undefined {
+  if (body === null || typeof body !== 'object' || !Object.hasOwn(body, name)) return undefined;
+  const value = (body as Record<string, unknown>)[name];
+  return typeof value === 'string' ? value : undefined;
+}
 
 export default carfaxSandboxRoutes;

@@ -11,6 +11,7 @@ import {
   NONCE_PROPERTY,
 } from '../../identity/provider/embedded-provider.ts';
 import { INTERNAL_HEADER } from '../../plugins/identity.ts';
+import { findUnstorableText } from '../../plugins/text-input.ts';
 import { pageContentSecurityPolicy } from '../../plugins/security-headers.ts';
 import {
   authenticateLegacy,
@@ -33,9 +34,24 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
   const provider = embedded;
   const handle = provider.callback();
 
-  // The provider reads form bodies itself; leave the stream unread for it.
-  app.addContentTypeParser('application/x-www-form-urlencoded', (_request, _payload, done) =>
-    done(null),
+  // Form bodies are read here, so that the edge check on stored text (plugins/text-input.ts) sees
+  // them as it sees every other body; the provider takes the text from `req.body` (its
+  // documented fallback when a body was read before it).
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 56 * 1024 },
+    (request, body, done) => {
+      const text = String(body);
+      (request.raw as IncomingMessage & { body?: string }).body = text;
+      const fields = Object.fromEntries(new URLSearchParams(text));
+      const at = findUnstorableText(fields);
+      if (at === null) return done(null, undefined);
+      done(
+        new AppError(ERROR_CODES.VALIDATION_FAILED, {
+          errors: [{ source: at, message: errorMessage(ERROR_CODES.VALIDATION_FAILED) }],
+        }),
+      );
+    },
   );
 
   app.route({
