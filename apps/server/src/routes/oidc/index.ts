@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { ZSignInRequestSchema } from '@dealerpass/domain/schemas/sign-in';
 import { AppError } from '../../errors/app-error.ts';
 import {
