@@ -10,7 +10,12 @@ import type { TAccountStatus } from './status.ts';
 import { hasAccess, isBilled, nextAccountStatus } from './status-transitions.ts';
 import type { TAccountEvent } from './status-transitions.ts';
 import { billingSummaryView, cardArea, subscriptionsPageView } from './billing-view.ts';
-import { ACCOUNT_ROUTES, accountNavLinks, accountRouteAccess } from './account-routes.ts';
+import {
+  ACCOUNT_ROUTES,
+  accountApiAccess,
+  accountNavLinks,
+  accountRouteAccess,
+} from './account-routes.ts';
 import { karIdBanner } from './karid-banner.ts';
 import { loginPathFor, sessionFailureAction } from './session-failure.ts';
 
@@ -300,5 +305,44 @@ describe('session failures (001 §4, R6)', () => {
     [{ code: 'FORBIDDEN' }, '/account', null],
   ])('%j on %s', (body, path, action) => {
     expect(sessionFailureAction(body, path)).toEqual(action);
+  });
+});
+
+describe('accountApiAccess: the server side of the page rule (docs/decisions/016)', () => {
+  const held = ['NADA', 'CF', 'AC'];
+  it.each([
+    ['active', ACCOUNT_ROUTES.profile, {}, { allowed: true }],
+    ['inactive', ACCOUNT_ROUTES.profile, {}, { allowed: false, refusal: 'inactive' }],
+    ['inactive', ACCOUNT_ROUTES.billing, {}, { allowed: true }],
+    [
+      'inactive',
+      ACCOUNT_ROUTES.billing,
+      { activeOnly: true },
+      { allowed: false, refusal: 'inactive' },
+    ],
+    ['inactive', ACCOUNT_ROUTES.karIdConnect, {}, { allowed: true }],
+    ['blocked', ACCOUNT_ROUTES.billing, {}, { allowed: false, refusal: 'blocked' }],
+    ['active', ACCOUNT_ROUTES.cancel, {}, { allowed: true }],
+    ['inactive', ACCOUNT_ROUTES.cancel, {}, { allowed: false, refusal: 'inactive' }],
+    ['validating payment', ACCOUNT_ROUTES.billing, { activeOnly: true }, { allowed: true }],
+  ] as const)('%s on %s %j → %j', (status, page, options, expected) => {
+    expect(
+      accountApiAccess(page, { flags: flags(status), subscriptions: held, ...options }),
+    ).toEqual(expected);
+  });
+
+  it('an integration page needs its code', () => {
+    expect(
+      accountApiAccess(ACCOUNT_ROUTES.carfaxStatus, {
+        flags: flags('active'),
+        subscriptions: ['AC'],
+      }),
+    ).toEqual({ allowed: false, refusal: 'not-held' });
+    expect(
+      accountApiAccess(ACCOUNT_ROUTES.autoCheckIntegrations, {
+        flags: flags('active'),
+        subscriptions: ['AC'],
+      }),
+    ).toEqual({ allowed: true });
   });
 });
