@@ -124,6 +124,29 @@ describe('access sweep over the route table', () => {
   });
   afterAll(() => t.close());
 
+  /** One call of a route in a session state, with a plausible or a malformed body. */
+  function call(route: RouteTableEntry, scenario: TScenario, body: 'plausible' | 'malformed') {
+    const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
+    return inject(t, {
+      method: route.method,
+      url:
+        body === 'plausible'
+          ? concretePath(route.url, 'sweep')
+          : `${concretePath(route.url, '%E2%80%AE..')}?year=abc&state=`,
+      headers: {
+        cookie: [
+          browser.cookie,
+          scenario === 'no cookie' ? '' : `${SESSION_COOKIE}=${cookies[scenario]}`,
+        ]
+          .filter(Boolean)
+          .join('; '),
+        'x-csrf-token': browser.token,
+        ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(hasBody ? { payload: body === 'plausible' ? '{}' : JSON.stringify(MALFORMED) } : {}),
+    });
+  }
+
   it('has routes to sweep, in each kind of access', () => {
     const kinds = new Set(
       sweptRoutes(t).map((route) => (typeof route.access === 'string' ? route.access : 'page')),
@@ -149,27 +172,7 @@ describe('access sweep over the route table', () => {
     for (const route of routes) {
       for (const scenario of scenarios) {
         for (const body of ['plausible', 'malformed'] as const) {
-          const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
-          const response = await inject(t, {
-            method: route.method,
-            url:
-              body === 'plausible'
-                ? concretePath(route.url, 'sweep')
-                : `${concretePath(route.url, '%E2%80%AE..')}?year=abc&state=`,
-            headers: {
-              cookie: [
-                browser.cookie,
-                scenario === 'no cookie' ? '' : `${SESSION_COOKIE}=${cookies[scenario]}`,
-              ]
-                .filter(Boolean)
-                .join('; '),
-              'x-csrf-token': browser.token,
-              ...(hasBody ? { 'content-type': 'application/json' } : {}),
-            },
-            ...(hasBody
-              ? { payload: body === 'plausible' ? '{}' : JSON.stringify(MALFORMED) }
-              : {}),
-          });
+          const response = await call(route, scenario, body);
           const label = `${route.method} ${route.url} [${scenario}, ${body}] → ${response.statusCode} ${response.body.slice(0, 120)}`;
           const expected = expectedFor(route, scenario);
           if (expected.kind === 'status') {
@@ -198,22 +201,7 @@ describe('access sweep over the route table', () => {
     const before = await rowCounts(t);
     for (const route of routes) {
       for (const scenario of ['no cookie', 'garbage', 'ended', 'expired', 'replaced'] as const) {
-        const hasBody = !['GET', 'HEAD', 'DELETE'].includes(route.method);
-        const response = await inject(t, {
-          method: route.method,
-          url: concretePath(route.url),
-          headers: {
-            cookie: [
-              browser.cookie,
-              scenario === 'no cookie' ? '' : `${SESSION_COOKIE}=${cookies[scenario]}`,
-            ]
-              .filter(Boolean)
-              .join('; '),
-            'x-csrf-token': browser.token,
-            ...(hasBody ? { 'content-type': 'application/json' } : {}),
-          },
-          ...(hasBody ? { payload: '{}' } : {}),
-        });
+        const response = await call(route, scenario, 'plausible');
         expect([401, 403], `${route.method} ${route.url} [${scenario}]`).toContain(
           response.statusCode,
         );
