@@ -160,6 +160,11 @@ describe('redirect sweep', () => {
           method: 'GET',
           url: `/login?returnTo=${percentEncode(value)}`,
         });
+        // Text the database cannot store (NUL) is refused at the edge for every route (400).
+        if (value.includes('\u0000')) {
+          expect(response.statusCode).toBe(400);
+          return;
+        }
         expect(response.statusCode).toBe(303);
         const state = new URL(response.headers.location as string).searchParams.get('state');
         expect(state).toBeTruthy();
