@@ -134,6 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         instance.decorate('db', options.database.db);
         instance.decorate('keys', deriveKeys(options.secret));
         instance.decorate('now', options.now ?? (() => new Date()));
+        instance.decorate('messageVars', {
+          company: config.company.name,
+          phone: config.company.supportPhone,
+        });
       },
       { name: 'config' },
     ),

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import type { AutoCheckVerifier } from '../adapters/autocheck/autocheck-verifier.ts';
@@ -15,6 +16,7 @@ import {
   registerSandboxClient,
 } from '../adapters/carfax/sandbox/sandbox-authorization-server.ts';
 import { deriveSubkey } from '../lib/keys.ts';
+import type { CarfaxDeps } from '../services/carfax/carfax-deps.ts';
 import { inProcessFetch } from './identity.ts';
 
 export interface IntegrationOverrides {
@@ -75,7 +77,22 @@ export default fp(
         ? createAutoCheckApiVerifier(config.autoCheck)
         : createSandboxAutoCheckVerifier());
 
-    app.decorate('carfax', { client, loginCallbackUrl, logoutCallbackUrl });
+    // The Carfax services' dependencies, built once; only the logger is the request's own.
+    const carfaxDeps: Omit<CarfaxDeps, 'log'> = {
+      db: app.db,
+      client,
+      encryptionKey: app.keys.encryption,
+      now: app.now,
+      loginCallbackUrl,
+      logoutCallbackUrl,
+      messageVars: app.messageVars,
+    };
+    app.decorate('carfax', {
+      client,
+      loginCallbackUrl,
+      logoutCallbackUrl,
+      deps: (log: FastifyBaseLogger): CarfaxDeps => ({ ...carfaxDeps, log }),
+    });
     app.decorate('autoCheck', autoCheck);
   },
   { name: 'integrations', dependencies: ['config', 'identity'] },
@@ -83,7 +100,13 @@ export default fp(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    carfax: { client: CarfaxClient; loginCallbackUrl: string; logoutCallbackUrl: string };
+    carfax: {
+      client: CarfaxClient;
+      loginCallbackUrl: string;
+      logoutCallbackUrl: string;
+      /** What the Carfax services need, with the request's logger. */
+      deps(log: FastifyBaseLogger): CarfaxDeps;
+    };
     autoCheck: AutoCheckVerifier;
   }
 }

@@ -49,7 +49,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         {
           db: app.db,
           companyEmailDomain: app.config.company.emailDomain,
-          messageVars: { company: app.config.company.name, phone: app.config.company.supportPhone },
+          messageVars: app.messageVars,
           captcha: { verifier: app.captcha, remoteIp: request.ip },
         },
         {

@@ -23,8 +23,6 @@ const ZUpdateCurrentUserQuerySchema = z.object({
  * subscriptions…) is ignored, never written.
  */
 export function registerUpdateCurrentUser(app: FastifyInstance): void {
-  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
-
   app.withTypeProvider<ZodTypeProvider>().put(
     '/api/users/current',
     {
@@ -58,7 +56,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
           db: app.db,
           verifier: app.autoCheck,
           encryptionKey: app.keys.encryption,
-          messageVars,
+          messageVars: app.messageVars,
           log: request.log,
         },
         userId,
