@@ -3,7 +3,7 @@ import fp from 'fastify-plugin';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import type { AutoCheckVerifier } from '../adapters/autocheck/autocheck-verifier.ts';
 import { createAutoCheckApiVerifier } from '../adapters/autocheck/autocheck-api.ts';
-import { createSandboxAutoCheckVerifier } from '../adapters/autocheck/sandbox-autocheck.ts';
+import { createSandboxAutoCheckVerifier } from '../sandboxes/autocheck/sandbox-autocheck.ts';
 import {
   createCarfaxClient,
   type CarfaxClient,
@@ -14,7 +14,7 @@ import {
   CARFAX_SANDBOX_PATHS,
   CARFAX_SANDBOX_SCOPE,
   registerSandboxClient,
-} from '../adapters/carfax/sandbox/sandbox-authorization-server.ts';
+} from '../sandboxes/carfax/sandbox-authorization-server.ts';
 import { deriveSubkey } from '../lib/keys.ts';
 import type { CarfaxDeps } from '../services/carfax/carfax-deps.ts';
 import { inProcessFetch } from './identity.ts';
