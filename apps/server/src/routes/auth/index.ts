@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import { CSRF_COOKIE } from '../../plugins/csrf.ts';
 import { LOGIN_CALLBACK_PATH, LOGOUT_CALLBACK_PATHS } from '../../plugins/identity.ts';
+import { sessionOf } from '../../plugins/session.ts';
 import { completeSignIn } from '../../services/session/complete-sign-in.ts';
 import { startLoginTransaction } from '../../services/session/login-transactions.ts';
 import {
@@ -105,7 +106,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
    * banner (000 §4) shows only when the sign-in did not come through a DealerPass ID.
    */
   app.get('/api/auth/session', { config: { access: 'session' } }, async (request) => {
-    const session = request.session!;
+    const session = sessionOf(request);
     return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
   });
 

@@ -21,6 +21,7 @@ import { reactivate } from '../../services/billing/reactivate.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
 
@@ -40,7 +41,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     refuseRawCardData(request.body);
     const body = request.body as Record<string, unknown> | null | undefined;
     if (body && typeof body === 'object' && body.sameAddresses === true) {
-      const user = await getUserRow(app.db, userIdOf(request));
+      const user = await getUserRow(app.db, sessionOf(request).userId);
       request.body = { ...body, ...billingFromAccount(user) };
     }
   }
@@ -59,9 +60,14 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await storePaymentProfile(app.deps.billing, userIdOf(request), request.body, {
-        retryDueRenewal: true,
-      });
+      const row = await storePaymentProfile(
+        app.deps.billing,
+        sessionOf(request).userId,
+        request.body,
+        {
+          retryDueRenewal: true,
+        },
+      );
       sent();
       return { data: serializeUser(row) };
     },
@@ -75,7 +81,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: { 200: ZUserResponseSchema } },
     },
     async (request) => ({
-      data: serializeUser(await removePaymentProfile(app.deps.billing, userIdOf(request))),
+      data: serializeUser(await removePaymentProfile(app.deps.billing, sessionOf(request).userId)),
     }),
   );
 
@@ -90,7 +96,11 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       errorHandler: validationAs(ERROR_CODES.CANCEL_ACCOUNT_FAILED),
     },
     async (request) => {
-      const row = await cancelSubscription(app.deps.billing, userIdOf(request), request.body);
+      const row = await cancelSubscription(
+        app.deps.billing,
+        sessionOf(request).userId,
+        request.body,
+      );
       request.log.info({ status: row.accountStatus }, 'subscription cancelled');
       sent();
       return { data: serializeUser(row) };
@@ -109,7 +119,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await reactivate(app.deps.billing, userIdOf(request), request.body);
+      const row = await reactivate(app.deps.billing, sessionOf(request).userId, request.body);
       request.log.info({ status: row.accountStatus }, 'account reactivated');
       sent();
       return { data: serializeUser(row) };
@@ -123,11 +133,6 @@ export function validationAs(code: (typeof ERROR_CODES)[keyof typeof ERROR_CODES
     if (!hasZodFastifySchemaValidationErrors(error)) throw error;
     throw new AppError(code, { errors: toFieldErrors(error.validation, errorMessage(code)) });
   };
-}
-
-function userIdOf(request: FastifyRequest): string {
-  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-  return request.session.userId;
 }
 
 export default billingRoutes;

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CARFAX_API,
@@ -8,13 +7,12 @@ import {
   ZCarfaxTokensQuerySchema,
 } from '@dealerpass/domain/integrations/carfax';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
-import { ERROR_CODES } from '@dealerpass/domain/messages';
-import { AppError } from '../../errors/app-error.ts';
 import { connectCarfax } from '../../services/carfax/connect-carfax.ts';
 import { disconnectCarfax } from '../../services/carfax/disconnect-carfax.ts';
 import { getCarfaxStatus } from '../../services/carfax/get-carfax-status.ts';
 import { refreshCarfaxTokens } from '../../services/carfax/refresh-carfax-tokens.ts';
 import { startCarfaxSignIn } from '../../services/carfax/start-carfax-sign-in.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 const ZStatusSchema = z.object({
   status: z.literal('connected'),
@@ -113,10 +111,5 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
   );
 };
-
-function sessionOf(request: FastifyRequest) {
-  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-  return request.session;
-}
 
 export default carfaxRoutes;
