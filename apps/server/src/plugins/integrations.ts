@@ -27,8 +27,9 @@ export interface IntegrationOverrides {
 
 /**
  * The two vehicle-history integrations (issue 8, docs/decisions/015): `app.carfax`, the OAuth
- * client for the Carfax sandbox or the configured Carfax, with our two callback URLs; and
- * `app.autoCheck`, the credential check of the AutoCheck sandbox or the configured AutoCheck.
+ * client for the Carfax sandbox or the configured Carfax, with our two callback URLs and the Carfax
+ * services' dependencies; and `app.autoCheck`, the credential check of the AutoCheck sandbox or
+ * the configured AutoCheck.
  */
 export default fp(
   async (app, overrides: IntegrationOverrides) => {
