@@ -32,6 +32,18 @@ if (unlisted.length > 0) {
 }
 
 const WEB = './apps/web/src';
+const SERVER = './apps/server/src';
+
+// The product's server code, which may not reach into the sandboxes: they are chosen by the
+// plugins and adapters' factories from configuration, and the demo seed pays with the sandbox.
+const SERVICES_WITHOUT_SANDBOXES = readdirSync(
+  new URL('./apps/server/src/services/', import.meta.url),
+  {
+    withFileTypes: true,
+  },
+)
+  .filter((entry) => entry.isDirectory() && entry.name !== 'demo')
+  .map((entry) => `${SERVER}/services/${entry.name}`);
 
 /** Who may not import whom (`import/no-restricted-paths`): shared → features → app, one way. */
 export const IMPORT_ZONES = [
@@ -49,6 +61,11 @@ export const IMPORT_ZONES = [
     target: './apps/server',
     from: './apps/web',
     message: 'the server does not import the web app.',
+  },
+  {
+    target: [`${SERVER}/routes`, `${SERVER}/identity`, ...SERVICES_WITHOUT_SANDBOXES],
+    from: `${SERVER}/sandboxes`,
+    message: 'routes and services do not use a sandbox; the plugins choose one from configuration.',
   },
   {
     target: [`${WEB}/components`, `${WEB}/lib`],

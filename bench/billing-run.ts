@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { createSandboxGateway } from '../apps/server/src/adapters/payments/sandbox-gateway.ts';
+import { createSandboxGateway } from '../apps/server/src/sandboxes/payments/sandbox-gateway.ts';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.ts';
 import { runBilling } from '../apps/server/src/services/billing/run-billing.ts';
 

@@ -53,6 +53,13 @@ const CASES: { name: string; file: string; bad: string; good: string; rule: stri
     rule: 'import/no-restricted-paths',
   },
   {
+    name: 'the product routes and services never import a sandbox',
+    file: 'apps/server/src/services/users/lint-fixture.ts',
+    bad: "import { SANDBOX_TEST_CARDS } from '../../sandboxes/payments/test-cards.ts';\nexport const x = SANDBOX_TEST_CARDS;\n",
+    good: "import type { PaymentGateway } from '../../adapters/payments/payment-gateway.ts';\nexport type X = PaymentGateway;\n",
+    rule: 'import/no-restricted-paths',
+  },
+  {
     name: 'a feature never imports another feature through a relative path',
     file: 'apps/web/src/features/integrations/components/lint-fixture.tsx',
     bad: "import { useCurrentUser } from '../../account/current-user.tsx';\nexport const x = useCurrentUser;\n",

@@ -6,8 +6,8 @@ import {
 import {
   CARFAX_SANDBOX_PASSWORD,
   CARFAX_SANDBOX_USERS,
-} from '../../apps/server/src/adapters/carfax/sandbox/test-users.ts';
-import { AUTOCHECK_SANDBOX_CREDENTIALS } from '../../apps/server/src/adapters/autocheck/sandbox-autocheck.ts';
+} from '../../apps/server/src/sandboxes/carfax/test-users.ts';
+import { AUTOCHECK_SANDBOX_CREDENTIALS } from '../../apps/server/src/sandboxes/autocheck/sandbox-autocheck.ts';
 import { acceptEssentialCookies, expect, expectAccessible, test } from './fixtures.ts';
 
 /** Signs a demo account in through the embedded provider's page, then opens `path`. */

@@ -29,7 +29,7 @@ import healthRoutes from './routes/health/index.ts';
 import logRoutes from './routes/log/index.ts';
 import sandboxGatewayRoutes, {
   type SandboxGatewayRoutesOptions,
-} from './routes/sandbox-gateway/index.ts';
+} from './sandboxes/payments/routes.ts';
 import identityRoutes from './routes/identity/index.ts';
 import oidcRoutes from './routes/oidc/index.ts';
 import billingRoutes from './routes/billing/index.ts';
@@ -37,7 +37,7 @@ import paymentHistoryRoutes from './routes/payment-history/index.ts';
 import signupRoutes from './routes/signup/index.ts';
 import userRoutes from './routes/users/index.ts';
 import carfaxRoutes from './routes/carfax/index.ts';
-import carfaxSandboxRoutes from './routes/carfax-sandbox/index.ts';
+import carfaxSandboxRoutes from './sandboxes/carfax/routes.ts';
 import configRoutes from './routes/config/index.ts';
 import './types.ts';
 
@@ -134,6 +134,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         instance.decorate('db', options.database.db);
         instance.decorate('keys', deriveKeys(options.secret));
         instance.decorate('now', options.now ?? (() => new Date()));
+        instance.decorate('messageVars', {
+          company: config.company.name,
+          phone: config.company.supportPhone,
+        });
       },
       { name: 'config' },
     ),

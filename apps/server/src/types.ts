@@ -1,3 +1,4 @@
+import type { IMessageVars } from '@dealerpass/domain/messages';
 import type { Config } from './config.ts';
 import type { CaptchaVerifier } from './adapters/captcha/captcha-verifier.ts';
 import type { AltchaChallenge } from './adapters/captcha/altcha-verifier.ts';
@@ -15,6 +16,8 @@ declare module 'fastify' {
     keys: Keys;
     /** The clock of the whole server; tests inject their own. */
     now: () => Date;
+    /** The company's name and support phone as the message catalogue's texts fill them in. */
+    messageVars: IMessageVars;
     /** The payment gateway port (DECISIONS R5). */
     payments: PaymentGateway;
     captcha: CaptchaVerifier & { createChallenge?: () => Promise<AltchaChallenge> };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
-import { CARFAX_SANDBOX_CLIENT_ID } from '../src/adapters/carfax/sandbox/sandbox-authorization-server.ts';
+import { CARFAX_SANDBOX_CLIENT_ID } from '../src/sandboxes/carfax/sandbox-authorization-server.ts';
 import { serializeError } from '../src/lib/serialize-error.ts';
 
 /**

@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { payments, users } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { seedDemoData } from '../src/services/demo/seed-demo-data.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPaymentProfileRequestSchema } from '@dealerpass/domain/schemas/billing-form';
-import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import {
   accountEvents,
   billingPeriods,

@@ -19,7 +19,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { PaymentGateway } from '../src/adapters/payments/payment-gateway.ts';
-import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { accountEvents, payments, subscriptions, users } from '../src/db/schema.ts';
 import { storePaymentProfile } from '../src/services/billing/payment-profile.ts';
 import { reactivate as reactivateInactive } from '../src/services/billing/reactivate.ts';

@@ -8,7 +8,7 @@ import {
   PaymentGatewayError,
   type PaymentGateway,
 } from '../src/adapters/payments/payment-gateway.ts';
-import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { openDatabase } from '../src/db/client.ts';
 import {
   accountEvents,

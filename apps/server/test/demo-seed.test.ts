@@ -22,7 +22,7 @@ import {
   users,
 } from '../src/db/schema.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
-import { createSandboxGateway } from '../src/adapters/payments/sandbox-gateway.ts';
+import { createSandboxGateway } from '../src/sandboxes/payments/sandbox-gateway.ts';
 import { open } from '../src/lib/secret-box.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/services/demo/demo-accounts.ts';
 import { DEMO_AUTOCHECK, seedDemoData } from '../src/services/demo/seed-demo-data.ts';

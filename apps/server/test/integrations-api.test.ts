@@ -7,8 +7,8 @@ import type { CarfaxFetch } from '../src/adapters/carfax/carfax-oauth-client.ts'
 import {
   CARFAX_SANDBOX_PASSWORD,
   CARFAX_SANDBOX_USERS,
-} from '../src/adapters/carfax/sandbox/test-users.ts';
-import { AUTOCHECK_SANDBOX_CREDENTIALS } from '../src/adapters/autocheck/sandbox-autocheck.ts';
+} from '../src/sandboxes/carfax/test-users.ts';
+import { AUTOCHECK_SANDBOX_CREDENTIALS } from '../src/sandboxes/autocheck/sandbox-autocheck.ts';
 import { inProcessFetch } from '../src/plugins/identity.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { buildTestApp, type TestApp } from './helper.ts';

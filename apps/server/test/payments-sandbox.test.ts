@@ -8,9 +8,9 @@ import {
 import {
   SANDBOX_TOKEN_URL,
   createSandboxGateway,
-} from '../src/adapters/payments/sandbox-gateway.ts';
-import { SANDBOX_TEST_CARDS } from '../src/adapters/payments/sandbox/test-cards.ts';
-import { purgeExpiredSandboxTokens } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+} from '../src/sandboxes/payments/sandbox-gateway.ts';
+import { SANDBOX_TEST_CARDS } from '../src/sandboxes/payments/test-cards.ts';
+import { purgeExpiredSandboxTokens } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import type { Database } from '../src/db/client.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 

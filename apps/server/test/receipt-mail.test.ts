@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxToken } from '../src/adapters/payments/sandbox/sandbox-tokens.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { payments, subscriptions, users } from '../src/db/schema.ts';
 import { runBilling, type BillingDeps } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp } from './helper.ts';

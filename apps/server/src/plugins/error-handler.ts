@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, errorMessage, type TErrorCode } from '@dealerpass/domain/messages';
 import { AppError, type FieldError } from '../errors/app-error.ts';
+import { toFieldErrors } from '../errors/field-errors.ts';
 
 /** The body of every failed API answer. */
 export interface ErrorBody {
@@ -29,10 +30,7 @@ export default fp(
   async (app) => {
     app.setErrorHandler((error: FastifyError, request, reply) => {
       if (hasZodFastifySchemaValidationErrors(error)) {
-        const errors = error.validation.map((issue) => ({
-          source: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body',
-          message: issue.message ?? errorMessage(ERROR_CODES.VALIDATION_FAILED),
-        }));
+        const errors = toFieldErrors(error.validation, errorMessage(ERROR_CODES.VALIDATION_FAILED));
         return send(
           reply,
           400,

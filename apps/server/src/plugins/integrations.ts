@@ -1,8 +1,9 @@
+import type { FastifyBaseLogger } from 'fastify';
 import fp from 'fastify-plugin';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import type { AutoCheckVerifier } from '../adapters/autocheck/autocheck-verifier.ts';
 import { createAutoCheckApiVerifier } from '../adapters/autocheck/autocheck-api.ts';
-import { createSandboxAutoCheckVerifier } from '../adapters/autocheck/sandbox-autocheck.ts';
+import { createSandboxAutoCheckVerifier } from '../sandboxes/autocheck/sandbox-autocheck.ts';
 import {
   createCarfaxClient,
   type CarfaxClient,
@@ -13,8 +14,9 @@ import {
   CARFAX_SANDBOX_PATHS,
   CARFAX_SANDBOX_SCOPE,
   registerSandboxClient,
-} from '../adapters/carfax/sandbox/sandbox-authorization-server.ts';
+} from '../sandboxes/carfax/sandbox-authorization-server.ts';
 import { deriveSubkey } from '../lib/keys.ts';
+import type { CarfaxDeps } from '../services/carfax/carfax-deps.ts';
 import { inProcessFetch } from './identity.ts';
 
 export interface IntegrationOverrides {
@@ -25,8 +27,9 @@ export interface IntegrationOverrides {
 
 /**
  * The two vehicle-history integrations (issue 8, docs/decisions/015): `app.carfax`, the OAuth
- * client for the Carfax sandbox or the configured Carfax, with our two callback URLs; and
- * `app.autoCheck`, the credential check of the AutoCheck sandbox or the configured AutoCheck.
+ * client for the Carfax sandbox or the configured Carfax, with our two callback URLs and the Carfax
+ * services' dependencies; and `app.autoCheck`, the credential check of the AutoCheck sandbox or
+ * the configured AutoCheck.
  */
 export default fp(
   async (app, overrides: IntegrationOverrides) => {
@@ -75,7 +78,22 @@ export default fp(
         ? createAutoCheckApiVerifier(config.autoCheck)
         : createSandboxAutoCheckVerifier());
 
-    app.decorate('carfax', { client, loginCallbackUrl, logoutCallbackUrl });
+    // The Carfax services' dependencies, built once; only the logger is the request's own.
+    const carfaxDeps: Omit<CarfaxDeps, 'log'> = {
+      db: app.db,
+      client,
+      encryptionKey: app.keys.encryption,
+      now: app.now,
+      loginCallbackUrl,
+      logoutCallbackUrl,
+      messageVars: app.messageVars,
+    };
+    app.decorate('carfax', {
+      client,
+      loginCallbackUrl,
+      logoutCallbackUrl,
+      deps: (log: FastifyBaseLogger): CarfaxDeps => ({ ...carfaxDeps, log }),
+    });
     app.decorate('autoCheck', autoCheck);
   },
   { name: 'integrations', dependencies: ['config', 'identity'] },
@@ -83,7 +101,13 @@ export default fp(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    carfax: { client: CarfaxClient; loginCallbackUrl: string; logoutCallbackUrl: string };
+    carfax: {
+      client: CarfaxClient;
+      loginCallbackUrl: string;
+      logoutCallbackUrl: string;
+      /** What the Carfax services need, with the request's logger. */
+      deps(log: FastifyBaseLogger): CarfaxDeps;
+    };
     autoCheck: AutoCheckVerifier;
   }
 }

@@ -90,11 +90,6 @@ export default fp(
       }
     });
 
-    const messageVars = {
-      company: app.config.company.name,
-      phone: app.config.company.supportPhone,
-    };
-
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const access = request.routeOptions.config.access;
       if (access === undefined || access === 'public') return;
@@ -109,7 +104,7 @@ export default fp(
       });
       if (!decision.allowed) {
         const code = REFUSALS[decision.refusal];
-        throw new AppError(code, { message: errorMessage(code, messageVars) });
+        throw new AppError(code, { message: errorMessage(code, app.messageVars) });
       }
       request.account = row;
     });

@@ -8,7 +8,8 @@ import { createPaymentGateway } from '../adapters/payments/create-payment-gatewa
 import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
-import { CHARGE_LEASE_MS, runBilling } from '../services/billing/run-billing.ts';
+import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
+import type { SignupDeps } from '../services/signup/sign-up.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {
@@ -66,6 +67,27 @@ export default fp(
     };
     app.decorate('mail', { transport, kick: async () => void (await dispatch()) });
 
+    // What the billing and sign-up services need, built once here for the routes and the run.
+    const billingDeps: BillingDeps = {
+      db: app.db,
+      payments: app.payments,
+      now: app.now,
+      timeZone: app.config.billing.timeZone,
+      company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
+      mailKind: transport.kind,
+      log: app.log,
+    };
+    app.decorate('deps', {
+      billing: billingDeps,
+      signup: {
+        ...billingDeps,
+        captcha: app.captcha,
+        publicUrl: app.config.publicUrl,
+        companyEmailDomain: app.config.company.emailDomain,
+        messageVars: app.messageVars,
+      },
+    });
+
     const interval = overrides.backgroundIntervalMs ?? 5000;
     let timer: NodeJS.Timeout | undefined;
     let ticks = 0;
@@ -99,21 +121,7 @@ export default fp(
         if (billing) return;
         const full = sinceFullRunMs >= billingEveryMs;
         if (full) sinceFullRunMs = 0;
-        billing = runBilling(
-          {
-            db: app.db,
-            payments: app.payments,
-            now: app.now,
-            timeZone: app.config.billing.timeZone,
-            company: {
-              name: app.config.company.name,
-              supportPhone: app.config.company.supportPhone,
-            },
-            mailKind: transport.kind,
-            log: app.log,
-          },
-          { abandonedOnly: !full },
-        )
+        billing = runBilling(billingDeps, { abandonedOnly: !full })
           .then((result) => {
             if (result.charged + result.declined + result.deactivated > 0)
               app.log.info({ billing: result }, 'billing run');
@@ -137,3 +145,10 @@ export default fp(
   },
   { name: 'services', dependencies: ['config'] },
 );
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The dependencies of the billing and sign-up services (fastify/demo: built once, decorated). */
+    deps: { billing: BillingDeps; signup: SignupDeps };
+  }
+}

@@ -12,6 +12,15 @@ import {
 
 export const SESSION_COOKIE = '__Host-dp-session';
 
+/**
+ * The session of a signed-in route's request: route-access.ts has required it before the handler
+ * runs, so a missing one means the route declared no session and is answered 401.
+ */
+export function sessionOf(request: FastifyRequest): ActiveSession {
+  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+  return request.session;
+}
+
 const DUPLICATE_BODY: Record<SessionContext, string> = {
   web: SESSION_FAILURE_BODIES.duplicateSession,
   app: SESSION_FAILURE_BODIES.duplicateSession,

@@ -2,7 +2,7 @@ import type { Database } from '../../db/client.ts';
 import { createAuthorizeNetGateway } from './authorize-net.ts';
 import type { PaymentGateway } from './payment-gateway.ts';
 import type { PaymentsConfig } from './payments-config.ts';
-import { createSandboxGateway } from './sandbox-gateway.ts';
+import { createSandboxGateway } from '../../sandboxes/payments/sandbox-gateway.ts';
 
 /** The gateway the configuration names (payments-config.ts): Authorize.Net or the sandbox. */
 export function createPaymentGateway(options: {

@@ -1,19 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
-import { users } from '../../db/schema.ts';
-import { LEGACY_SUBJECT_PREFIX } from '../../identity/provider/embedded-provider.ts';
 import { CSRF_COOKIE } from '../../plugins/csrf.ts';
 import { LOGIN_CALLBACK_PATH, LOGOUT_CALLBACK_PATHS } from '../../plugins/identity.ts';
+import { sessionOf } from '../../plugins/session.ts';
+import { completeSignIn } from '../../services/session/complete-sign-in.ts';
+import { startLoginTransaction } from '../../services/session/login-transactions.ts';
 import {
-  consumeLoginTransaction,
-  startLoginTransaction,
-} from '../../services/session/login-transactions.ts';
-import {
-  createSession,
   endSession,
   hashSessionId,
   type SessionContext,
@@ -82,70 +77,27 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       reply.clearCookie(LOGIN_COOKIE, COOKIE_OPTIONS);
-      const callbackUrl = new URL(request.url, app.config.publicUrl);
-      const state = callbackUrl.searchParams.get('state');
       const cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
-      const transaction = state
-        ? await consumeLoginTransaction(app.db, {
-            state,
-            browserSecret: cookies[LOGIN_COOKIE],
-            now: app.now(),
-          })
-        : null;
-      if (!transaction || !state) {
-        request.log.warn('sign-in callback refused: unknown, replayed or foreign state');
-        return reply.redirect(SIGN_IN_FAILED, 303);
-      }
-
-      let result;
-      try {
-        result = await rp.completeSignIn(callbackUrl, {
-          state,
-          nonce: transaction.nonce,
-          codeVerifier: transaction.codeVerifier,
-        });
-      } catch (error) {
-        request.log.warn({ err: error }, 'sign-in callback refused by the relying-party checks');
-        return reply.redirect(SIGN_IN_FAILED, 303);
-      }
-
-      const legacy = result.subject.startsWith(LEGACY_SUBJECT_PREFIX);
-      const [user] = await app.db
-        .select({ id: users.id })
-        .from(users)
-        .where(
-          legacy
-            ? eq(users.id, result.subject.slice(LEGACY_SUBJECT_PREFIX.length))
-            : eq(users.karId, result.subject),
-        )
-        .limit(1);
-      if (!user) {
-        request.log.info('signed in with a DealerPass ID that has no DealerPass account');
-        await rp.revoke(result.tokens).catch(() => undefined);
-        return reply.redirect(NO_ACCOUNT, 303);
-      }
-
-      const { rawId, replaced } = await createSession(app.db, {
-        userId: user.id,
-        context: transaction.context,
-        viaKarId: !legacy,
-        tokens: result.tokens,
-        now: app.now(),
-        encryptionKey: app.keys.encryption,
-      });
-      app.setSessionCookie(reply, rawId);
-      for (const tokens of replaced) {
-        await rp
-          .revoke(tokens)
-          .catch((error: unknown) =>
-            request.log.warn({ err: error }, 'revoking a replaced session failed'),
-          );
-      }
+      const outcome = await completeSignIn(
+        {
+          db: app.db,
+          rp,
+          now: app.now,
+          encryptionKey: app.keys.encryption,
+          log: request.log,
+        },
+        {
+          callbackUrl: new URL(request.url, app.config.publicUrl),
+          browserSecret: cookies[LOGIN_COOKIE],
+        },
+      );
+      if (outcome.kind === 'refused') return reply.redirect(SIGN_IN_FAILED, 303);
+      if (outcome.kind === 'no-account') return reply.redirect(NO_ACCOUNT, 303);
+      app.setSessionCookie(reply, outcome.rawSessionId);
       // A new CSRF secret with the new session: the next page issues it.
       reply.clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
-      request.log.info({ userId: user.id, context: transaction.context }, 'session started');
       // Checked again on the way out: a transaction stored before a stricter rule still lands home.
-      return reply.redirect(safeReturnTo(transaction.returnTo), 303);
+      return reply.redirect(safeReturnTo(outcome.returnTo), 303);
     },
   );
 
@@ -154,7 +106,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
    * banner (000 §4) shows only when the sign-in did not come through a DealerPass ID.
    */
   app.get('/api/auth/session', { config: { access: 'session' } }, async (request) => {
-    const session = request.session!;
+    const session = sessionOf(request);
     return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
   });
 

@@ -11,7 +11,7 @@ import {
   createReactivateRequestSchema,
 } from '@dealerpass/domain/schemas/billing-form';
 import { AppError } from '../../errors/app-error.ts';
-import type { BillingApiDeps } from '../../services/billing/billing-context.ts';
+import { toFieldErrors } from '../../errors/field-errors.ts';
 import {
   removePaymentProfile,
   storePaymentProfile,
@@ -21,6 +21,7 @@ import { reactivate } from '../../services/billing/reactivate.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
 
@@ -35,22 +36,12 @@ const CARD_WRITE = { page: ACCOUNT_ROUTES.billing, activeOnly: true } as const;
  * user as `GET /api/users/current` does, for the web app's refetch.
  */
 const billingRoutes: FastifyPluginAsyncZod = async (app) => {
-  const deps = (): BillingApiDeps => ({
-    db: app.db,
-    payments: app.payments,
-    now: app.now,
-    timeZone: app.config.billing.timeZone,
-    company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
-    mailKind: app.mail.transport.kind,
-    log: app.log,
-  });
-
   /** R5 first; then the same-address box (000 §7): billing values from the account's address. */
   async function prepareBody(request: FastifyRequest) {
     refuseRawCardData(request.body);
     const body = request.body as Record<string, unknown> | null | undefined;
     if (body && typeof body === 'object' && body.sameAddresses === true) {
-      const user = await getUserRow(app.db, userIdOf(request));
+      const user = await getUserRow(app.db, sessionOf(request).userId);
       request.body = { ...body, ...billingFromAccount(user) };
     }
   }
@@ -69,9 +60,14 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await storePaymentProfile(deps(), userIdOf(request), request.body, {
-        retryDueRenewal: true,
-      });
+      const row = await storePaymentProfile(
+        app.deps.billing,
+        sessionOf(request).userId,
+        request.body,
+        {
+          retryDueRenewal: true,
+        },
+      );
       sent();
       return { data: serializeUser(row) };
     },
@@ -85,7 +81,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: { 200: ZUserResponseSchema } },
     },
     async (request) => ({
-      data: serializeUser(await removePaymentProfile(deps(), userIdOf(request))),
+      data: serializeUser(await removePaymentProfile(app.deps.billing, sessionOf(request).userId)),
     }),
   );
 
@@ -100,7 +96,11 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       errorHandler: validationAs(ERROR_CODES.CANCEL_ACCOUNT_FAILED),
     },
     async (request) => {
-      const row = await cancelSubscription(deps(), userIdOf(request), request.body);
+      const row = await cancelSubscription(
+        app.deps.billing,
+        sessionOf(request).userId,
+        request.body,
+      );
       request.log.info({ status: row.accountStatus }, 'subscription cancelled');
       sent();
       return { data: serializeUser(row) };
@@ -119,7 +119,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await reactivate(deps(), userIdOf(request), request.body);
+      const row = await reactivate(app.deps.billing, sessionOf(request).userId, request.body);
       request.log.info({ status: row.accountStatus }, 'account reactivated');
       sent();
       return { data: serializeUser(row) };
@@ -131,18 +131,8 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
 export function validationAs(code: (typeof ERROR_CODES)[keyof typeof ERROR_CODES]) {
   return (error: FastifyError) => {
     if (!hasZodFastifySchemaValidationErrors(error)) throw error;
-    throw new AppError(code, {
-      errors: error.validation.map((issue) => ({
-        source: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body',
-        message: issue.message ?? errorMessage(code),
-      })),
-    });
+    throw new AppError(code, { errors: toFieldErrors(error.validation, errorMessage(code)) });
   };
-}
-
-function userIdOf(request: FastifyRequest): string {
-  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-  return request.session.userId;
 }
 
 export default billingRoutes;

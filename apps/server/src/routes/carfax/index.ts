@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   CARFAX_API,
@@ -8,14 +7,12 @@ import {
   ZCarfaxTokensQuerySchema,
 } from '@dealerpass/domain/integrations/carfax';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
-import { ERROR_CODES } from '@dealerpass/domain/messages';
-import { AppError } from '../../errors/app-error.ts';
-import type { CarfaxDeps } from '../../services/carfax/carfax-deps.ts';
 import { connectCarfax } from '../../services/carfax/connect-carfax.ts';
 import { disconnectCarfax } from '../../services/carfax/disconnect-carfax.ts';
 import { getCarfaxStatus } from '../../services/carfax/get-carfax-status.ts';
 import { refreshCarfaxTokens } from '../../services/carfax/refresh-carfax-tokens.ts';
 import { startCarfaxSignIn } from '../../services/carfax/start-carfax-sign-in.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 const ZStatusSchema = z.object({
   status: z.literal('connected'),
@@ -30,19 +27,6 @@ const ZStatusResponseSchema = z.object({ data: ZStatusSchema });
  * token (R7): the response schemas let only the status and the URLs through.
  */
 const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
-  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
-
-  const deps = (request: FastifyRequest): CarfaxDeps => ({
-    db: app.db,
-    client: app.carfax.client,
-    encryptionKey: app.keys.encryption,
-    now: app.now,
-    loginCallbackUrl: app.carfax.loginCallbackUrl,
-    logoutCallbackUrl: app.carfax.logoutCallbackUrl,
-    messageVars,
-    log: request.log,
-  });
-
   // Every route: the Carfax page's rule (an active account that holds CF, route-access.ts).
   const access = { page: ACCOUNT_ROUTES.carfaxStatus } as const;
   const limited = { access, rateLimit: { max: 30, timeWindow: '1 minute' } };
@@ -60,7 +44,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const session = sessionOf(request);
       return {
-        data: await startCarfaxSignIn(deps(request), {
+        data: await startCarfaxSignIn(app.carfax.deps(request.log), {
           userId: session.userId,
           sessionIdHash: session.idHash,
           state: request.body.state,
@@ -82,7 +66,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const session = sessionOf(request);
       return {
-        data: await connectCarfax(deps(request), {
+        data: await connectCarfax(app.carfax.deps(request.log), {
           userId: session.userId,
           sessionIdHash: session.idHash,
           code: request.params.code,
@@ -108,7 +92,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { response: { 200: ZStatusResponseSchema } },
     },
     async (request) => ({
-      data: await refreshCarfaxTokens(deps(request), sessionOf(request).userId),
+      data: await refreshCarfaxTokens(app.carfax.deps(request.log), sessionOf(request).userId),
     }),
   );
 
@@ -123,14 +107,9 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      data: await disconnectCarfax(deps(request), sessionOf(request).userId),
+      data: await disconnectCarfax(app.carfax.deps(request.log), sessionOf(request).userId),
     }),
   );
 };
-
-function sessionOf(request: FastifyRequest) {
-  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-  return request.session;
-}
 
 export default carfaxRoutes;

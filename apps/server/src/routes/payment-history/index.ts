@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
@@ -17,6 +17,7 @@ import {
   PDF_ZIP_MESSAGES,
   zipFromBase64Pdfs,
 } from '../../services/receipts/zip-from-base64-pdfs.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 /** Billing Details' calls: any account that may open that page (an inactive one too, not blocked). */
 const BILLING = { page: ACCOUNT_ROUTES.billing } as const;
@@ -54,7 +55,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { year } = request.query;
       checkHistoryYear(year, app.now(), app.config.billing.timeZone);
-      const payments = await getPaymentHistory(app.db, { userId: userIdOf(request), year });
+      const payments = await getPaymentHistory(app.db, { userId: sessionOf(request).userId, year });
       return { data: { payments } };
     },
   );
@@ -66,7 +67,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       const { year } = request.query;
       checkHistoryYear(year, app.now(), app.config.billing.timeZone);
       const download = await yearReceiptsZip(app.db, {
-        userId: userIdOf(request),
+        userId: sessionOf(request).userId,
         year,
         supportPhone: app.config.company.supportPhone,
       });
@@ -100,10 +101,5 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-function userIdOf(request: FastifyRequest): string {
-  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-  return request.session.userId;
-}
 
 export default paymentHistoryRoutes;

@@ -10,10 +10,11 @@ import {
   ZSignupStep2SaveRequestSchema,
 } from '@dealerpass/domain/schemas/signup-progress';
 import { createSignupRequestSchema } from '@dealerpass/domain/schemas/signup-request';
-import { AppError } from '../../errors/app-error.ts';
+import { AppError, type FieldError } from '../../errors/app-error.ts';
+import { toFieldErrors } from '../../errors/field-errors.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { createLead, saveLeadProgress } from '../../services/signup/save-lead.ts';
-import { DEFAULT_FORWARD_PATH, signUp, type SignupDeps } from '../../services/signup/sign-up.ts';
+import { DEFAULT_FORWARD_PATH, signUp } from '../../services/signup/sign-up.ts';
 import { refuseCompanyEmail } from '../../services/users/refuse-company-email.ts';
 
 /** Per client address (issue 6): a person signing up needs a few; a script gets no further. */
@@ -33,20 +34,6 @@ const ZSignupResponseSchema = z.object({ data: z.object({ email: z.string() }) }
  * client; every body is validated with the domain's schema, the one the wizard's pages use.
  */
 const signupRoutes: FastifyPluginAsyncZod = async (app) => {
-  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
-  const deps = (): SignupDeps => ({
-    db: app.db,
-    payments: app.payments,
-    now: app.now,
-    timeZone: app.config.billing.timeZone,
-    company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
-    mailKind: app.mail.transport.kind,
-    log: app.log,
-    captcha: app.captcha,
-    publicUrl: app.config.publicUrl,
-    companyEmailDomain: app.config.company.emailDomain,
-    messageVars,
-  });
   const sent = () => void app.mail.kick().catch(() => undefined);
 
   app.post(
@@ -58,7 +45,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
       errorHandler: withDetails,
     },
     async (request, reply) => {
-      refuseCompanyEmail(request.body.email, deps());
+      refuseCompanyEmail(request.body.email, app.deps.signup);
       const lead = await createLead(
         { db: app.db, captcha: app.captcha },
         request.body,
@@ -84,11 +71,11 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
       let saved: { id: string };
       if (step === '1') {
         const body = parseBody(ZSignupStep1SaveRequestSchema, request.body);
-        refuseCompanyEmail(body.email, deps());
+        refuseCompanyEmail(body.email, app.deps.signup);
         saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
       } else {
         const body = parseBody(ZSignupStep2SaveRequestSchema, request.body);
-        refuseCompanyEmail(body.email, deps());
+        refuseCompanyEmail(body.email, app.deps.signup);
         saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
       }
       return { data: saved };
@@ -118,7 +105,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
         const header = request.headers['idempotency-key'];
         const idempotencyKey =
           typeof header === 'string' && IDEMPOTENCY_KEY.test(header) ? header : null;
-        const result = await signUp(deps(), {
+        const result = await signUp(app.deps.signup, {
           request: request.body,
           idempotencyKey,
           remoteIp: request.ip,
@@ -136,10 +123,7 @@ function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const result = schema.safeParse(body ?? {});
   if (result.success) return result.data;
   throw validationFailure(
-    result.error.issues.map((issue) => ({
-      source: issue.path.join('.') || 'body',
-      message: issue.message,
-    })),
+    toFieldErrors(result.error.issues, errorMessage(ERROR_CODES.VALIDATION_FAILED)),
   );
 }
 
@@ -150,14 +134,11 @@ function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
 function withDetails(error: FastifyError): never {
   if (!hasZodFastifySchemaValidationErrors(error)) throw error;
   throw validationFailure(
-    error.validation.map((issue) => ({
-      source: issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body',
-      message: issue.message ?? errorMessage(ERROR_CODES.VALIDATION_FAILED),
-    })),
+    toFieldErrors(error.validation, errorMessage(ERROR_CODES.VALIDATION_FAILED)),
   );
 }
 
-function validationFailure(errors: { source: string; message: string }[]): AppError {
+function validationFailure(errors: FieldError[]): AppError {
   return new AppError(ERROR_CODES.VALIDATION_FAILED, {
     errors: errors.map((e) => ({ ...e, details: e.message })),
   });

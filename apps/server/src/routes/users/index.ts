@@ -1,16 +1,14 @@
 import { z } from 'zod';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
-import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { ZConnectKarIdRequestSchema } from '@dealerpass/domain/schemas/identity';
 import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
-import { AppError } from '../../errors/app-error.ts';
 import { connectKarId } from '../../services/users/connect-kar-id.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../../services/users/is-email-taken.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
 import { registerUpdateCurrentUser } from './update-current-user.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
 const ZTakenResponseSchema = z.object({ data: z.boolean() });
@@ -49,7 +47,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         {
           db: app.db,
           companyEmailDomain: app.config.company.emailDomain,
-          messageVars: { company: app.config.company.name, phone: app.config.company.supportPhone },
+          messageVars: app.messageVars,
           captcha: { verifier: app.captcha, remoteIp: request.ip },
         },
         {
@@ -76,10 +74,5 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     data: await isAlternateEmailTaken(app.db, request.params.email),
   }));
 };
-
-function sessionOf(request: FastifyRequest) {
-  if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-  return request.session;
-}
 
 export default userRoutes;

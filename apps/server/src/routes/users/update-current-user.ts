@@ -2,9 +2,8 @@ import { z } from 'zod';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
-import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { ZUpdateCurrentUserRequestSchema } from '@dealerpass/domain/schemas/profile';
-import { AppError } from '../../errors/app-error.ts';
+import { sessionOf } from '../../plugins/session.ts';
 import { saveAutoCheckSettings } from '../../services/autocheck/save-autocheck-settings.ts';
 import { updateAlternateContact } from '../../services/users/update-alternate-contact.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
@@ -23,8 +22,6 @@ const ZUpdateCurrentUserQuerySchema = z.object({
  * subscriptions…) is ignored, never written.
  */
 export function registerUpdateCurrentUser(app: FastifyInstance): void {
-  const messageVars = { company: app.config.company.name, phone: app.config.company.supportPhone };
-
   app.withTypeProvider<ZodTypeProvider>().put(
     '/api/users/current',
     {
@@ -49,8 +46,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
       },
     },
     async (request) => {
-      if (!request.session) throw new AppError(ERROR_CODES.UNAUTHORIZED);
-      const { userId } = request.session;
+      const { userId } = sessionOf(request);
       // The AutoCheck part first: it is the one that can be refused by a third party, and a
       // refusal must leave the profile untouched too. A profile save (verify=false) skips it.
       await saveAutoCheckSettings(
@@ -58,7 +54,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
           db: app.db,
           verifier: app.autoCheck,
           encryptionKey: app.keys.encryption,
-          messageVars,
+          messageVars: app.messageVars,
           log: request.log,
         },
         userId,

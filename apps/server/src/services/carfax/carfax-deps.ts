@@ -3,7 +3,7 @@ import type { IMessageVars } from '@dealerpass/domain/messages';
 import type { CarfaxClient } from '../../adapters/carfax/carfax-oauth-client.ts';
 import type { Database } from '../../db/client.ts';
 
-/** What the Carfax services need from the server (built per request by the routes). */
+/** What the Carfax services need from the server: `app.carfax.deps(log)` (plugins/integrations.ts). */
 export interface CarfaxDeps {
   db: Database;
   client: CarfaxClient;

@@ -13,9 +13,9 @@ import {
   type ICalendarDate,
 } from '@dealerpass/domain/time/calendar-date';
 import type { CustomerProfile, PaymentGateway } from '../../adapters/payments/payment-gateway.ts';
-import { createSandboxGateway } from '../../adapters/payments/sandbox-gateway.ts';
-import { issueSandboxToken } from '../../adapters/payments/sandbox/sandbox-tokens.ts';
-import { sandboxBehaviourOf } from '../../adapters/payments/sandbox/test-cards.ts';
+import { createSandboxGateway } from '../../sandboxes/payments/sandbox-gateway.ts';
+import { issueSandboxToken } from '../../sandboxes/payments/sandbox-tokens.ts';
+import { sandboxBehaviourOf } from '../../sandboxes/payments/test-cards.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { billingPeriods, identities, payments, subscriptions, users } from '../../db/schema.ts';
 import { seal } from '../../lib/secret-box.ts';
@@ -47,7 +47,7 @@ interface DemoProfile {
   zip: string;
   subscriptions: TSubscriptionCode[];
   /**
-   * A sandbox test card (adapters/payments/sandbox/test-cards.ts), tokenized and stored at the
+   * A sandbox test card (sandboxes/payments/test-cards.ts), tokenized and stored at the
    * sandbox gateway as a real customer and payment profile; our rows keep only its brand and last
    * four (DECISIONS R5). The expiry is this many years ahead, in this month.
    */

@@ -18,7 +18,7 @@ import {
   type OAuthFailure,
   type IssuedTokens,
   type SandboxClient,
-} from '../../adapters/carfax/sandbox/sandbox-authorization-server.ts';
+} from './sandbox-authorization-server.ts';
 import { deriveSubkey, hmac, safeEqual } from '../../lib/keys.ts';
 import { INTERNAL_HEADER } from '../../plugins/identity.ts';
 import { findUnstorableText } from '../../plugins/text-input.ts';

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { SANDBOX_TOKEN_URL } from '../../adapters/payments/sandbox-gateway.ts';
+import { SANDBOX_TOKEN_URL } from './sandbox-gateway.ts';
 import {
   SANDBOX_TOKEN_TTL_MS,
   createSandboxTokenRequestSchema,
   issueSandboxToken,
-} from '../../adapters/payments/sandbox/sandbox-tokens.ts';
+} from './sandbox-tokens.ts';
 
 export interface SandboxGatewayRoutesOptions {
   /** Tokenization requests per minute per client address. */

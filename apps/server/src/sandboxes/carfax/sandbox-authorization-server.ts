@@ -1,12 +1,12 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, lt } from 'drizzle-orm';
-import type { Database } from '../../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import {
   carfaxSandboxClients,
   carfaxSandboxCodes,
   carfaxSandboxTokens,
-} from '../../../db/schema.ts';
-import { safeEqual } from '../../../lib/keys.ts';
+} from '../../db/sandbox-schema.ts';
+import { safeEqual } from '../../lib/keys.ts';
 import {
   CARFAX_SANDBOX_REFRESH_TTL_SECONDS,
   CARFAX_SANDBOX_USERS,

@@ -4,9 +4,9 @@ import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
 import { ZCardFieldsSchema, checkCard } from '@dealerpass/domain/schemas/billing-fields';
 import { detectCardType, lastFour } from '@dealerpass/domain/validation/card';
 import { normalizeExpiry } from '@dealerpass/domain/validation/expiry';
-import type { Database, Transaction } from '../../../db/client.ts';
-import { sandboxGatewayTokens } from '../../../db/schema.ts';
-import { PaymentGatewayError, type CardSummary } from '../payment-gateway.ts';
+import type { Database, Transaction } from '../../db/client.ts';
+import { sandboxGatewayTokens } from '../../db/sandbox-schema.ts';
+import { PaymentGatewayError, type CardSummary } from '../../adapters/payments/payment-gateway.ts';
 import { sandboxBehaviourOf, type SandboxBehaviour } from './test-cards.ts';
 
 /** A token is good for 15 minutes and one use, like Accept.js's payment nonce. */

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Database, Transaction } from '../../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import {
   sandboxGatewayCustomers,
   sandboxGatewayPaymentProfiles,
   sandboxGatewayTransactions,
-} from '../../../db/schema.ts';
+} from '../../db/sandbox-schema.ts';
 import {
   PaymentGatewayError,
   type ChargeInput,
@@ -15,7 +15,7 @@ import {
   type PaymentProfile,
   type RefundInput,
   type RefundResult,
-} from '../payment-gateway.ts';
+} from '../../adapters/payments/payment-gateway.ts';
 import { redeemSandboxToken } from './sandbox-tokens.ts';
 import type { SandboxBehaviour } from './test-cards.ts';
 

@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Database } from '../../db/client.ts';
-import { assertAmountCents, type ChargeResult, type PaymentGateway } from './payment-gateway.ts';
+import {
+  assertAmountCents,
+  type ChargeResult,
+  type PaymentGateway,
+} from '../../adapters/payments/payment-gateway.ts';
 import {
   chargeSandboxProfiles,
   createSandboxCustomer,
@@ -8,7 +12,7 @@ import {
   refundSandboxCharge,
   replaceSandboxPaymentProfile,
   type SandboxChargeRequest,
-} from './sandbox/sandbox-ledger.ts';
+} from './sandbox-ledger.ts';
 
 /** Where the browser posts card fields; outside /api, since it stands for a third party. */
 export const SANDBOX_TOKEN_URL = '/sandbox-gateway/v1/tokens';
@@ -25,7 +29,7 @@ const CHARGES_PER_WRITE = 1000;
 
 /**
  * The embedded default gateway (DECISIONS R5, R8): the port over the sandbox's own ledger. Its
- * test cards decide each charge's outcome (sandbox/test-cards.ts). Charges that arrive in the
+ * test cards decide each charge's outcome (test-cards.ts). Charges that arrive in the
  * same turn of the event loop are written to the ledger together; each call still has its own
  * key, outcome and error, as at a real gateway.
  */

@@ -1,5 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { AutoCheckUnavailableError, type AutoCheckVerifier } from './autocheck-verifier.ts';
+import {
+  AutoCheckUnavailableError,
+  type AutoCheckVerifier,
+} from '../../adapters/autocheck/autocheck-verifier.ts';
 
 /**
  * The AutoCheck sandbox (DECISIONS R8): documented test credentials (README "AutoCheck sandbox")
