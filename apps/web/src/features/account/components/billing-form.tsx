@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { ICardArea } from '@dealerpass/domain/account/billing-view';
 import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
 import { EDIT_PAYMENT_DIALOG, BILLING_TEXTS } from '@dealerpass/domain/messages/ui-texts';
@@ -13,12 +12,7 @@ import {
 } from '@dealerpass/domain/schemas/billing-form';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-  type IErrorSummaryItem,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary, type IErrorSummaryItem } from '../../../components/ui/error-summary.tsx';
 import { BillingAddressFields } from '../../../components/payment/billing-address-fields.tsx';
 import { CardFields } from '../../../components/payment/card-fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
@@ -30,6 +24,7 @@ import {
   type TPaymentProfileBody,
 } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface IBillingValues {
   sameAddresses: boolean;
@@ -113,7 +108,6 @@ interface BillingFormProps {
 export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormProps) {
   const { user, refetch } = useCurrentUser();
   const toast = useToast();
-  const summary = useErrorSummary();
   const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
   const {
     register,
@@ -123,11 +117,10 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     setError,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<IBillingValues, unknown, TBillingForm>({
-    // The form holds what was typed (any text); the schema's output is the checked form.
-    resolver: zodResolver(schema) as unknown as Resolver<IBillingValues, unknown, TBillingForm>,
-    mode: 'onTouched',
-    shouldFocusError: false,
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<IBillingValues, TBillingForm, TField>(schema, FIELD_IDS, {
     defaultValues: initialValues(user, area.formMode),
   });
   // The form itself takes focus, not its first field: in UPDATE mode focusing a field asks
@@ -237,9 +230,6 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     onDone(true);
   };
 
-  const onInvalid = (invalid: FieldErrors<IBillingValues>) =>
-    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
-
   const focusGuard = { onFocus: onFieldFocus };
 
   return (
@@ -252,7 +242,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
         aria-label="Billing details"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+        <ErrorSummary {...errorSummary} />
         <p className="form-note" id="billing-message">
           Enter the card you would like us to charge each month and its billing address. Card
           details go straight to our payment processor.

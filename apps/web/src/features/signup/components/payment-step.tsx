@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
@@ -13,11 +12,7 @@ import {
 } from '@dealerpass/domain/schemas/signup-payment';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { BillingAddressFields } from '../../../components/payment/billing-address-fields.tsx';
 import { CardFields } from '../../../components/payment/card-fields.tsx';
@@ -26,6 +21,7 @@ import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { storeSubTotal } from './pricing-calculator.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = {
   creditCardNumber: 'signup-card-number',
@@ -93,7 +89,6 @@ export function PaymentStep({
   onDone: (values: TSignupPaymentForm) => Promise<void>;
   onBack: (values: Partial<TSignupPaymentFields>) => void;
 }) {
-  const summary = useErrorSummary();
   // R3: priced at the moment the summary is shown, and kept as sub_total (001 §2).
   const now = usePriceClock();
   const totalCents = quote(codes, now).totalCents;
@@ -109,12 +104,16 @@ export function PaymentStep({
     getValues,
     resetField,
     formState: { errors, isSubmitting },
-  } = useForm<TSignupPaymentFields, unknown, TSignupPaymentForm>({
-    resolver: zodResolver(schema),
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: { ...EMPTY, ...defaults, recaptcha: '' },
-  });
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<TSignupPaymentFields, TSignupPaymentForm, keyof typeof FIELD_IDS>(
+    schema,
+    FIELD_IDS,
+    {
+      defaultValues: { ...EMPTY, ...defaults, recaptcha: '' },
+    },
+  );
 
   // 001 §4: card fields are cleared when the payment page loads.
   useEffect(() => {
@@ -156,11 +155,6 @@ export function PaymentStep({
       );
     }
   };
-  const onInvalid = (invalid: FieldErrors<TSignupPaymentFields>) =>
-    summary.show(
-      'There is a problem',
-      invalidFieldItems<keyof typeof FIELD_IDS>(invalid, FIELD_IDS),
-    );
 
   const timeZone = runtimeConfig().businessTimeZone;
   return (
@@ -177,7 +171,7 @@ export function PaymentStep({
         aria-labelledby="signup-heading"
         hidden={isSubmitting}
       >
-        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+        <ErrorSummary {...errorSummary} />
         <p className="form-note">
           Enter your card, a promotional code, or both. Fields marked * are required.
         </p>
