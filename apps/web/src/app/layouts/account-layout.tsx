@@ -1,4 +1,5 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BLOCKED_REDIRECT } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
@@ -15,6 +16,7 @@ import { NotOperationalNotice } from '../../features/account/components/not-oper
 import { CancellingProvider } from '../../features/account/cancelling.tsx';
 import { CurrentUserProvider, useCurrentUserLoader } from '../../features/account/current-user.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';
+import { createQueryClient } from '../../lib/react-query.ts';
 import { takeReturnUrl } from '../../features/account/return-url.ts';
 import '../../features/account/account.css';
 import { PageLoading } from '../page-loading.tsx';
@@ -42,6 +44,7 @@ function Waiting({ text }: { text: string }) {
 export default function AccountLayout() {
   const navigate = useNavigate();
   const location = useLocation();
+  const [queryClient] = useState(createQueryClient);
 
   // Installed before the user is requested (effects run in order), so that call is watched too.
   const navigateRef = useRef(navigate);
@@ -103,21 +106,23 @@ export default function AccountLayout() {
   if (blocked) return <Waiting text="One moment…" />;
 
   return (
-    <CurrentUserProvider user={state.user} refetch={refetch}>
-      <CancellingProvider>
-        <AccountHeader />
-        <div className="account-shell">
-          <AccountNav />
-          <div className="account-shell__content">
-            <KarIdBanner />
-            <NotOperationalNotice />
-            <Suspense fallback={<PageLoading />}>
-              <Outlet />
-            </Suspense>
+    <QueryClientProvider client={queryClient}>
+      <CurrentUserProvider user={state.user} refetch={refetch}>
+        <CancellingProvider>
+          <AccountHeader />
+          <div className="account-shell">
+            <AccountNav />
+            <div className="account-shell__content">
+              <KarIdBanner />
+              <NotOperationalNotice />
+              <Suspense fallback={<PageLoading />}>
+                <Outlet />
+              </Suspense>
+            </div>
           </div>
-        </div>
-        <AccountChat />
-      </CancellingProvider>
-    </CurrentUserProvider>
+          <AccountChat />
+        </CancellingProvider>
+      </CurrentUserProvider>
+    </QueryClientProvider>
   );
 }
