@@ -11,15 +11,17 @@ const payments = (year: number) =>
     headers: { 'content-type': 'application/json' },
   });
 
-let reload: () => void = () => {};
 function Probe({ year }: { year: number }) {
-  const history = usePaymentHistory(year);
-  reload = history.reload;
-  const { state } = history;
+  const { state, reload } = usePaymentHistory(year);
   return (
-    <p data-testid="state">
-      {state.status === 'ready' ? `ready ${JSON.stringify(state.payments)}` : state.status}
-    </p>
+    <>
+      <p data-testid="state">
+        {state.status === 'ready' ? `ready ${JSON.stringify(state.payments)}` : state.status}
+      </p>
+      <button type="button" onClick={reload}>
+        Try again
+      </button>
+    </>
   );
 }
 
@@ -58,7 +60,7 @@ describe('usePaymentHistory', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
     let answer!: (response: Response) => void;
     fetchMock.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
-    act(() => reload());
+    act(() => screen.getByRole('button', { name: 'Try again' }).click());
     // Asking again shows the loading state, not the old failure.
     await vi.waitFor(() => expect(text()).toBe('loading'));
     await act(async () => answer(payments(2026)));
