@@ -6,10 +6,12 @@ import { QueryClient } from '@tanstack/react-query';
  *
  * Each view loads afresh, as the hand-written loaders did: nothing is kept once no component
  * shows it, no automatic retry (a failure shows its error state and a Try again), and no refetch
- * when the window regains focus.
+ * when the window regains focus or the network comes back.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    defaultOptions: { queries: { gcTime: 0, retry: false, refetchOnWindowFocus: false } },
+    defaultOptions: {
+      queries: { gcTime: 0, retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false },
+    },
   });
 }

@@ -41,10 +41,9 @@ function Waiting({ text }: { text: string }) {
  * failure, and gives the pages the user through `useCurrentUser()`, with the account navigation,
  * the DealerPass ID banner, the validating-payment notice and the live chat (000 §1–2, §4; DECISIONS R8).
  */
-export default function AccountLayout() {
+function AccountShell() {
   const navigate = useNavigate();
   const location = useLocation();
-  const [queryClient] = useState(createQueryClient);
 
   // Installed before the user is requested (effects run in order), so that call is watched too.
   const navigateRef = useRef(navigate);
@@ -106,23 +105,31 @@ export default function AccountLayout() {
   if (blocked) return <Waiting text="One moment…" />;
 
   return (
-    <QueryClientProvider client={queryClient}>
-      <CurrentUserProvider user={state.user} refetch={refetch}>
-        <CancellingProvider>
-          <AccountHeader />
-          <div className="account-shell">
-            <AccountNav />
-            <div className="account-shell__content">
-              <KarIdBanner />
-              <NotOperationalNotice />
-              <Suspense fallback={<PageLoading />}>
-                <Outlet />
-              </Suspense>
-            </div>
+    <CurrentUserProvider user={state.user} refetch={refetch}>
+      <CancellingProvider>
+        <AccountHeader />
+        <div className="account-shell">
+          <AccountNav />
+          <div className="account-shell__content">
+            <KarIdBanner />
+            <NotOperationalNotice />
+            <Suspense fallback={<PageLoading />}>
+              <Outlet />
+            </Suspense>
           </div>
-          <AccountChat />
-        </CancellingProvider>
-      </CurrentUserProvider>
+        </div>
+        <AccountChat />
+      </CancellingProvider>
+    </CurrentUserProvider>
+  );
+}
+
+/** The account area's query client, above everything the area loads (the user first). */
+export default function AccountLayout() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AccountShell />
     </QueryClientProvider>
   );
 }
