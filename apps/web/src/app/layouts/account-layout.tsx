@@ -1,4 +1,5 @@
-import { Suspense, useEffect, useRef } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BLOCKED_REDIRECT } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
@@ -15,6 +16,7 @@ import { NotOperationalNotice } from '../../features/account/components/not-oper
 import { CancellingProvider } from '../../features/account/cancelling.tsx';
 import { CurrentUserProvider, useCurrentUserLoader } from '../../features/account/current-user.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';
+import { createQueryClient } from '../../lib/react-query.ts';
 import { takeReturnUrl } from '../../features/account/return-url.ts';
 import '../../features/account/account.css';
 import { PageLoading } from '../page-loading.tsx';
@@ -39,7 +41,7 @@ function Waiting({ text }: { text: string }) {
  * failure, and gives the pages the user through `useCurrentUser()`, with the account navigation,
  * the DealerPass ID banner, the validating-payment notice and the live chat (000 §1–2, §4; DECISIONS R8).
  */
-export default function AccountLayout() {
+function AccountShell() {
   const navigate = useNavigate();
   const location = useLocation();
 
@@ -119,5 +121,15 @@ export default function AccountLayout() {
         <AccountChat />
       </CancellingProvider>
     </CurrentUserProvider>
+  );
+}
+
+/** The account area's query client, above everything the area loads (the user first). */
+export default function AccountLayout() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AccountShell />
+    </QueryClientProvider>
   );
 }

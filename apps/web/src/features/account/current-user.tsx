@@ -1,14 +1,7 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  type ReactNode,
-} from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import { ApiError } from '../../lib/api-client.ts';
-import { getCurrentUser } from './api/get-current-user.ts';
+import { getCurrentUserQueryOptions } from './api/get-current-user.ts';
 import type { ICurrentUser } from './current-user-types.ts';
 
 export type { ICurrentUser } from './current-user-types.ts';
@@ -35,35 +28,27 @@ export function useCurrentUserLoader(): {
   refetch: () => Promise<ICurrentUser>;
   retry: () => void;
 } {
-  const [state, setState] = useState<TCurrentUserState>({ status: 'loading' });
+  const queryClient = useQueryClient();
+  const query = useQuery(getCurrentUserQueryOptions());
 
-  useEffect(() => {
-    const controller = new AbortController();
-    getCurrentUser(controller.signal).then(
-      (user) => setState({ status: 'ready', user }),
-      (error: unknown) => {
-        if (!controller.signal.aborted) setState({ status: 'error', error });
-      },
-    );
-    return () => controller.abort();
-  }, []);
+  // A failed reload keeps the user on the page; only a lost session (401) makes the layout take
+  // over (sign in again). Other failures of a reload are the caller's.
+  const sessionLost = query.error instanceof ApiError && query.error.status === 401;
+  const state: TCurrentUserState =
+    query.data !== undefined && !sessionLost
+      ? { status: 'ready', user: query.data }
+      : query.isError
+        ? { status: 'error', error: query.error }
+        : { status: 'loading' };
 
-  const refetch = useCallback(async () => {
-    try {
-      const user = await getCurrentUser();
-      setState({ status: 'ready', user });
-      return user;
-    } catch (error) {
-      // Without a session the layout must take over (sign in again); other failures are the caller's.
-      if (error instanceof ApiError && error.status === 401) setState({ status: 'error', error });
-      throw error;
-    }
-  }, []);
+  const refetch = useCallback(
+    () => queryClient.fetchQuery(getCurrentUserQueryOptions()),
+    [queryClient],
+  );
 
   const retry = useCallback(() => {
-    setState({ status: 'loading' });
-    refetch().catch((error: unknown) => setState({ status: 'error', error }));
-  }, [refetch]);
+    void queryClient.resetQueries({ queryKey: getCurrentUserQueryOptions().queryKey });
+  }, [queryClient]);
 
   return { state, refetch, retry };
 }

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client.ts';
 import type { ICurrentUser } from '../current-user-types.ts';
 
@@ -11,3 +12,9 @@ export async function getCurrentUser(signal?: AbortSignal): Promise<ICurrentUser
   const response = await request<{ data: ICurrentUser }>(CURRENT_USER_ENDPOINT, { signal });
   return response.data.data;
 }
+
+export const getCurrentUserQueryOptions = () =>
+  queryOptions({
+    queryKey: ['current-user'],
+    queryFn: ({ signal }) => getCurrentUser(signal),
+  });

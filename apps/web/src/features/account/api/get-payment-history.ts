@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { TPayment } from '@dealerpass/domain/schemas/payment-history';
 import { request } from '../../../lib/api-client.ts';
 
@@ -11,6 +12,13 @@ export async function getPaymentHistory(year: number, signal?: AbortSignal): Pro
   return response.data.data.payments;
 }
 
+/** A year's payments; leaving the year cancels its request. */
+export const getPaymentHistoryQueryOptions = (year: number) =>
+  queryOptions({
+    queryKey: ['payment-history', year],
+    queryFn: ({ signal }) => getPaymentHistory(year, signal),
+  });
+
 export type TPaymentHistoryState =
   { status: 'loading' } | { status: 'ready'; payments: TPayment[] } | { status: 'error' };
 
@@ -19,21 +27,17 @@ export function usePaymentHistory(year: number): {
   state: TPaymentHistoryState;
   reload: () => void;
 } {
-  const [attempt, setAttempt] = useState(0);
-  const key = `${year}:${attempt}`;
-  // The answer is kept with the request it belongs to: any other request is still loading.
-  const [result, setResult] = useState<{ key: string; state: TPaymentHistoryState } | null>(null);
-  useEffect(() => {
-    const controller = new AbortController();
-    getPaymentHistory(year, controller.signal).then(
-      (payments) => setResult({ key, state: { status: 'ready', payments } }),
-      () => {
-        // 000 §8: a failed fetch sets an error flag; the page shows it.
-        if (!controller.signal.aborted) setResult({ key, state: { status: 'error' } });
-      },
-    );
-    return () => controller.abort();
-  }, [year, key]);
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  return { state: result?.key === key ? result.state : { status: 'loading' }, reload };
+  const queryClient = useQueryClient();
+  const query = useQuery(getPaymentHistoryQueryOptions(year));
+  // Try again shows the loading state, not the failed one, while it asks again.
+  const reload = useCallback(() => {
+    void queryClient.resetQueries({ queryKey: getPaymentHistoryQueryOptions(year).queryKey });
+  }, [queryClient, year]);
+  // 000 §8: a failed fetch sets an error flag; the page shows it.
+  const state: TPaymentHistoryState = query.isPending
+    ? { status: 'loading' }
+    : query.isError
+      ? { status: 'error' }
+      : { status: 'ready', payments: query.data };
+  return { state, reload };
 }

@@ -1,3 +1,4 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client.ts';
 
 /**
@@ -9,4 +10,15 @@ export async function getLoggedInViaKarId(signal?: AbortSignal): Promise<boolean
     signal,
   });
   return response.data.data.loggedInViaKarId === true;
+}
+
+export const getLoggedInViaKarIdQueryOptions = () =>
+  queryOptions({
+    queryKey: ['auth-session', 'logged-in-via-karid'],
+    queryFn: ({ signal }) => getLoggedInViaKarId(signal),
+  });
+
+/** Whether this session signed in with a DealerPass ID; undefined until known or on failure. */
+export function useLoggedInViaKarId(enabled: boolean): boolean | undefined {
+  return useQuery({ ...getLoggedInViaKarIdQueryOptions(), enabled }).data;
 }

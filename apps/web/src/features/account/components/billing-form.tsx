@@ -1,13 +1,6 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { ICardArea } from '@dealerpass/domain/account/billing-view';
-import {
-  COUNTRY_LIST,
-  postalMaxLengthOf,
-  regionLabelOf,
-  regionsOf,
-} from '@dealerpass/domain/geo/countries';
 import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
 import { EDIT_PAYMENT_DIALOG, BILLING_TEXTS } from '@dealerpass/domain/messages/ui-texts';
 import {
@@ -17,20 +10,12 @@ import {
   createBillingFormSchema,
   type TBillingForm,
 } from '@dealerpass/domain/schemas/billing-form';
-import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
-import { CVV_MAX_LENGTH } from '@dealerpass/domain/validation/card';
-import { stripWhitespace } from '@dealerpass/domain/validation/text';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-  type IErrorSummaryItem,
-} from '../../../components/ui/error-summary.tsx';
-import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { ErrorSummary, type IErrorSummaryItem } from '../../../components/ui/error-summary.tsx';
+import { BillingAddressFields } from '../../../components/payment/billing-address-fields.tsx';
+import { CardFields } from '../../../components/payment/card-fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { withAcceptedCardInput } from '../../../lib/card-input.ts';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { CardTokenizationError, tokenizeCard } from '../../../lib/payments/tokenize-card.ts';
 import {
@@ -39,6 +24,7 @@ import {
   type TPaymentProfileBody,
 } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface IBillingValues {
   sameAddresses: boolean;
@@ -122,7 +108,6 @@ interface BillingFormProps {
 export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormProps) {
   const { user, refetch } = useCurrentUser();
   const toast = useToast();
-  const summary = useErrorSummary();
   const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
   const {
     register,
@@ -132,11 +117,10 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     setError,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<IBillingValues, unknown, TBillingForm>({
-    // The form holds what was typed (any text); the schema's output is the checked form.
-    resolver: zodResolver(schema) as unknown as Resolver<IBillingValues, unknown, TBillingForm>,
-    mode: 'onTouched',
-    shouldFocusError: false,
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<IBillingValues, TBillingForm, TField>(schema, FIELD_IDS, {
     defaultValues: initialValues(user, area.formMode),
   });
   // The form itself takes focus, not its first field: in UPDATE mode focusing a field asks
@@ -184,11 +168,6 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     }
     clearErrors(ADDRESS_FIELDS);
   };
-
-  const stripOnBlur = (field: 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode') => ({
-    onBlur: (event: FocusEvent<HTMLInputElement>) =>
-      setValue(field, stripWhitespace(event.target.value)),
-  });
 
   const showProblems = (items: IErrorSummaryItem[]) => {
     const unique = items.filter(
@@ -251,12 +230,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     onDone(true);
   };
 
-  const onInvalid = (invalid: FieldErrors<IBillingValues>) =>
-    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
-
   const focusGuard = { onFocus: onFieldFocus };
-  const regions = regionsOf(country);
-  const addressLocked = same;
 
   return (
     <>
@@ -268,7 +242,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
         aria-label="Billing details"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+        <ErrorSummary {...errorSummary} />
         <p className="form-note" id="billing-message">
           Enter the card you would like us to charge each month and its billing address. Card
           details go straight to our payment processor.
@@ -285,143 +259,31 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
           />
           <label htmlFor="billing-same">{BILLING_TEXTS.sameAddress}</label>
         </div>
-        <fieldset className="billing-form__group">
-          <legend>Billing address</legend>
-          <div className="field-row">
-            <TextField
-              id={FIELD_IDS.billingFirstName}
-              label={BILLING_LABELS.billingFirstName}
-              autoComplete="billing given-name"
-              required={!same}
-              readOnly={addressLocked}
-              {...register('billingFirstName')}
-              {...focusGuard}
-              error={errors.billingFirstName?.message}
-            />
-            <TextField
-              id={FIELD_IDS.billingLastName}
-              label={BILLING_LABELS.billingLastName}
-              autoComplete="billing family-name"
-              required={!same}
-              readOnly={addressLocked}
-              {...register('billingLastName')}
-              {...focusGuard}
-              error={errors.billingLastName?.message}
-            />
-          </div>
-          <SelectField
-            id={FIELD_IDS.billingCountry}
-            label={BILLING_LABELS.billingCountry}
-            autoComplete="billing country"
-            required={!same}
-            disabled={addressLocked}
-            placeholder="Select a country"
-            options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
-            {...register('billingCountry', {
-              // 000 §4: changing the country resets the region.
-              onChange: () => setValue('billingState', ''),
-            })}
-            {...focusGuard}
-            error={errors.billingCountry?.message}
-          />
-          <TextField
-            id={FIELD_IDS.billingAddress1}
-            label={BILLING_LABELS.billingAddress1}
-            autoComplete="billing address-line1"
-            required={!same}
-            readOnly={addressLocked}
-            {...register('billingAddress1')}
-            {...focusGuard}
-            error={errors.billingAddress1?.message}
-          />
-          <TextField
-            id={FIELD_IDS.billingAddress2}
-            label="Billing address line 2"
-            autoComplete="billing address-line2"
-            readOnly={addressLocked}
-            {...register('billingAddress2')}
-            {...focusGuard}
-            error={errors.billingAddress2?.message}
-          />
-          <div className="field-row">
-            <TextField
-              id={FIELD_IDS.billingCity}
-              label={BILLING_LABELS.billingCity}
-              autoComplete="billing address-level2"
-              required={!same}
-              readOnly={addressLocked}
-              {...register('billingCity')}
-              {...focusGuard}
-              error={errors.billingCity?.message}
-            />
-            <SelectField
-              id={FIELD_IDS.billingState}
-              label={`Billing ${regionLabelOf(country).toLowerCase()}`}
-              autoComplete="billing address-level1"
-              required={!same}
-              disabled={addressLocked}
-              placeholder={`Select a ${regionLabelOf(country).toLowerCase()}`}
-              options={regions.map((r) => ({ value: r.code, label: r.name }))}
-              {...register('billingState')}
-              {...focusGuard}
-              error={errors.billingState?.message}
-            />
-            <TextField
-              id={FIELD_IDS.billingZip}
-              label={BILLING_LABELS.billingZip}
-              autoComplete="billing postal-code"
-              required={!same}
-              readOnly={addressLocked}
-              maxLength={postalMaxLengthOf(country)}
-              {...register('billingZip')}
-              {...focusGuard}
-              error={errors.billingZip?.message}
-            />
-          </div>
-        </fieldset>
-        <fieldset className="billing-form__group">
-          <legend>Card</legend>
-          <TextField
-            id={FIELD_IDS.creditCardNumber}
-            label="Credit card number"
-            autoComplete="cc-number"
-            inputMode="numeric"
-            required
-            {...withAcceptedCardInput(
-              'creditCardNumber',
-              register('creditCardNumber', stripOnBlur('creditCardNumber')),
-            )}
-            {...focusGuard}
-            error={errors.creditCardNumber?.message}
-          />
-          <div className="field-row">
-            <TextField
-              id={FIELD_IDS.creditCardExpiration}
-              label="Expiration (MM/YY)"
-              autoComplete="cc-exp"
-              inputMode="numeric"
-              maxLength={5}
-              required
-              {...withAcceptedCardInput(
-                'creditCardExpiration',
-                register('creditCardExpiration', stripOnBlur('creditCardExpiration')),
-              )}
-              {...focusGuard}
-              error={errors.creditCardExpiration?.message}
-            />
-            <TextField
-              id={FIELD_IDS.creditCardCode}
-              label="CVV"
-              autoComplete="cc-csc"
-              inputMode="numeric"
-              maxLength={CVV_MAX_LENGTH}
-              required
-              {...register('creditCardCode', stripOnBlur('creditCardCode'))}
-              {...focusGuard}
-              error={errors.creditCardCode?.message}
-            />
-          </div>
-        </fieldset>
+        <BillingAddressFields
+          register={register}
+          setValue={setValue}
+          ids={FIELD_IDS}
+          errors={errors}
+          className="billing-form__group"
+          country={country}
+          layout="country-first"
+          required={!same}
+          locked={same}
+          countryPlaceholder="Select a country"
+          regionPlaceholder={(region) => `Select a ${region}`}
+          fieldProps={focusGuard}
+        />
+        <CardFields
+          register={register}
+          setValue={setValue}
+          ids={FIELD_IDS}
+          errors={errors}
+          legend="Card"
+          className="billing-form__group"
+          labels={{ number: 'Credit card number', expiration: 'Expiration (MM/YY)' }}
+          required={{ number: true, details: true }}
+          fieldProps={focusGuard}
+        />
         <div className="form-actions">
           <SubmitButton busy={isSubmitting}>
             {isSubmitting ? 'Saving…' : area.submitLabel}

@@ -1,9 +1,11 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BANNER_DISMISSED_STORAGE_KEY } from '@dealerpass/domain/account/karid-banner';
 import { CurrentUserProvider, type ICurrentUser } from '../current-user.tsx';
+import { createQueryClient } from '../../../lib/react-query.ts';
 import { KarIdBanner } from './karid-banner.tsx';
 
 const NOW = new Date('2026-03-02T15:00:00Z');
@@ -24,11 +26,13 @@ function userWithDeadline(days: number | null, karId = ''): ICurrentUser {
 
 function renderBanner(user: ICurrentUser, now = NOW) {
   return render(
-    <MemoryRouter>
-      <CurrentUserProvider user={user} refetch={async () => user}>
-        <KarIdBanner now={() => now} />
-      </CurrentUserProvider>
-    </MemoryRouter>,
+    <QueryClientProvider client={createQueryClient()}>
+      <MemoryRouter>
+        <CurrentUserProvider user={user} refetch={async () => user}>
+          <KarIdBanner now={() => now} />
+        </CurrentUserProvider>
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import {
@@ -6,7 +6,7 @@ import {
   karIdBanner,
   type TBannerLevel,
 } from '@dealerpass/domain/account/karid-banner';
-import { getLoggedInViaKarId } from '../api/get-sign-in-method.ts';
+import { useLoggedInViaKarId } from '../api/get-sign-in-method.ts';
 import { useCurrentUser } from '../current-user.tsx';
 
 function readDismissedAt(): Date | null {
@@ -50,13 +50,7 @@ export function KarIdBanner({ now = () => new Date() }: { now?: () => Date }) {
   const hasDeadline = Boolean(user.programDate);
   // How this session signed in (the server's record); until it is known, or if it cannot be
   // read, an account with a DealerPass ID is taken to have used it.
-  const [viaKarId, setViaKarId] = useState<boolean | null>(null);
-  useEffect(() => {
-    if (!hasDeadline) return;
-    const controller = new AbortController();
-    getLoggedInViaKarId(controller.signal).then(setViaKarId, () => {});
-    return () => controller.abort();
-  }, [hasDeadline]);
+  const viaKarId = useLoggedInViaKarId(hasDeadline);
   const state = karIdBanner({
     now: at,
     deadline: user.programDate ? new Date(user.programDate) : null,

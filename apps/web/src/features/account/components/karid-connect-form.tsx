@@ -1,22 +1,18 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch, type Control, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useWatch, type Control } from 'react-hook-form';
 import {
   ZConnectKarIdRequestSchema,
   type TConnectKarIdRequest,
 } from '@dealerpass/domain/schemas/identity';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
 import { connectKarId } from '../api/connect-karid.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TMode = TConnectKarIdRequest['mode'];
 
@@ -37,13 +33,6 @@ const FIELD_IDS = {
 } as const;
 type TField = keyof typeof FIELD_IDS;
 const FIELDS = Object.keys(FIELD_IDS) as TField[];
-
-// The domain's schema is a union on `mode`; it reads only the chosen way's fields.
-const resolver = zodResolver(ZConnectKarIdRequestSchema) as unknown as Resolver<
-  IConnectFormValues,
-  unknown,
-  TConnectKarIdRequest
->;
 
 const MODES: (IChoice & { value: TMode })[] = [
   {
@@ -66,7 +55,6 @@ interface KarIdConnectFormProps {
 
 /** Create or link a DealerPass ID for a migrated account (DECISIONS R6). */
 export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectFormProps) {
-  const summary = useErrorSummary();
   const captchaOnDemand = useCaptchaOnDemand();
   const {
     register,
@@ -76,18 +64,23 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
     setValue,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<IConnectFormValues, unknown, TConnectKarIdRequest>({
-    resolver,
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: {
-      mode: 'create',
-      email: defaultEmail,
-      password: '',
-      confirmPassword: '',
-      recaptcha: '',
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<IConnectFormValues, TConnectKarIdRequest, keyof typeof FIELD_IDS>(
+    // The domain's schema is a union on `mode`; it reads only the chosen way's fields.
+    ZConnectKarIdRequestSchema,
+    FIELD_IDS,
+    {
+      defaultValues: {
+        mode: 'create',
+        email: defaultEmail,
+        password: '',
+        confirmPassword: '',
+        recaptcha: '',
+      },
     },
-  });
+  );
   const mode = useWatch({ control, name: 'mode' });
   const captcha = useWatch({ control, name: 'recaptcha' });
   const captchaShown = captchaOnDemand.asked && mode === 'link';
@@ -117,10 +110,6 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
     await onConnected();
   };
 
-  const onInvalid = (invalid: FieldErrors<IConnectFormValues>) => {
-    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
-  };
-
   const creating = mode === 'create';
   return (
     <form
@@ -129,7 +118,7 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
       noValidate
       aria-label="Connect a DealerPass ID"
     >
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+      <ErrorSummary {...errorSummary} />
       <ChoiceGroup
         legend="What would you like to do?"
         options={MODES}

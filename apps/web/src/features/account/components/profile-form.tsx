@@ -1,20 +1,15 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, type Resolver } from 'react-hook-form';
 import { COUNTRIES, isCountryCode } from '@dealerpass/domain/geo/countries';
 import { ZProfileFormFieldsSchema } from '@dealerpass/domain/schemas/profile';
 import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
 import { PHONE_DIGITS, formatPhoneForDisplay } from '@dealerpass/domain/validation/phone';
 import { SubmitButton } from '../../../components/ui/button.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { fieldErrorsOf } from '../../../lib/error-text.ts';
 import { updateProfile } from '../api/update-current-user.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 /** 000 §5: only these two are editable; the form narrows the profile schema to them. */
 const ZEditableSchema = ZProfileFormFieldsSchema.pick({ altEmail: true, altPhone: true });
@@ -70,17 +65,16 @@ function readOnlyFields(user: ICurrentUser): { id: string; label: string; value:
 export function ProfileForm() {
   const { user, refetch } = useCurrentUser();
   const toast = useToast();
-  const summary = useErrorSummary();
   const {
     register,
     handleSubmit,
     reset,
     setError,
     formState: { errors, isDirty, isSubmitting },
-  } = useForm<IEditable, unknown, IEditable>({
-    resolver: zodResolver(ZEditableSchema) as unknown as Resolver<IEditable, unknown, IEditable>,
-    mode: 'onTouched',
-    shouldFocusError: false,
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<IEditable, IEditable, keyof typeof FIELD_IDS>(ZEditableSchema, FIELD_IDS, {
     defaultValues: editableOf(user),
   });
 
@@ -128,11 +122,9 @@ export function ProfileForm() {
       className="card account-form"
       noValidate
       aria-label="Account information"
-      onSubmit={handleSubmit(onValid, (invalid) =>
-        summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS)),
-      )}
+      onSubmit={handleSubmit(onValid, onInvalid)}
     >
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+      <ErrorSummary {...errorSummary} />
       <div className="account-form__grid">
         {readOnlyFields(user).map((field) => (
           <TextField

@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
@@ -18,17 +17,14 @@ import {
 } from '@dealerpass/domain/schemas/cancellation';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ChoiceGroup } from '../../../components/ui/choice-group.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextAreaField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { cancelSubscription } from '../api/cancel-subscription.ts';
 import { useCurrentUser } from '../current-user.tsx';
 import '../account.css';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface ICancelValues {
   cancellationReason: string;
@@ -55,24 +51,23 @@ export default function CancelSubscriptionPage() {
   const { refetch } = useCurrentUser();
   const toast = useToast();
   const navigate = useNavigate();
-  const summary = useErrorSummary();
   const [confirming, setConfirming] = useState(false);
   const {
     register,
     control,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm<ICancelValues, unknown, TCancelSubscriptionForm>({
-    // The radios start with no reason (''), which the schema refuses with its message.
-    resolver: zodResolver(ZCancelSubscriptionFormSchema) as unknown as Resolver<
-      ICancelValues,
-      unknown,
-      TCancelSubscriptionForm
-    >,
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: { cancellationReason: '', userProvidedCancelReason: '' },
-  });
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<ICancelValues, TCancelSubscriptionForm, keyof typeof FIELD_IDS>(
+    ZCancelSubscriptionFormSchema,
+    FIELD_IDS,
+    {
+      // The radios start with no reason (''), which the schema refuses with its message.
+      defaultValues: { cancellationReason: '', userProvidedCancelReason: '' },
+    },
+  );
   const reason = useWatch({ control, name: 'cancellationReason' });
   const detail = useWatch({ control, name: 'userProvidedCancelReason' }) ?? '';
 
@@ -103,9 +98,6 @@ export default function CancelSubscriptionPage() {
     navigate(`${ACCOUNT_ROUTES.subscriptions}?cancelled=true`, { replace: true });
   };
 
-  const onInvalid = (invalid: FieldErrors<ICancelValues>) =>
-    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
-
   const detailNeeded = needsDetail(reason);
   const left = remainingCharacters(detail);
   return (
@@ -117,7 +109,7 @@ export default function CancelSubscriptionPage() {
         aria-label="Cancel subscription"
         onSubmit={handleSubmit(onValid, onInvalid)}
       >
-        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+        <ErrorSummary {...errorSummary} />
         <ChoiceGroup
           legend="Why are you cancelling?"
           idPrefix="cancel-reason"

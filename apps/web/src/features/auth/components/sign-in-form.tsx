@@ -1,15 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm, useWatch, type Control, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useWatch, type Control } from 'react-hook-form';
 import { Link } from 'react-router';
 import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
@@ -17,6 +12,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TSignInMethod = TSignInRequest['method'];
 
@@ -38,13 +34,6 @@ const FIELD_IDS = {
 type TField = keyof typeof FIELD_IDS;
 const FIELDS = Object.keys(FIELD_IDS) as TField[];
 
-// The domain's schema is a union on `method`; it reads only the chosen way's fields.
-const resolver = zodResolver(ZSignInRequestSchema) as unknown as Resolver<
-  ISignInFormValues,
-  unknown,
-  TSignInRequest
->;
-
 const METHODS: (IChoice & { value: TSignInMethod })[] = [
   { value: 'email', label: 'DealerPass ID', hint: 'Your email address and password.' },
   {
@@ -63,7 +52,6 @@ interface SignInFormProps {
 
 /** The embedded provider's sign-in form (DECISIONS R6, docs/decisions/009). */
 export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
-  const summary = useErrorSummary();
   const [leaving, setLeaving] = useState(false);
   const captchaOnDemand = useCaptchaOnDemand();
   const {
@@ -74,18 +62,23 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
     setValue,
     clearErrors,
     formState: { errors, isSubmitting },
-  } = useForm<ISignInFormValues, unknown, TSignInRequest>({
-    resolver,
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: {
-      method: 'email',
-      email: loginHint ?? '',
-      username: '',
-      password: '',
-      recaptcha: '',
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<ISignInFormValues, TSignInRequest, keyof typeof FIELD_IDS>(
+    // The domain's schema is a union on `method`; it reads only the chosen way's fields.
+    ZSignInRequestSchema,
+    FIELD_IDS,
+    {
+      defaultValues: {
+        method: 'email',
+        email: loginHint ?? '',
+        username: '',
+        password: '',
+        recaptcha: '',
+      },
     },
-  });
+  );
   const method = useWatch({ control, name: 'method' });
   const captcha = useWatch({ control, name: 'recaptcha' });
 
@@ -116,10 +109,6 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
     }
   };
 
-  const onInvalid = (invalid: FieldErrors<ISignInFormValues>) => {
-    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
-  };
-
   const busy = isSubmitting || leaving;
   return (
     <form
@@ -131,7 +120,7 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
       <h2 id="sign-in-title" className="visually-hidden">
         Sign-in details
       </h2>
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+      <ErrorSummary {...errorSummary} />
       <ChoiceGroup
         legend="Sign in with"
         options={METHODS}

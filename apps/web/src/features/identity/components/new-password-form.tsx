@@ -1,6 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
-import { useForm, type FieldErrors } from 'react-hook-form';
+import { type FieldErrors } from 'react-hook-form';
 import { Link } from 'react-router';
 import {
   ZNewPasswordFormSchema,
@@ -11,13 +10,13 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import {
   ErrorSummary,
   invalidFieldItems,
-  useErrorSummary,
   type IErrorSummaryItem,
 } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = { password: 'new-password', confirmPassword: 'confirm-new-password' } as const;
 type TField = keyof typeof FIELD_IDS;
@@ -35,19 +34,21 @@ interface NewPasswordFormProps {
 
 /** New password and its confirmation, for the verification link and the reset link (001 §5, §8). */
 export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPasswordFormProps) {
-  const summary = useErrorSummary();
   const [deadLink, setDeadLink] = useState(false);
   const {
     register,
     handleSubmit,
     setError,
     formState: { errors, isSubmitting },
-  } = useForm<TNewPasswordForm>({
-    resolver: zodResolver(ZNewPasswordFormSchema),
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: { password: '', confirmPassword: '' },
-  });
+    summary,
+    errorSummary,
+  } = useValidatedForm<TNewPasswordForm, TNewPasswordForm, keyof typeof FIELD_IDS>(
+    ZNewPasswordFormSchema,
+    FIELD_IDS,
+    {
+      defaultValues: { password: '', confirmPassword: '' },
+    },
+  );
 
   const show = (title: string, items: IErrorSummaryItem[], linkIsDead = false) => {
     setDeadLink(linkIsDead);
@@ -95,7 +96,7 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
       noValidate
       aria-label="Choose a password"
     >
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)}>
+      <ErrorSummary {...errorSummary}>
         {deadLink ? (
           <p className="error-summary__extra">
             <Link to="/identity/forgot-password">Request a new link</Link>

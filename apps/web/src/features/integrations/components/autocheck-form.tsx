@@ -1,5 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, type FieldErrors } from 'react-hook-form';
 import type { z } from 'zod';
 import {
   AUTOCHECK_LABELS,
@@ -8,11 +6,7 @@ import {
   type TAutoCheckForm,
 } from '@dealerpass/domain/schemas/autocheck';
 import { SubmitButton } from '../../../components/ui/button.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
@@ -20,6 +14,7 @@ import { postDebugNote } from '../api/post-debug-note.ts';
 import { updateAutoCheck } from '../api/update-autocheck.ts';
 import type { IIntegrationUser } from '../integration-user.ts';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = {
   autoCheckId: 'autocheck-id',
@@ -56,19 +51,22 @@ export function AutoCheckForm({
   onSaved: () => Promise<unknown>;
 }) {
   const toast = useToast();
-  const summary = useErrorSummary();
   const {
     register,
     handleSubmit,
     setError,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<TAutoCheckFormInput, unknown, TAutoCheckForm>({
-    resolver: zodResolver(ZAutoCheckFormSchema),
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: defaultsOf(user),
-  });
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<TAutoCheckFormInput, TAutoCheckForm, keyof typeof FIELD_IDS>(
+    ZAutoCheckFormSchema,
+    FIELD_IDS,
+    {
+      defaultValues: defaultsOf(user),
+    },
+  );
 
   const onValid = async (values: TAutoCheckForm) => {
     summary.clear();
@@ -102,10 +100,6 @@ export function AutoCheckForm({
     await onSaved().catch(() => undefined);
   };
 
-  const onInvalid = (invalid: FieldErrors<TAutoCheckFormInput>) => {
-    summary.show('There is a problem', invalidFieldItems(invalid, FIELD_IDS));
-  };
-
   const autoPurchase = register('autoCheckAutoPurchase', {
     onChange: (event: { target: { checked: boolean } }) => {
       // 000 §7: a debug note, best effort.
@@ -122,7 +116,7 @@ export function AutoCheckForm({
       noValidate
       aria-label="AutoCheck integration"
     >
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+      <ErrorSummary {...errorSummary} />
       <TextField
         id={FIELD_IDS.autoCheckId}
         label={AUTOCHECK_LABELS.autoCheckId}

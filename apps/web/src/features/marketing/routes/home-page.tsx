@@ -12,6 +12,7 @@ import type {
 import { FREE_EXTRAS_PAID_THRESHOLD, priceOf, quote } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { TRIAL_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
+import { QuoteTable } from '../../../components/quote-table.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 
 const GROUP_BLURBS: Record<TCatalogueGroup, string> = {
@@ -193,49 +194,13 @@ export default function HomePage() {
             </li>
           </ul>
           <div className="card">
-            <table className="home-example">
-              <caption>Example: {example.lines.map((line) => line.name).join(', ')}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Item</th>
-                  <th scope="col" className="home-num">
-                    Per month
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {example.lines.map((line) => (
-                  <tr key={line.code}>
-                    <th scope="row">{line.name}</th>
-                    <td className="home-num">
-                      {line.free ? (
-                        <>
-                          <s>
-                            <span className="visually-hidden">List price </span>
-                            {formatCurrency(line.listCents)}
-                          </s>{' '}
-                          Free
-                        </>
-                      ) : (
-                        formatCurrency(line.cents)
-                      )}
-                    </td>
-                  </tr>
-                ))}
-                {example.platformFeeCents > 0 && (
-                  <tr>
-                    <th scope="row">Platform fee</th>
-                    <td className="home-num">{formatCurrency(example.platformFeeCents)}</td>
-                  </tr>
-                )}
-              </tbody>
-              <tfoot>
-                <tr>
-                  <th scope="row">Total (plus tax if applicable)</th>
-                  <td className="home-num">{formatCurrency(example.totalCents)}</td>
-                </tr>
-              </tfoot>
-            </table>
+            <QuoteTable
+              quote={example}
+              caption={`Example: ${example.lines.map((line) => line.name).join(', ')}`}
+              className="home-example"
+              amountClassName="home-num"
+              totalLabel="Total (plus tax if applicable)"
+            />
           </div>
         </div>
       </section>

@@ -1,6 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMemo, useState } from 'react';
-import { useForm, type FieldErrors } from 'react-hook-form';
 import type { z } from 'zod';
 import { COUNTRY_LIST } from '@dealerpass/domain/geo/countries';
 import {
@@ -13,15 +11,12 @@ import {
 import { PHONE_INPUT_MAX_LENGTH, formatPhoneInput } from '@dealerpass/domain/validation/phone';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TContactInput = z.input<typeof ZSignupContactFormSchema>;
 
@@ -46,7 +41,6 @@ export function ContactStep({
   /** Saves the lead; rejects with a StepFailure the page shows. */
   onDone: (values: TSignupContactForm) => Promise<void>;
 }) {
-  const summary = useErrorSummary();
   const [captchaReset, setCaptchaReset] = useState(0);
   const schema = useMemo(() => {
     const { companyName, companyEmailDomain } = runtimeConfig();
@@ -59,23 +53,27 @@ export function ContactStep({
     setError,
     setValue,
     formState: { errors, isSubmitting },
-  } = useForm<TContactInput, unknown, TSignupContactForm>({
-    resolver: zodResolver(schema),
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: {
-      firstName: '',
-      lastName: '',
-      email: '',
-      phone: '',
-      phoneCountryCode: 'US',
-      dealership: '',
-      deviceType: '' as TContactInput['deviceType'],
-      terms: false as unknown as true,
-      ...defaults,
-      recaptcha: '',
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<TContactInput, TSignupContactForm, keyof typeof FIELD_IDS>(
+    schema,
+    FIELD_IDS,
+    {
+      defaultValues: {
+        firstName: '',
+        lastName: '',
+        email: '',
+        phone: '',
+        phoneCountryCode: 'US',
+        dealership: '',
+        deviceType: '' as TContactInput['deviceType'],
+        terms: false as unknown as true,
+        ...defaults,
+        recaptcha: '',
+      },
     },
-  });
+  );
 
   const onValid = async (values: TSignupContactForm) => {
     summary.clear();
@@ -93,16 +91,11 @@ export function ContactStep({
       summary.show('Your details were not saved', items);
     }
   };
-  const onInvalid = (invalid: FieldErrors<TContactInput>) =>
-    summary.show(
-      'There is a problem',
-      invalidFieldItems<keyof typeof FIELD_IDS>(invalid, FIELD_IDS),
-    );
 
   const phone = register('phone');
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate aria-labelledby="signup-heading">
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+      <ErrorSummary {...errorSummary} />
       <p className="form-note">Fields marked * are required.</p>
       <div className="field-row">
         <TextField

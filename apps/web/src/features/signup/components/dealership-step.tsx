@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { FOOTNOTES } from '@dealerpass/domain/catalogue';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
@@ -12,13 +11,10 @@ import {
   DEALERSHIP_AUCTION_ACCESS_ID_MAX_LENGTH,
 } from '@dealerpass/domain/validation/auction-access';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TDealershipInput = z.input<typeof ZSignupDealershipFormSchema>;
 
@@ -43,7 +39,6 @@ export function DealershipStep({
   onDone: (values: TSignupDealershipForm) => Promise<void>;
   onBack: (values: Partial<TDealershipInput>) => void;
 }) {
-  const summary = useErrorSummary();
   const {
     register,
     control,
@@ -52,22 +47,26 @@ export function DealershipStep({
     setValue,
     getValues,
     formState: { errors, isSubmitting },
-  } = useForm<TDealershipInput, unknown, TSignupDealershipForm>({
-    resolver: zodResolver(ZSignupDealershipFormSchema),
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: {
-      auctionAccessId: '',
-      dealershipAuctionAccessId: '',
-      address1: '',
-      address2: '',
-      country: 'US',
-      state: '',
-      city: '',
-      zip: '',
-      ...defaults,
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<TDealershipInput, TSignupDealershipForm, keyof typeof FIELD_IDS>(
+    ZSignupDealershipFormSchema,
+    FIELD_IDS,
+    {
+      defaultValues: {
+        auctionAccessId: '',
+        dealershipAuctionAccessId: '',
+        address1: '',
+        address2: '',
+        country: 'US',
+        state: '',
+        city: '',
+        zip: '',
+        ...defaults,
+      },
     },
-  });
+  );
   const country = useWatch({ control, name: 'country' });
   const countryInfo = countryOf(country);
 
@@ -82,16 +81,11 @@ export function DealershipStep({
       );
     }
   };
-  const onInvalid = (invalid: FieldErrors<TDealershipInput>) =>
-    summary.show(
-      'There is a problem',
-      invalidFieldItems<keyof typeof FIELD_IDS>(invalid, FIELD_IDS),
-    );
 
   const countryField = register('country');
   return (
     <form onSubmit={handleSubmit(onValid, onInvalid)} noValidate aria-labelledby="signup-heading">
-      <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+      <ErrorSummary {...errorSummary} />
       <p className="form-note">Fields marked * are required.</p>
       <div className="field-row">
         <TextField

@@ -1,34 +1,27 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useForm, useWatch, type FieldErrors } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
-import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
-import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
-import { BILLING_LABELS } from '@dealerpass/domain/schemas/messages';
+import { regionsOf } from '@dealerpass/domain/geo/countries';
 import {
   billingRequired,
   createSignupPaymentFormSchema,
   type TSignupPaymentFields,
   type TSignupPaymentForm,
 } from '@dealerpass/domain/schemas/signup-payment';
-import { CVV_MAX_LENGTH, detectCardType } from '@dealerpass/domain/validation/card';
-import { stripWhitespace } from '@dealerpass/domain/validation/text';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
-import {
-  ErrorSummary,
-  invalidFieldItems,
-  useErrorSummary,
-} from '../../../components/ui/error-summary.tsx';
-import { SelectField, TextField } from '../../../components/ui/fields.tsx';
-import { withAcceptedCardInput } from '../../../lib/card-input.ts';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
+import { TextField } from '../../../components/ui/fields.tsx';
+import { BillingAddressFields } from '../../../components/payment/billing-address-fields.tsx';
+import { CardFields } from '../../../components/payment/card-fields.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { storeSubTotal } from './pricing-calculator.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = {
   creditCardNumber: 'signup-card-number',
@@ -96,7 +89,6 @@ export function PaymentStep({
   onDone: (values: TSignupPaymentForm) => Promise<void>;
   onBack: (values: Partial<TSignupPaymentFields>) => void;
 }) {
-  const summary = useErrorSummary();
   // R3: priced at the moment the summary is shown, and kept as sub_total (001 §2).
   const now = usePriceClock();
   const totalCents = quote(codes, now).totalCents;
@@ -112,12 +104,16 @@ export function PaymentStep({
     getValues,
     resetField,
     formState: { errors, isSubmitting },
-  } = useForm<TSignupPaymentFields, unknown, TSignupPaymentForm>({
-    resolver: zodResolver(schema),
-    mode: 'onTouched',
-    shouldFocusError: false,
-    defaultValues: { ...EMPTY, ...defaults, recaptcha: '' },
-  });
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<TSignupPaymentFields, TSignupPaymentForm, keyof typeof FIELD_IDS>(
+    schema,
+    FIELD_IDS,
+    {
+      defaultValues: { ...EMPTY, ...defaults, recaptcha: '' },
+    },
+  );
 
   // 001 §4: card fields are cleared when the payment page loads.
   useEffect(() => {
@@ -131,7 +127,6 @@ export function PaymentStep({
   const billingCountry = useWatch({ control, name: 'billingCountry' });
   const promoCode = useWatch({ control, name: 'promoCode' }) ?? '';
   const hasValidPromoCode = useWatch({ control, name: 'hasValidPromoCode' });
-  const cardType = detectCardType(cardNumber);
   // The '*' follows the schema's rules as they change (001 §5): a card unless a promotion code is
   // given, its expiry and CVV once a number is typed, billing when it differs and is needed.
   const cardRequired = promoCode.trim() === '';
@@ -141,24 +136,10 @@ export function PaymentStep({
     hasValidPromoCode,
     creditCardNumber: cardNumber,
   });
-  const billingInfo = countryOf(billingCountry);
   const promoAtFocus = useRef('');
-
-  const stripOnBlur = (name: 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode') => {
-    const field = register(name);
-    return {
-      ...field,
-      onBlur: async (event: React.FocusEvent<HTMLInputElement>) => {
-        const stripped = stripWhitespace(event.target.value);
-        if (stripped !== event.target.value) setValue(name, stripped);
-        await field.onBlur(event);
-      },
-    };
-  };
 
   const promo = register('promoCode');
   const sameBox = register('sameAddresses');
-  const billingCountryField = register('billingCountry');
 
   const onValid = async (values: TSignupPaymentForm) => {
     summary.clear();
@@ -174,11 +155,6 @@ export function PaymentStep({
       );
     }
   };
-  const onInvalid = (invalid: FieldErrors<TSignupPaymentFields>) =>
-    summary.show(
-      'There is a problem',
-      invalidFieldItems<keyof typeof FIELD_IDS>(invalid, FIELD_IDS),
-    );
 
   const timeZone = runtimeConfig().businessTimeZone;
   return (
@@ -195,54 +171,23 @@ export function PaymentStep({
         aria-labelledby="signup-heading"
         hidden={isSubmitting}
       >
-        <ErrorSummary {...summary.live(errors, FIELD_IDS)} />
+        <ErrorSummary {...errorSummary} />
         <p className="form-note">
           Enter your card, a promotional code, or both. Fields marked * are required.
         </p>
-        <fieldset className="signup-card-fields">
-          <legend>Credit card</legend>
-          <TextField
-            id={FIELD_IDS.creditCardNumber}
-            label="Card number"
-            inputMode="numeric"
-            autoComplete="cc-number"
-            maxLength={23}
-            required={cardRequired}
-            hint={
-              cardType
-                ? `Card type: ${cardBrandName(cardType)}`
-                : 'Visa, Mastercard, American Express or Discover'
-            }
-            {...withAcceptedCardInput('creditCardNumber', stripOnBlur('creditCardNumber'))}
-            error={errors.creditCardNumber?.message}
-          />
-          <div className="field-row">
-            <TextField
-              id={FIELD_IDS.creditCardExpiration}
-              label="Expiration date (MM/YY)"
-              inputMode="numeric"
-              autoComplete="cc-exp"
-              maxLength={5}
-              placeholder="MM/YY"
-              required={cardDetailsRequired}
-              {...withAcceptedCardInput(
-                'creditCardExpiration',
-                stripOnBlur('creditCardExpiration'),
-              )}
-              error={errors.creditCardExpiration?.message}
-            />
-            <TextField
-              id={FIELD_IDS.creditCardCode}
-              label="CVV"
-              inputMode="numeric"
-              autoComplete="cc-csc"
-              maxLength={CVV_MAX_LENGTH}
-              required={cardDetailsRequired}
-              {...stripOnBlur('creditCardCode')}
-              error={errors.creditCardCode?.message}
-            />
-          </div>
-        </fieldset>
+        <CardFields
+          register={register}
+          setValue={setValue}
+          ids={FIELD_IDS}
+          errors={errors}
+          legend="Credit card"
+          className="signup-card-fields"
+          labels={{ number: 'Card number', expiration: 'Expiration date (MM/YY)' }}
+          required={{ number: cardRequired, details: cardDetailsRequired }}
+          numberMaxLength={23}
+          expirationPlaceholder="MM/YY"
+          cardTypeOf={cardNumber}
+        />
         <div className="field-row">
           <TextField
             id={FIELD_IDS.promoCode}
@@ -287,86 +232,19 @@ export function PaymentStep({
           }}
         />
         {sameAddresses ? null : (
-          <fieldset className="signup-billing">
-            <legend>Billing address</legend>
-            <div className="field-row">
-              <TextField
-                id={FIELD_IDS.billingFirstName}
-                label={BILLING_LABELS.billingFirstName}
-                autoComplete="billing given-name"
-                required={needsBilling}
-                {...register('billingFirstName')}
-                error={errors.billingFirstName?.message}
-              />
-              <TextField
-                id={FIELD_IDS.billingLastName}
-                label={BILLING_LABELS.billingLastName}
-                autoComplete="billing family-name"
-                required={needsBilling}
-                {...register('billingLastName')}
-                error={errors.billingLastName?.message}
-              />
-            </div>
-            <TextField
-              id={FIELD_IDS.billingAddress1}
-              label={BILLING_LABELS.billingAddress1}
-              autoComplete="billing address-line1"
-              required={needsBilling}
-              {...register('billingAddress1')}
-              error={errors.billingAddress1?.message}
-            />
-            <TextField
-              id={FIELD_IDS.billingAddress2}
-              label="Billing address line 2"
-              autoComplete="billing address-line2"
-              {...register('billingAddress2')}
-              error={errors.billingAddress2?.message}
-            />
-            <div className="field-row">
-              <SelectField
-                id={FIELD_IDS.billingCountry}
-                label={BILLING_LABELS.billingCountry}
-                autoComplete="billing country"
-                options={COUNTRY_LIST.map((c) => ({ value: c.code, label: c.name }))}
-                required={needsBilling}
-                {...billingCountryField}
-                onChange={async (event) => {
-                  await billingCountryField.onChange(event);
-                  setValue('billingState', '');
-                }}
-                error={errors.billingCountry?.message}
-              />
-              <SelectField
-                id={FIELD_IDS.billingState}
-                label={`Billing ${(billingInfo?.regionLabel ?? 'State').toLowerCase()}`}
-                placeholder="Choose one"
-                options={regionsOf(billingCountry).map((r) => ({ value: r.code, label: r.name }))}
-                required={needsBilling && regionsOf(billingCountry).length > 0}
-                {...register('billingState')}
-                error={errors.billingState?.message}
-              />
-            </div>
-            <div className="field-row">
-              <TextField
-                id={FIELD_IDS.billingCity}
-                label={BILLING_LABELS.billingCity}
-                autoComplete="billing address-level2"
-                required={needsBilling}
-                {...register('billingCity')}
-                error={errors.billingCity?.message}
-              />
-              <TextField
-                id={FIELD_IDS.billingZip}
-                label={BILLING_LABELS.billingZip}
-                autoComplete="billing postal-code"
-                inputMode={billingInfo?.postalInputMode ?? 'text'}
-                maxLength={billingInfo?.postalMaxLength ?? 10}
-                required={needsBilling}
-                {...register('billingZip')}
-                error={errors.billingZip?.message}
-              />
-            </div>
-          </fieldset>
+          <BillingAddressFields
+            register={register}
+            setValue={setValue}
+            ids={FIELD_IDS}
+            errors={errors}
+            className="signup-billing"
+            country={billingCountry}
+            layout="country-with-region"
+            required={needsBilling}
+            regionRequired={needsBilling && regionsOf(billingCountry).length > 0}
+            regionPlaceholder={() => 'Choose one'}
+            postalInputMode
+          />
         )}
         <section className="signup-order-summary card" aria-labelledby="order-summary-title">
           <h3 id="order-summary-title">Order Summary</h3>

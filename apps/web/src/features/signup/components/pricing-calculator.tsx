@@ -4,6 +4,7 @@ import { SUBTOTAL_STORAGE_KEY } from '@dealerpass/domain/billing/order-summary';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { quote } from '@dealerpass/domain/prices';
 import { formatBusinessDate } from '@dealerpass/domain/time/calendar-date';
+import { QuoteTable } from '../../../components/quote-table.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 
 /** The total as the browser keeps it (001 §2, §9; R3: for display only): dollars, two decimals. */
@@ -47,44 +48,13 @@ export function PricingCalculator({
       {priced.lines.length === 0 ? (
         <p className="form-note">Choose a subscription to see its price.</p>
       ) : (
-        <table className="signup-calculator__lines">
-          <caption className="visually-hidden">Selected subscriptions and their prices</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col" className="signup-calculator__amount">
-                Per month
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {priced.lines.map((line) => (
-              <tr key={line.code} data-code={line.code}>
-                <td>{line.name}</td>
-                <td className="signup-calculator__amount">
-                  {line.free ? (
-                    <>
-                      <s aria-label={`was ${formatCurrency(line.listCents)}`}>
-                        {formatCurrency(line.listCents)}
-                      </s>{' '}
-                      Free
-                    </>
-                  ) : (
-                    formatCurrency(line.cents)
-                  )}
-                </td>
-              </tr>
-            ))}
-            {priced.platformFeeCents > 0 ? (
-              <tr>
-                <td>Platform fee</td>
-                <td className="signup-calculator__amount">
-                  {formatCurrency(priced.platformFeeCents)}
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
+        <QuoteTable
+          quote={priced}
+          caption="Selected subscriptions and their prices"
+          captionHidden
+          className="signup-calculator__lines"
+          amountClassName="signup-calculator__amount"
+        />
       )}
       <p className="signup-calculator__total" aria-live="polite">
         <span>Total as of {asOf}</span>{' '}
