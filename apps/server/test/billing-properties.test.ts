@@ -26,12 +26,8 @@ import { reactivate as reactivateInactive } from '../src/services/billing/reacti
 import { recordChargeback } from '../src/services/billing/record-chargeback.ts';
 import { getUserRow } from '../src/services/users/get-user-row.ts';
 import { serializeUser } from '../src/services/users/serialize-user.ts';
-import {
-  CHARGE_LEASE_MS,
-  runBilling,
-  setStatus,
-  type BillingDeps,
-} from '../src/services/billing/run-billing.ts';
+import { setStatus } from '../src/services/billing/ledger/set-account-status.ts';
+import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { addOpeningBalance, createAccount } from './sign-in.ts';
 

@@ -8,7 +8,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
-import { setStatus } from './run-billing.ts';
+import { setStatus } from './ledger/set-account-status.ts';
 
 const CANCELLABLE = new Set(['active', 'validating payment']);
 

@@ -13,15 +13,12 @@ import type { UserRow } from '../users/serialize-user.ts';
 import { CARRIED_BALANCE_CODE, getBalanceCents } from './account-balance.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
 import { storePaymentProfile, type PaymentProfileInput } from './payment-profile.ts';
-import {
-  CHARGE_LEASE_MS,
-  completeReactivation,
-  failReactivation,
-  keepLeased,
-  sendCharge,
-  setStatus,
-  type ClaimedRenewal,
-} from './run-billing.ts';
+import { CHARGE_LEASE_MS, keepLeased } from './charge-lease.ts';
+import type { ClaimedRenewal } from './ledger/billing-deps.ts';
+import { completeReactivation } from './ledger/complete-reactivation.ts';
+import { failReactivation } from './ledger/fail-reactivation.ts';
+import { sendCharge } from './ledger/send-charge.ts';
+import { setStatus } from './ledger/set-account-status.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });

@@ -3,7 +3,7 @@ import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calenda
 import type { Database } from '../../db/client.ts';
 import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
 import { addBalanceEntries } from './account-balance.ts';
-import { setStatus } from './run-billing.ts';
+import { setStatus } from './ledger/set-account-status.ts';
 
 /**
  * A chargeback of a payment (R4): the 25-dollar fee is added to the balance and the account is

@@ -22,7 +22,7 @@ import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { addBalanceEntries, periodChargeEntry } from '../billing/account-balance.ts';
-import { paymentRecord } from '../billing/run-billing.ts';
+import { paymentRecord } from '../billing/ledger/payment-record.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount, type TDemoAccountKey } from './demo-accounts.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
 

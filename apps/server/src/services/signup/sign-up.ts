@@ -27,8 +27,8 @@ import {
   users,
 } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { BillingDeps } from '../billing/run-billing.ts';
-import { recordPayment } from '../billing/run-billing.ts';
+import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
+import { recordPayment } from '../billing/ledger/record-payment.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import { createIdentity, normalizeIdentityEmail } from '../identity/create-identity.ts';
 import { issueIdentityToken } from '../identity/identity-tokens.ts';
