@@ -3,7 +3,7 @@ import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
 import type { BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { recordPayment } from './record-payment.ts';
-import { setStatus } from './set-account-status.ts';
+import { changeAccountStatus } from './change-account-status.ts';
 
 /**
  * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
@@ -31,7 +31,14 @@ export async function completeReactivation(
   ) {
     return;
   }
-  await setStatus(tx, user.id, 'pending reactivation', 'active', 'reactivation paid', actor, now);
+  await changeAccountStatus(tx, {
+    userId: user.id,
+    from: 'pending reactivation',
+    event: 'reactivationSucceeded',
+    note: 'reactivation paid',
+    actor,
+    now,
+  });
   await tx
     .update(subscriptions)
     .set({

@@ -3,7 +3,7 @@ import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
 import type { ClaimedRenewal } from './billing-deps.ts';
 import { nextAttempt } from './next-attempt.ts';
-import { setStatus } from './set-account-status.ts';
+import { changeAccountStatus } from './change-account-status.ts';
 
 /**
  * A reactivation's charge was declined (or refused): the period's attempt is closed with a new
@@ -39,13 +39,12 @@ export async function failReactivation(
     .update(subscriptions)
     .set({ nextRetryAt: null, updatedAt: now })
     .where(eq(subscriptions.userId, user.id));
-  await setStatus(
-    tx,
-    user.id,
-    'pending reactivation',
-    'inactive',
-    `reactivation declined: ${reason}`,
+  await changeAccountStatus(tx, {
+    userId: user.id,
+    from: 'pending reactivation',
+    event: 'reactivationFailed',
+    note: `reactivation declined: ${reason}`,
     actor,
     now,
-  );
+  });
 }

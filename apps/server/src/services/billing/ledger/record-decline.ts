@@ -1,3 +1,4 @@
+import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { eq } from 'drizzle-orm';
 import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { formatCurrency } from '@dealerpass/domain/money';
@@ -7,7 +8,7 @@ import { enqueueMail } from '../../mail/enqueue-mail.ts';
 import { addBalanceEntries, getBalanceCents, periodChargeEntry } from '../account-balance.ts';
 import type { BillingDeps } from './billing-deps.ts';
 import { nextAttempt } from './next-attempt.ts';
-import { setStatus } from './set-account-status.ts';
+import { changeAccountStatus } from './change-account-status.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -70,15 +71,14 @@ export async function recordDecline(
         .where(eq(billingPeriods.id, period.id));
     }
     if (user.accountStatus !== 'validating payment') {
-      await setStatus(
-        tx,
+      await changeAccountStatus(tx, {
         userId,
-        user.accountStatus,
-        'validating payment',
-        `renewal declined: ${reason}`,
-        'billing-run',
+        from: user.accountStatus,
+        event: renewalOutcomeEvent(user.accountStatus, 'failed'),
+        note: `renewal declined: ${reason}`,
+        actor: 'billing-run',
         now,
-      );
+      });
     }
     await enqueueMail(
       tx,
@@ -109,15 +109,14 @@ export async function recordDecline(
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
   const owed = await getBalanceCents(tx, userId);
-  await setStatus(
-    tx,
+  await changeAccountStatus(tx, {
     userId,
-    user.accountStatus,
-    'inactive',
-    `last retry declined: ${reason}`,
-    'billing-run',
+    from: user.accountStatus,
+    event: 'finalRetryFailed',
+    note: `last retry declined: ${reason}`,
+    actor: 'billing-run',
     now,
-  );
+  });
   await enqueueMail(
     tx,
     {

@@ -1,3 +1,4 @@
+import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
@@ -9,7 +10,7 @@ import { addBalanceEntries, periodChargeEntry, type BalanceEntry } from '../acco
 import { advancePeriods } from './advance-periods.ts';
 import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { paymentRecord } from './payment-record.ts';
-import { setStatus } from './set-account-status.ts';
+import { changeAccountStatus } from './change-account-status.ts';
 
 /** Receipts rendered in one go before the run lets other work in (see recordPayments). */
 const RECEIPTS_BETWEEN_YIELDS = 25;
@@ -140,15 +141,14 @@ export async function recordPayments(
   );
   for (const { user } of done) {
     if (user.accountStatus !== 'active') {
-      await setStatus(
-        tx,
-        user.id,
-        user.accountStatus,
-        'active',
-        'renewal paid',
-        'billing-run',
+      await changeAccountStatus(tx, {
+        userId: user.id,
+        from: user.accountStatus,
+        event: renewalOutcomeEvent(user.accountStatus, 'succeeded'),
+        note: 'renewal paid',
+        actor: 'billing-run',
         now,
-      );
+      });
     }
   }
   await enqueueMails(

@@ -11,7 +11,7 @@ import { CHARGE_LEASE_MS } from '../charge-lease.ts';
 import { advancePeriod } from '../ledger/advance-periods.ts';
 import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/billing-deps.ts';
 import { recordDecline } from '../ledger/record-decline.ts';
-import { setStatus } from '../ledger/set-account-status.ts';
+import { changeAccountStatus } from '../ledger/change-account-status.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
 
 /** What the claim reads of a billing period (raw SQL: dates as text, like the schema's). */
@@ -179,15 +179,14 @@ async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Pro
 
 /** R4: a cancellation takes effect at the period's end, with no further charge. */
 async function endCancellation(tx: Transaction, account: DueAccount, now: Date): Promise<void> {
-  await setStatus(
-    tx,
-    account.userId,
-    'pending cancel',
-    'inactive',
-    'cancellation took effect',
-    'billing-run',
+  await changeAccountStatus(tx, {
+    userId: account.userId,
+    from: 'pending cancel',
+    event: 'billDateReached',
+    note: 'cancellation took effect',
+    actor: 'billing-run',
     now,
-  );
+  });
   await tx
     .update(subscriptions)
     .set({ nextRetryAt: null, updatedAt: now })
@@ -342,15 +341,14 @@ async function resumeReactivation(
   if (!period?.gatewayCustomerId || !period.gatewayPaymentProfileId) {
     // Pending reactivation is only ever set together with its due period and card.
     deps.log.warn({ userId }, 'pending reactivation without its period: back to inactive');
-    await setStatus(
-      tx,
+    await changeAccountStatus(tx, {
       userId,
-      'pending reactivation',
-      'inactive',
-      'reactivation abandoned',
-      'billing-run',
+      from: 'pending reactivation',
+      event: 'reactivationAbandoned',
+      note: 'reactivation abandoned',
+      actor: 'billing-run',
       now,
-    );
+    });
     await tx
       .update(subscriptions)
       .set({ nextRetryAt: null, updatedAt: now })
