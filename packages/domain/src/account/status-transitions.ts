@@ -78,6 +78,9 @@ export const ACCOUNT_TRANSITIONS: Readonly<Record<TAccountEvent, TTransitions>> 
   unblock: { blocked: 'active' },
 };
 
+/** Where every account starts: its sign-up is paid (or free), so it is active (R4). */
+export const STATUS_AT_SIGN_UP: TAccountStatus = 'active';
+
 export const ACCOUNT_EVENTS = Object.keys(ACCOUNT_TRANSITIONS) as TAccountEvent[];
 
 /**
@@ -88,7 +91,9 @@ export function nextAccountStatus(
   status: TAccountStatus,
   event: TAccountEvent,
 ): TAccountStatus | null {
-  return ACCOUNT_TRANSITIONS[event][status] ?? null;
+  const table = ACCOUNT_TRANSITIONS[event];
+  // Own keys only: a status read from the database is a string, and "toString" is no status.
+  return Object.hasOwn(table, status) ? (table[status] ?? null) : null;
 }
 
 /**
@@ -99,7 +104,8 @@ export function renewalOutcomeEvent(
   status: string,
   outcome: 'succeeded' | 'failed',
 ): TAccountEvent {
-  if (isAccountStatus(status) && isBilled(status)) return outcome === 'succeeded' ? 'renewalSucceeded' : 'renewalFailed';
+  if (isAccountStatus(status) && isBilled(status))
+    return outcome === 'succeeded' ? 'renewalSucceeded' : 'renewalFailed';
   return outcome === 'succeeded'
     ? 'renewalSucceededAfterStatusChange'
     : 'renewalFailedAfterStatusChange';

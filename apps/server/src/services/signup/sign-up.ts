@@ -1,3 +1,4 @@
+import { STATUS_AT_SIGN_UP } from '@dealerpass/domain/account/status-transitions';
 import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, lte } from 'drizzle-orm';
@@ -470,7 +471,7 @@ async function completeAttempt(
           }
         : {}),
       subscriptions: codes,
-      accountStatus: 'active',
+      accountStatus: STATUS_AT_SIGN_UP,
       nextBillDate: firstRenewal,
       createdAt: now,
       updatedAt: now,
@@ -505,7 +506,7 @@ async function completeAttempt(
       userId,
       event: 'signed up',
       fromStatus: null,
-      toStatus: 'active',
+      toStatus: STATUS_AT_SIGN_UP,
       actor: 'user',
       at: now,
       details: { promotionCode: attempt.promotionCode, amountCents: attempt.amountCents },
