@@ -26,10 +26,10 @@ import { reactivate as reactivateInactive } from '../src/services/billing/reacti
 import { recordChargeback } from '../src/services/billing/record-chargeback.ts';
 import { getUserRow } from '../src/services/users/get-user-row.ts';
 import { serializeUser } from '../src/services/users/serialize-user.ts';
+import { changeAccountStatus } from '../src/services/billing/ledger/change-account-status.ts';
 import {
   CHARGE_LEASE_MS,
   runBilling,
-  setStatus,
   type BillingDeps,
 } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
@@ -221,7 +221,14 @@ describe('billing run properties (fast-check)', () => {
     if (status !== 'active' && status !== 'validating payment') return null;
     const boundary = (await subscriptionOf(userId)).currentPeriodEnd;
     await t.app.db.transaction(async (tx) => {
-      await setStatus(tx, userId, status, 'pending cancel', 'cancel requested', 'user', now);
+      await changeAccountStatus(tx, {
+        userId,
+        from: status,
+        event: 'cancel',
+        note: 'cancel requested',
+        actor: 'user',
+        now,
+      });
       await tx
         .update(subscriptions)
         .set({ cancelRequestedAt: now, nextRetryAt: null, updatedAt: now })
@@ -234,7 +241,14 @@ describe('billing run properties (fast-check)', () => {
   async function reactivate(userId: string): Promise<boolean> {
     if ((await statusOf(userId)) !== 'pending cancel') return false;
     await t.app.db.transaction(async (tx) => {
-      await setStatus(tx, userId, 'pending cancel', 'active', 'reactivated', 'user', now);
+      await changeAccountStatus(tx, {
+        userId,
+        from: 'pending cancel',
+        event: 'reactivate',
+        note: 'reactivated',
+        actor: 'user',
+        now,
+      });
       await tx
         .update(subscriptions)
         .set({ cancelRequestedAt: null, updatedAt: now })

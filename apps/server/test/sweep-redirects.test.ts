@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { loginTransactions } from '../src/db/schema.ts';
 import { DEFAULT_RETURN_TO, safeReturnTo } from '../src/routes/auth/index.ts';
-import { DEFAULT_FORWARD_PATH, forwardPathOf } from '../src/services/signup/sign-up.ts';
+import {
+  DEFAULT_FORWARD_PATH,
+  forwardPathOf,
+} from '../src/services/signup/send-verification-mail.ts';
 import type { RouteTableEntry } from '../src/plugins/route-access.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';

@@ -9,7 +9,7 @@ import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
 import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
-import type { SignupDeps } from '../services/signup/sign-up.ts';
+import type { SignupDeps } from '../services/signup/signup-deps.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {

@@ -2,11 +2,13 @@
  * How the account status moves (DECISIONS R4) as a pure function, so the server's billing jobs
  * and routes share one table.
  */
-import type { TAccountStatus } from './status.ts';
+import { ACCOUNT_STATUSES, isAccountStatus, type TAccountStatus } from './status.ts';
 
 export type TAccountEvent =
   /** Cancel inside the 10-day trial: refund the sign-up charge, access ends now. */
   | 'cancelInTrial'
+  /** Cancel an account that has no subscription: nothing is billed, so access ends now. */
+  | 'cancelUnbilled'
   /** Cancel after the trial: access continues until the next bill date. */
   | 'cancel'
   /** The next bill date arrived for a pending-cancel account. */
@@ -17,13 +19,69 @@ export type TAccountEvent =
   | 'reactivationCharging'
   | 'reactivationSucceeded'
   | 'reactivationFailed'
+  /** A pending reactivation found without its period and card: nothing to charge. */
+  | 'reactivationAbandoned'
   | 'renewalSucceeded'
   | 'renewalFailed'
+  /**
+   * A renewal charge's answer arrives after the status moved on while it was in flight (the
+   * user cancelled, a chargeback arrived): the answer still decides, as for a billed account.
+   */
+  | 'renewalSucceededAfterStatusChange'
+  | 'renewalFailedAfterStatusChange'
   /** The last retry (5 days after the failure) failed too. */
   | 'finalRetryFailed'
   | 'chargeback'
   | 'block'
   | 'unblock';
+
+type TTransitions = Readonly<Partial<Record<TAccountStatus, TAccountStatus>>>;
+
+const EVERY_STATUS_TO = (to: TAccountStatus): TTransitions =>
+  Object.fromEntries(ACCOUNT_STATUSES.map((status) => [status, to]));
+
+/**
+ * The whole state machine: per event, the statuses it applies to and where each goes. A status
+ * an event does not list cannot take that event.
+ */
+export const ACCOUNT_TRANSITIONS: Readonly<Record<TAccountEvent, TTransitions>> = {
+  cancelInTrial: { active: 'inactive', 'validating payment': 'inactive' },
+  cancelUnbilled: { active: 'inactive', 'validating payment': 'inactive' },
+  cancel: { active: 'pending cancel', 'validating payment': 'pending cancel' },
+  billDateReached: { 'pending cancel': 'inactive' },
+  reactivate: { 'pending cancel': 'active' },
+  reactivationCharging: { inactive: 'pending reactivation' },
+  reactivationSucceeded: { 'pending reactivation': 'active' },
+  reactivationFailed: { 'pending reactivation': 'inactive' },
+  reactivationAbandoned: { 'pending reactivation': 'inactive' },
+  renewalSucceeded: { active: 'active', 'validating payment': 'active' },
+  renewalFailed: { active: 'validating payment', 'validating payment': 'validating payment' },
+  // A blocked account is never charged, so no answer of a charge applies to it.
+  renewalSucceededAfterStatusChange: {
+    'pending cancel': 'active',
+    'pending reactivation': 'active',
+    inactive: 'active',
+  },
+  renewalFailedAfterStatusChange: {
+    'pending cancel': 'validating payment',
+    'pending reactivation': 'validating payment',
+    inactive: 'validating payment',
+  },
+  finalRetryFailed: {
+    'validating payment': 'inactive',
+    'pending cancel': 'inactive',
+    'pending reactivation': 'inactive',
+    inactive: 'inactive',
+  },
+  chargeback: { ...EVERY_STATUS_TO('inactive'), blocked: 'blocked' },
+  block: EVERY_STATUS_TO('blocked'),
+  unblock: { blocked: 'active' },
+};
+
+/** Where every account starts: its sign-up is paid (or free), so it is active (R4). */
+export const STATUS_AT_SIGN_UP: TAccountStatus = 'active';
+
+export const ACCOUNT_EVENTS = Object.keys(ACCOUNT_TRANSITIONS) as TAccountEvent[];
 
 /**
  * The next status, or null when the event does not apply to the current status (the server
@@ -33,34 +91,24 @@ export function nextAccountStatus(
   status: TAccountStatus,
   event: TAccountEvent,
 ): TAccountStatus | null {
-  switch (event) {
-    case 'cancelInTrial':
-      return status === 'active' || status === 'validating payment' ? 'inactive' : null;
-    case 'cancel':
-      return status === 'active' || status === 'validating payment' ? 'pending cancel' : null;
-    case 'billDateReached':
-      return status === 'pending cancel' ? 'inactive' : null;
-    case 'reactivate':
-      return status === 'pending cancel' ? 'active' : null;
-    case 'reactivationCharging':
-      return status === 'inactive' ? 'pending reactivation' : null;
-    case 'reactivationSucceeded':
-      return status === 'pending reactivation' ? 'active' : null;
-    case 'reactivationFailed':
-      return status === 'pending reactivation' ? 'inactive' : null;
-    case 'renewalSucceeded':
-      return status === 'active' || status === 'validating payment' ? 'active' : null;
-    case 'renewalFailed':
-      return status === 'active' || status === 'validating payment' ? 'validating payment' : null;
-    case 'finalRetryFailed':
-      return status === 'validating payment' ? 'inactive' : null;
-    case 'chargeback':
-      return status === 'blocked' ? 'blocked' : 'inactive';
-    case 'block':
-      return 'blocked';
-    case 'unblock':
-      return status === 'blocked' ? 'active' : null;
-  }
+  const table = ACCOUNT_TRANSITIONS[event];
+  // Own keys only: a status read from the database is a string, and "toString" is no status.
+  return Object.hasOwn(table, status) ? (table[status] ?? null) : null;
+}
+
+/**
+ * The event a renewal charge's answer is for an account in `status`: the plain outcome while
+ * the account is billed, the after-a-change one when the status moved on during the charge.
+ */
+export function renewalOutcomeEvent(
+  status: string,
+  outcome: 'succeeded' | 'failed',
+): TAccountEvent {
+  if (isAccountStatus(status) && isBilled(status))
+    return outcome === 'succeeded' ? 'renewalSucceeded' : 'renewalFailed';
+  return outcome === 'succeeded'
+    ? 'renewalSucceededAfterStatusChange'
+    : 'renewalFailedAfterStatusChange';
 }
 
 /** Whether the account may use the product (R4: validating payment keeps access). */

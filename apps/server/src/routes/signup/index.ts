@@ -14,7 +14,8 @@ import { AppError, type FieldError } from '../../errors/app-error.ts';
 import { toFieldErrors } from '../../errors/field-errors.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { createLead, saveLeadProgress } from '../../services/signup/save-lead.ts';
-import { DEFAULT_FORWARD_PATH, signUp } from '../../services/signup/sign-up.ts';
+import { DEFAULT_FORWARD_PATH } from '../../services/signup/send-verification-mail.ts';
+import { signUp } from '../../services/signup/sign-up.ts';
 import { refuseCompanyEmail } from '../../services/users/refuse-company-email.ts';
 
 /** Per client address (issue 6): a person signing up needs a few; a script gets no further. */

@@ -4,7 +4,7 @@ import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts'
 import type { Database, Transaction } from '../../db/client.ts';
 import { subscriptions } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { BillingDeps } from './run-billing.ts';
+import type { BillingDeps } from './ledger/billing-deps.ts';
 
 /** What the billing API's services need: the billing run's dependencies (same gateway, clock, mail). */
 export type BillingApiDeps = BillingDeps;

@@ -8,7 +8,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
-import { setStatus } from './run-billing.ts';
+import { changeAccountStatus } from './ledger/change-account-status.ts';
 
 const CANCELLABLE = new Set(['active', 'validating payment']);
 
@@ -79,28 +79,33 @@ export async function cancelSubscription(
         .update(users)
         .set({ nextBillDate: null, updatedAt: now })
         .where(eq(users.id, userId));
-      await setStatus(
-        tx,
+      await changeAccountStatus(tx, {
         userId,
-        current.accountStatus,
-        'inactive',
-        'cancelled in the trial: sign-up charge refunded',
-        'user',
+        from: current.accountStatus,
+        event: 'cancelInTrial',
+        note: 'cancelled in the trial: sign-up charge refunded',
+        actor: 'user',
         now,
-      );
+      });
     } else if (!subscription) {
       // Nothing is billed, so there is no period end to run to: it ends now.
-      await setStatus(tx, userId, current.accountStatus, 'inactive', 'cancelled', 'user', now);
-    } else {
-      await setStatus(
-        tx,
+      await changeAccountStatus(tx, {
         userId,
-        current.accountStatus,
-        'pending cancel',
-        'cancelled: runs to the next bill date',
-        'user',
+        from: current.accountStatus,
+        event: 'cancelUnbilled',
+        note: 'cancelled',
+        actor: 'user',
         now,
-      );
+      });
+    } else {
+      await changeAccountStatus(tx, {
+        userId,
+        from: current.accountStatus,
+        event: 'cancel',
+        note: 'cancelled: runs to the next bill date',
+        actor: 'user',
+        now,
+      });
     }
   });
   return getUserRow(deps.db, userId);

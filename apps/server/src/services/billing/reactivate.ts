@@ -13,15 +13,12 @@ import type { UserRow } from '../users/serialize-user.ts';
 import { CARRIED_BALANCE_CODE, getBalanceCents } from './account-balance.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
 import { storePaymentProfile, type PaymentProfileInput } from './payment-profile.ts';
-import {
-  CHARGE_LEASE_MS,
-  completeReactivation,
-  failReactivation,
-  keepLeased,
-  sendCharge,
-  setStatus,
-  type ClaimedRenewal,
-} from './run-billing.ts';
+import { CHARGE_LEASE_MS, keepLeased } from './charge-lease.ts';
+import type { ClaimedRenewal } from './ledger/billing-deps.ts';
+import { completeReactivation } from './ledger/complete-reactivation.ts';
+import { failReactivation } from './ledger/fail-reactivation.ts';
+import { sendCharge } from './ledger/send-charge.ts';
+import { changeAccountStatus } from './ledger/change-account-status.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -58,15 +55,14 @@ export async function reactivate(
         .update(subscriptions)
         .set({ cancelRequestedAt: null, updatedAt: now })
         .where(eq(subscriptions.userId, userId));
-      await setStatus(
-        tx,
+      await changeAccountStatus(tx, {
         userId,
-        'pending cancel',
-        'active',
-        'reactivated during pending cancel: no charge',
-        'user',
+        from: 'pending cancel',
+        event: 'reactivate',
+        note: 'reactivated during pending cancel: no charge',
+        actor: 'user',
         now,
-      );
+      });
     });
     return getUserRow(deps.db, userId);
   }
@@ -181,15 +177,14 @@ async function openReactivationPeriod(
       .update(subscriptions)
       .set({ nextRetryAt: lease, updatedAt: now })
       .where(eq(subscriptions.userId, userId));
-    await setStatus(
-      tx,
+    await changeAccountStatus(tx, {
       userId,
-      'inactive',
-      'pending reactivation',
-      'reactivation charge in flight',
-      'user',
+      from: 'inactive',
+      event: 'reactivationCharging',
+      note: 'reactivation charge in flight',
+      actor: 'user',
       now,
-    );
+    });
     return {
       userId,
       periodId: period.id,

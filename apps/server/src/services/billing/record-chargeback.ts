@@ -3,7 +3,7 @@ import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calenda
 import type { Database } from '../../db/client.ts';
 import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
 import { addBalanceEntries } from './account-balance.ts';
-import { setStatus } from './run-billing.ts';
+import { changeAccountStatus } from './ledger/change-account-status.ts';
 
 /**
  * A chargeback of a payment (R4): the 25-dollar fee is added to the balance and the account is
@@ -55,15 +55,14 @@ export async function recordChargeback(
       details: { paymentId, feeCents: CHARGEBACK_FEE_CENTS },
     });
     if (user.accountStatus !== 'inactive') {
-      await setStatus(
-        tx,
-        user.id,
-        user.accountStatus,
-        'inactive',
-        `chargeback of payment ${paymentId}`,
-        'gateway',
+      await changeAccountStatus(tx, {
+        userId: user.id,
+        from: user.accountStatus,
+        event: 'chargeback',
+        note: `chargeback of payment ${paymentId}`,
+        actor: 'gateway',
         now,
-      );
+      });
     }
     return true;
   });

@@ -1,67 +1,29 @@
-import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, lte } from 'drizzle-orm';
-import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import {
   applyPromotion,
   normalizePromotionCode,
   promotionProblem,
   type IPromotion,
 } from '@dealerpass/domain/billing/promotion';
-import { billDateOfCycle } from '@dealerpass/domain/billing/renewal-calendar';
-import { ERROR_CODES, errorMessage, type IMessageVars } from '@dealerpass/domain/messages';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { SIGNUP_FAILURE_TEXTS } from '@dealerpass/domain/messages/signup-failure';
-import { quote, type IQuote } from '@dealerpass/domain/prices';
+import { quote } from '@dealerpass/domain/prices';
 import type { TSignupRequest } from '@dealerpass/domain/schemas/signup-request';
-import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import type { CaptchaVerifier } from '../../adapters/captcha/captcha-verifier.ts';
 import { PaymentGatewayError, type ChargeResult } from '../../adapters/payments/payment-gateway.ts';
-import type { Database, Transaction } from '../../db/client.ts';
-import {
-  accountEvents,
-  billingPeriods,
-  promotionRedemptions,
-  signupAttempts,
-  signupLeads,
-  subscriptions,
-  users,
-} from '../../db/schema.ts';
+import type { Database } from '../../db/client.ts';
+import { signupAttempts } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import type { BillingDeps } from '../billing/run-billing.ts';
-import { recordPayment } from '../billing/run-billing.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
-import { createIdentity, normalizeIdentityEmail } from '../identity/create-identity.ts';
-import { issueIdentityToken } from '../identity/identity-tokens.ts';
-import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { normalizeIdentityEmail } from '../identity/create-identity.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../users/is-email-taken.ts';
 import { refuseCompanyEmail } from '../users/refuse-company-email.ts';
+import { completeAttempt } from './complete-attempt.ts';
 import { findPromotion, holdRedemption, releaseRedemption } from './promotions.ts';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { AttemptRow, SignupDeps, StoredRequest } from './signup-deps.ts';
 
 /** How long a sign-up owns its e-mail address while its gateway calls run. */
 export const SIGNUP_LEASE_MS = 2 * 60 * 1000;
-/** The verification link's lifetime (the user sets the first password with it). */
-export const VERIFICATION_LINK_TTL_MINUTES = 7 * 24 * 60;
-/** The web app's page behind the verification link. */
-export const SET_PASSWORD_PATH = '/identity/set-password';
-/** Where the user goes after setting the password when forwardTo names no path of ours. */
-export const DEFAULT_FORWARD_PATH = '/login?returnTo=%2Faccount';
-
-export interface SignupDeps extends BillingDeps {
-  captcha: CaptchaVerifier;
-  publicUrl: string;
-  companyEmailDomain: string;
-  messageVars: IMessageVars;
-}
-
-/**
- * What is kept of the request while the sign-up is in flight: no captcha, no card (R5), and not
- * the one-time payment token either. The token is spent in this request or never: an attempt
- * resumed after a crash already has its card at the gateway, or is cleared (issue 13).
- */
-type StoredRequest = Omit<TSignupRequest, 'recaptcha' | 'paymentToken'>;
-type AttemptRow = typeof signupAttempts.$inferSelect;
 
 /**
  * `POST /api/v2/signup` and `POST /api/signup` (001 §3, §7; DECISIONS R3–R6; decision 013).
@@ -382,218 +344,6 @@ async function abandonAttempt(deps: SignupDeps, attempt: AttemptRow): Promise<vo
         deps.log.warn({ err: error, userId: attempt.userId }, 'sign-up card not removed'),
       );
   }
-}
-
-/** Phase 3: everything of the new account in one transaction. */
-async function completeAttempt(
-  deps: SignupDeps,
-  attempt: AttemptRow,
-  transactionId: string | null,
-): Promise<void> {
-  const request = attempt.request as StoredRequest;
-  const now = deps.now();
-  const todayDate = calendarDateIn(now, deps.timeZone);
-  const today = toIsoDate(todayDate);
-  await deps.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(signupAttempts)
-      .where(
-        and(eq(signupAttempts.email, attempt.email), eq(signupAttempts.userId, attempt.userId)),
-      )
-      .for('update');
-    if (!locked) throw new Error('sign-up attempt vanished');
-    if (locked.status === 'completed') return;
-
-    const codes = request.subscriptions as TSubscriptionCode[];
-    const priced = quote(codes, now);
-    const promotion = attempt.promotionCode ? await findPromotion(tx, attempt.promotionCode) : null;
-    const effect = applyPromotion(priced, promotion);
-    // The amount was fixed in phase 1; a price change since then does not move it.
-    const discountCents = priced.totalCents - attempt.amountCents;
-    const firstRenewal = toIsoDate(billDateOfCycle(todayDate, effect.coveredMonths));
-    const charged: IQuote = {
-      ...priced,
-      lines:
-        discountCents === 0 && !effect.line
-          ? priced.lines
-          : [
-              ...priced.lines,
-              {
-                code: 'PROMO' as TSubscriptionCode,
-                name: effect.line?.name ?? 'Promotion',
-                cents: -discountCents,
-                listCents: -discountCents,
-                free: false,
-              },
-            ],
-      totalCents: attempt.amountCents,
-    };
-
-    const identity = await createIdentity(tx, { email: attempt.email, now });
-    const userId = attempt.userId;
-    const billing = request;
-    await tx.insert(users).values({
-      id: userId,
-      dealerpassUserId: attempt.email,
-      karId: identity.id,
-      email: request.email.trim(),
-      altEmail: request.altEmail || null,
-      firstName: request.firstName,
-      lastName: request.lastName,
-      dealership: request.dealership,
-      phone: request.phone,
-      phoneCountryCode: request.phoneCountryCode,
-      altPhone: request.altPhone || null,
-      altPhoneCountryCode: request.altPhoneCountryCode || null,
-      auctionAccessId: request.auctionAccessId || null,
-      dealershipAuctionAccessId: request.dealershipAuctionAccessId || null,
-      address1: request.address1,
-      address2: request.address2 || null,
-      city: request.city,
-      state: request.state,
-      zip: request.zip,
-      country: request.country,
-      ...(attempt.gatewayCustomerId
-        ? {
-            billingFirstName: billing.billingFirstName,
-            billingLastName: billing.billingLastName,
-            billingCountry: billing.billingCountry || null,
-            billingAddress1: billing.billingAddress1,
-            billingAddress2: billing.billingAddress2 || null,
-            billingCity: billing.billingCity,
-            billingState: billing.billingState,
-            billingZip: billing.billingZip,
-            cardBrand: attempt.cardBrand,
-            cardLast4: attempt.cardLast4,
-            cardExpiration: attempt.cardExpiration,
-          }
-        : {}),
-      subscriptions: codes,
-      accountStatus: 'active',
-      nextBillDate: firstRenewal,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await tx.insert(subscriptions).values({
-      userId,
-      codes,
-      cycleAnchor: today,
-      currentPeriodStart: today,
-      currentPeriodEnd: firstRenewal,
-      gatewayCustomerId: attempt.gatewayCustomerId,
-      gatewayPaymentProfileId: attempt.gatewayPaymentProfileId,
-      updatedAt: now,
-    });
-    const [period] = await tx
-      .insert(billingPeriods)
-      .values({
-        userId,
-        kind: 'signup',
-        periodStart: today,
-        periodEnd: firstRenewal,
-        amountCents: attempt.amountCents,
-        quote: charged,
-        status: transactionId ? 'due' : 'waived',
-        idempotencyKey: attempt.chargeKey ?? `signup:${userId}:waived`,
-        settledAt: transactionId ? null : now,
-        createdAt: now,
-      })
-      .returning({ id: billingPeriods.id });
-    if (!period) throw new Error('sign-up period insert returned no row');
-    await tx.insert(accountEvents).values({
-      userId,
-      event: 'signed up',
-      fromStatus: null,
-      toStatus: 'active',
-      actor: 'user',
-      at: now,
-      details: { promotionCode: attempt.promotionCode, amountCents: attempt.amountCents },
-    });
-    if (transactionId) {
-      // The billing run's own record: payment row, stored receipt, period paid, receipt e-mail.
-      await recordPayment(
-        tx,
-        deps,
-        {
-          userId,
-          periodId: period.id,
-          idempotencyKey: attempt.chargeKey!,
-          amountCents: attempt.amountCents,
-          customerProfileId: attempt.gatewayCustomerId!,
-          paymentProfileId: attempt.gatewayPaymentProfileId!,
-        },
-        transactionId,
-        now,
-      );
-    }
-    if (attempt.promotionCode) {
-      await tx.insert(promotionRedemptions).values({
-        code: attempt.promotionCode,
-        userId,
-        discountCents,
-        redeemedAt: now,
-      });
-    }
-    // Lead ids are UUIDs; anything else names no lead (and must not fail the transaction).
-    if (request.leadID && UUID_PATTERN.test(request.leadID)) {
-      await tx
-        .update(signupLeads)
-        .set({ convertedUserId: userId, updatedAt: now })
-        .where(eq(signupLeads.id, request.leadID));
-    }
-    await sendVerificationMail(tx, deps, {
-      identityId: identity.id,
-      email: request.email.trim(),
-      firstName: request.firstName,
-      forwardTo: request.forwardTo,
-      now,
-    });
-    await tx
-      .update(signupAttempts)
-      .set({ status: 'completed', updatedAt: now })
-      .where(eq(signupAttempts.email, attempt.email));
-  });
-}
-
-/** The verification e-mail (DECISIONS R6): its link sets the password, then signs in at forwardTo. */
-async function sendVerificationMail(
-  tx: Transaction,
-  deps: SignupDeps,
-  input: { identityId: string; email: string; firstName: string; forwardTo: string; now: Date },
-): Promise<void> {
-  const token = await issueIdentityToken(tx, {
-    identityId: input.identityId,
-    purpose: 'set-password',
-    now: input.now,
-    ttlMinutes: VERIFICATION_LINK_TTL_MINUTES,
-  });
-  const forwardPath = forwardPathOf(input.forwardTo, deps.publicUrl);
-  const link = `${deps.publicUrl}${SET_PASSWORD_PATH}?token=${token}&forwardTo=${encodeURIComponent(forwardPath)}`;
-  const company = deps.company.name;
-  await enqueueMail(
-    tx,
-    {
-      to: input.email,
-      subject: `Verify your e-mail and set your ${company} password`,
-      text: [
-        `Hello ${input.firstName},`,
-        '',
-        `Welcome to ${company}. To verify your e-mail address and choose the password of your ${company} ID, open this link within 7 days:`,
-        link,
-        '',
-        'After setting your password you can sign in and use your account.',
-        '',
-        `Questions? Call ${deps.company.supportPhone}.`,
-      ].join('\n'),
-    },
-    deps.mailKind,
-  );
-}
-
-/** forwardTo is an origin plus a login path (001 §3); only a path of our own origin is kept. */
-export function forwardPathOf(forwardTo: string, publicUrl: string): string {
-  return sameOriginPath(forwardTo, new URL(publicUrl).origin) ?? DEFAULT_FORWARD_PATH;
 }
 
 function emailInUse(): AppError {

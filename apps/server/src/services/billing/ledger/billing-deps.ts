@@ -1,0 +1,42 @@
+import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.ts';
+import type { Database } from '../../../db/client.ts';
+
+export interface BillingDeps {
+  db: Database;
+  payments: PaymentGateway;
+  now: () => Date;
+  timeZone: string;
+  company: { name: string; supportPhone: string };
+  mailKind: 'smtp' | 'mailbox';
+  /** Where the run reports charges it will retry; a Fastify logger or the console. */
+  log: { warn(details: object, message: string): void };
+  /** How often a live run renews its leases (default LEASE_RENEWAL_MS; tests shorten it). */
+  leaseRenewalMs?: number;
+}
+
+export interface BillingRunResult {
+  charged: number;
+  declined: number;
+  deactivated: number;
+  retryLater: number;
+}
+
+export interface ClaimedRenewal {
+  userId: string;
+  periodId: string;
+  /** 'renewal' (the run), or 'reactivation' (PUT /api/users/reactivate, or the run finishing one after a crash). */
+  kind?: 'renewal' | 'reactivation';
+  idempotencyKey: string;
+  amountCents: number;
+  customerProfileId: string;
+  paymentProfileId: string;
+  /** The card the attempt charges, for the receipt (the account's card on file otherwise). */
+  cardBrand?: string | null;
+  cardLast4?: string | null;
+}
+
+/** An approved charge of a claimed period, waiting to be recorded. */
+export interface ApprovedCharge {
+  renewal: ClaimedRenewal;
+  transactionId: string;
+}

@@ -1,0 +1,50 @@
+import { isAccountStatus, STATUS_DESCRIPTIONS } from '@dealerpass/domain/account/status';
+import {
+  nextAccountStatus,
+  type TAccountEvent,
+} from '@dealerpass/domain/account/status-transitions';
+import type { TAccountStatus } from '@dealerpass/domain/account/status';
+import { eq } from 'drizzle-orm';
+import type { Transaction } from '../../../db/client.ts';
+import { accountEvents, users } from '../../../db/schema.ts';
+
+/** A status change the domain's state machine does not allow: a bug, never a user's mistake. */
+export class AccountTransitionRefused extends Error {
+  constructor(from: string, event: TAccountEvent) {
+    super(`account status ${JSON.stringify(from)} cannot take the event ${event}`);
+    this.name = 'AccountTransitionRefused';
+  }
+}
+
+/**
+ * Every status change goes through here (issue 15): the domain names the next status for the
+ * event, an impossible one throws before anything is written, and the change is written with
+ * its audit record (issue 5). `note` is the audit record's event text.
+ */
+export async function changeAccountStatus(
+  tx: Transaction,
+  change: {
+    userId: string;
+    /** The status the caller read (and locked) before deciding on the event. */
+    from: string;
+    event: TAccountEvent;
+    note: string;
+    actor: string;
+    now: Date;
+  },
+): Promise<TAccountStatus> {
+  const { userId, from, event, note, actor, now } = change;
+  const to = isAccountStatus(from) ? nextAccountStatus(from, event) : null;
+  if (to === null) throw new AccountTransitionRefused(from, event);
+  await tx.update(users).set({ accountStatus: to, updatedAt: now }).where(eq(users.id, userId));
+  await tx.insert(accountEvents).values({
+    userId,
+    event: note,
+    fromStatus: from,
+    toStatus: to,
+    actor,
+    at: now,
+    details: { description: STATUS_DESCRIPTIONS[to] },
+  });
+  return to;
+}

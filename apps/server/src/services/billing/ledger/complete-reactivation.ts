@@ -1,0 +1,52 @@
+import { eq } from 'drizzle-orm';
+import type { Transaction } from '../../../db/client.ts';
+import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
+import type { BillingDeps, ClaimedRenewal } from './billing-deps.ts';
+import { recordPayment } from './record-payment.ts';
+import { changeAccountStatus } from './change-account-status.ts';
+
+/**
+ * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
+ * the period's first day, and the payment is recorded (it pays the balance it carried). Does
+ * nothing if the request or another run finished it first.
+ */
+export async function completeReactivation(
+  tx: Transaction,
+  deps: BillingDeps,
+  renewal: ClaimedRenewal,
+  transactionId: string,
+  now: Date,
+  actor: string,
+): Promise<void> {
+  const [user] = await tx.select().from(users).where(eq(users.id, renewal.userId)).for('update');
+  const [period] = await tx
+    .select()
+    .from(billingPeriods)
+    .where(eq(billingPeriods.id, renewal.periodId));
+  if (
+    !user ||
+    !period ||
+    period.status !== 'due' ||
+    user.accountStatus !== 'pending reactivation'
+  ) {
+    return;
+  }
+  await changeAccountStatus(tx, {
+    userId: user.id,
+    from: 'pending reactivation',
+    event: 'reactivationSucceeded',
+    note: 'reactivation paid',
+    actor,
+    now,
+  });
+  await tx
+    .update(subscriptions)
+    .set({
+      cycleAnchor: period.periodStart,
+      cancelRequestedAt: null,
+      failedAttempts: 0,
+      updatedAt: now,
+    })
+    .where(eq(subscriptions.userId, user.id));
+  await recordPayment(tx, deps, renewal, transactionId, now);
+}

@@ -1,0 +1,136 @@
+import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
+import { eq } from 'drizzle-orm';
+import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
+import { formatCurrency } from '@dealerpass/domain/money';
+import type { Transaction } from '../../../db/client.ts';
+import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
+import { enqueueMail } from '../../mail/enqueue-mail.ts';
+import { addBalanceEntries, getBalanceCents, periodChargeEntry } from '../account-balance.ts';
+import type { BillingDeps } from './billing-deps.ts';
+import { nextAttempt } from './next-attempt.ts';
+import { changeAccountStatus } from './change-account-status.ts';
+
+const DAY_MS = 86_400_000;
+
+/** R4 dunning: retry after 1, 3 and 5 days, an e-mail each time; after the last failure, inactive with the balance owed. */
+export async function recordDecline(
+  tx: Transaction,
+  deps: BillingDeps,
+  userId: string,
+  now: Date,
+  reason: string,
+  periodId?: string,
+): Promise<void> {
+  const [subscription] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.userId, userId))
+    .for('update');
+  const [user] = await tx.select().from(users).where(eq(users.id, userId));
+  if (!subscription || !user) throw new Error('subscription or user vanished');
+  const failures = subscription.failedAttempts + 1;
+  const retryDays = PAYMENT_RETRY_DAYS[failures - 1];
+  const [period] = periodId
+    ? await tx.select().from(billingPeriods).where(eq(billingPeriods.id, periodId))
+    : [];
+  // The renewal was due and is not paid: it is owed from now until a payment settles it.
+  if (period) await addBalanceEntries(tx, [periodChargeEntry(period)], now);
+
+  if (
+    period?.gatewayPaymentProfileId &&
+    subscription.gatewayPaymentProfileId &&
+    period.gatewayPaymentProfileId !== subscription.gatewayPaymentProfileId
+  ) {
+    // The attempt charged a card replaced since it was claimed (a retry after a crash): the
+    // new card is tried at once as a new attempt, and the old card's answer counts for nothing.
+    await tx
+      .update(billingPeriods)
+      .set(nextAttempt(period))
+      .where(eq(billingPeriods.id, period.id));
+    await tx
+      .update(subscriptions)
+      .set({ nextRetryAt: now, updatedAt: now })
+      .where(eq(subscriptions.userId, userId));
+    return;
+  }
+
+  if (retryDays !== undefined) {
+    await tx
+      .update(subscriptions)
+      .set({
+        failedAttempts: failures,
+        nextRetryAt: new Date(now.getTime() + retryDays * DAY_MS),
+        updatedAt: now,
+      })
+      .where(eq(subscriptions.userId, userId));
+    if (period) {
+      // The next try is a new charge: a new attempt number, so a new idempotency key.
+      await tx
+        .update(billingPeriods)
+        .set(nextAttempt(period))
+        .where(eq(billingPeriods.id, period.id));
+    }
+    if (user.accountStatus !== 'validating payment') {
+      await changeAccountStatus(tx, {
+        userId,
+        from: user.accountStatus,
+        event: renewalOutcomeEvent(user.accountStatus, 'failed'),
+        note: `renewal declined: ${reason}`,
+        actor: 'billing-run',
+        now,
+      });
+    }
+    await enqueueMail(
+      tx,
+      {
+        to: user.email,
+        subject: `${deps.company.name}: we could not charge your card`,
+        text: [
+          `Hello ${user.firstName},`,
+          '',
+          `Your ${deps.company.name} renewal could not be charged (${reason}). We will try again in ${retryDays} day${retryDays === 1 ? '' : 's'}.`,
+          'To avoid an interruption, update your card under Billing Details in your account; we retry at once when you do.',
+          '',
+          `Questions? Call ${deps.company.supportPhone}.`,
+        ].join('\n'),
+      },
+      deps.mailKind,
+    );
+    return;
+  }
+
+  await tx
+    .update(subscriptions)
+    .set({ failedAttempts: failures, nextRetryAt: null, updatedAt: now })
+    .where(eq(subscriptions.userId, userId));
+  if (period)
+    await tx
+      .update(billingPeriods)
+      .set({ status: 'failed', settledAt: now })
+      .where(eq(billingPeriods.id, period.id));
+  const owed = await getBalanceCents(tx, userId);
+  await changeAccountStatus(tx, {
+    userId,
+    from: user.accountStatus,
+    event: 'finalRetryFailed',
+    note: `last retry declined: ${reason}`,
+    actor: 'billing-run',
+    now,
+  });
+  await enqueueMail(
+    tx,
+    {
+      to: user.email,
+      subject: `${deps.company.name}: your account is inactive`,
+      text: [
+        `Hello ${user.firstName},`,
+        '',
+        `We could not charge your card after several tries, so your ${deps.company.name} account is now inactive. ${formatCurrency(owed)} remains owed.`,
+        'You can reactivate it any time under Billing Details with a new card.',
+        '',
+        `Questions? Call ${deps.company.supportPhone}.`,
+      ].join('\n'),
+    },
+    deps.mailKind,
+  );
+}

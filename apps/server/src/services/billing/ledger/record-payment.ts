@@ -1,0 +1,159 @@
+import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
+import { setImmediate as setImmediatePromise } from 'node:timers/promises';
+import { sql } from 'drizzle-orm';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { anyOf, unnestRows } from '../../../db/bulk.ts';
+import type { Transaction } from '../../../db/client.ts';
+import { billingPeriods, payments, users } from '../../../db/schema.ts';
+import { enqueueMails, type MailToSend } from '../../mail/enqueue-mail.ts';
+import { addBalanceEntries, periodChargeEntry, type BalanceEntry } from '../account-balance.ts';
+import { advancePeriods } from './advance-periods.ts';
+import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps.ts';
+import { paymentRecord } from './payment-record.ts';
+import { changeAccountStatus } from './change-account-status.ts';
+
+/** Receipts rendered in one go before the run lets other work in (see recordPayments). */
+const RECEIPTS_BETWEEN_YIELDS = 25;
+
+/** Records an approved charge of a period: payment row, stored receipt, period paid, next period, mail. */
+export async function recordPayment(
+  tx: Transaction,
+  deps: BillingDeps,
+  renewal: ClaimedRenewal,
+  transactionId: string,
+  now: Date,
+): Promise<void> {
+  await recordPayments(tx, deps, [{ renewal, transactionId }], now);
+}
+
+/**
+ * Records approved charges in one transaction, with a few multi-row statements for the whole
+ * batch: a payment row with its receipt (made once, here, with its CRC-32) per period, the
+ * periods paid, the accounts' next periods, the receipts' e-mails. A period already paid (by an
+ * earlier run that crashed after its record) is skipped; the unique payment per period is the
+ * last guard.
+ */
+export async function recordPayments(
+  tx: Transaction,
+  deps: BillingDeps,
+  charges: readonly ApprovedCharge[],
+  now: Date,
+): Promise<void> {
+  if (charges.length === 0) return;
+  const periodIds = charges.map((charge) => charge.renewal.periodId);
+  const periodRows = await tx
+    .select()
+    .from(billingPeriods)
+    .where(anyOf(billingPeriods.id, periodIds, 'uuid'))
+    .orderBy(billingPeriods.id)
+    .for('update');
+  const userRows = await tx
+    .select()
+    .from(users)
+    .where(
+      anyOf(
+        users.id,
+        charges.map((charge) => charge.renewal.userId),
+        'uuid',
+      ),
+    );
+  const periodOf = new Map(periodRows.map((row) => [row.id, row]));
+  const userOf = new Map(userRows.map((row) => [row.id, row]));
+  const activationDate = toIsoDate(calendarDateIn(now, deps.timeZone));
+
+  const rows: (typeof payments.$inferInsert)[] = [];
+  const mails: MailToSend[] = [];
+  const settled: { period: (typeof periodRows)[number]; user: (typeof userRows)[number] }[] = [];
+  for (const [i, { renewal, transactionId }] of charges.entries()) {
+    // Receipts are the run's longest stretch of plain computing (a batch's take about 100 ms):
+    // the scheduled run shares its process with the web server, whose requests, like the other
+    // batches' statements, are answered in between.
+    if (i > 0 && i % RECEIPTS_BETWEEN_YIELDS === 0) await setImmediatePromise();
+    const period = periodOf.get(renewal.periodId);
+    const user = userOf.get(renewal.userId);
+    if (!period || !user) throw new Error('period or user vanished');
+    if (period.status === 'paid') continue; // recorded by an earlier run
+    const { row, mail } = paymentRecord({
+      company: deps.company,
+      user,
+      period,
+      card: {
+        brand: renewal.cardBrand ?? period.cardBrand ?? user.cardBrand,
+        last4: renewal.cardLast4 ?? period.cardLast4 ?? user.cardLast4,
+      },
+      transactionId,
+      activationDate,
+      now,
+    });
+    rows.push(row);
+    mails.push(mail);
+    settled.push({ period, user });
+  }
+  if (rows.length === 0) return;
+  const paid = unnestRows(rows, {
+    id: ['uuid', (row) => row.id],
+    user_id: ['uuid', (row) => row.userId],
+    billing_period_id: ['uuid', (row) => row.billingPeriodId],
+    amount_cents: ['int', (row) => row.amountCents],
+    gateway_transaction_id: ['text', (row) => row.gatewayTransactionId],
+    card_brand: ['text', (row) => row.cardBrand],
+    card_last4: ['text', (row) => row.cardLast4],
+    activation_date: ['date', (row) => row.activationDate],
+    receipt_pdf: ['bytea', (row) => row.receiptPdf],
+    receipt_crc32: ['bigint', (row) => row.receiptCrc32],
+  });
+  const inserted = (await tx.execute(sql`
+    insert into ${payments} (${paid.names}) ${paid.select}
+    on conflict (billing_period_id) do nothing
+    returning billing_period_id`)) as unknown as { rows: { billing_period_id: string }[] };
+  const recorded = new Set(inserted.rows.map((row) => row.billing_period_id));
+  if (recorded.size === 0) return;
+  const done = settled.filter(({ period }) => recorded.has(period.id));
+  // The balance follows: each period's charge (if a decline has not recorded it already) and
+  // its payment.
+  await addBalanceEntries(
+    tx,
+    rows
+      .filter((row) => recorded.has(row.billingPeriodId))
+      .flatMap((row): BalanceEntry[] => [
+        periodChargeEntry(periodOf.get(row.billingPeriodId)!),
+        {
+          userId: row.userId,
+          kind: 'payment',
+          amountCents: -row.amountCents,
+          source: `payment:${row.id!}`,
+        },
+      ]),
+    now,
+  );
+  await tx
+    .update(billingPeriods)
+    .set({ status: 'paid', settledAt: now })
+    .where(anyOf(billingPeriods.id, [...recorded], 'uuid'));
+  await advancePeriods(
+    tx,
+    done.map(({ period }) => ({
+      userId: period.userId,
+      periodStart: period.periodStart,
+      periodEnd: period.periodEnd,
+    })),
+    now,
+  );
+  for (const { user } of done) {
+    if (user.accountStatus !== 'active') {
+      await changeAccountStatus(tx, {
+        userId: user.id,
+        from: user.accountStatus,
+        event: renewalOutcomeEvent(user.accountStatus, 'succeeded'),
+        note: 'renewal paid',
+        actor: 'billing-run',
+        now,
+      });
+    }
+  }
+  await enqueueMails(
+    tx,
+    mails.filter((_, i) => recorded.has(settled[i]!.period.id)),
+    deps.mailKind,
+  );
+}
