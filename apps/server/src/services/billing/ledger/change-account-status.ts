@@ -4,7 +4,7 @@ import {
   type TAccountEvent,
 } from '@dealerpass/domain/account/status-transitions';
 import type { TAccountStatus } from '@dealerpass/domain/account/status';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
 import { accountEvents, users } from '../../../db/schema.ts';
 
@@ -13,6 +13,14 @@ export class AccountTransitionRefused extends Error {
   constructor(from: string, event: TAccountEvent) {
     super(`account status ${JSON.stringify(from)} cannot take the event ${event}`);
     this.name = 'AccountTransitionRefused';
+  }
+}
+
+/** The status is no longer the one the caller read: another transaction changed it first. */
+export class AccountStatusChanged extends Error {
+  constructor(userId: string, from: string) {
+    super(`account ${userId} is no longer ${JSON.stringify(from)}`);
+    this.name = 'AccountStatusChanged';
   }
 }
 
@@ -36,7 +44,14 @@ export async function changeAccountStatus(
   const { userId, from, event, note, actor, now } = change;
   const to = isAccountStatus(from) ? nextAccountStatus(from, event) : null;
   if (to === null) throw new AccountTransitionRefused(from, event);
-  await tx.update(users).set({ accountStatus: to, updatedAt: now }).where(eq(users.id, userId));
+  // Only from the status the caller read: a change made meanwhile by another transaction
+  // (another run's batch) must not be applied, nor recorded, a second time.
+  const changed = await tx
+    .update(users)
+    .set({ accountStatus: to, updatedAt: now })
+    .where(and(eq(users.id, userId), eq(users.accountStatus, from)))
+    .returning({ id: users.id });
+  if (changed.length === 0) throw new AccountStatusChanged(userId, from);
   await tx.insert(accountEvents).values({
     userId,
     event: note,

@@ -73,8 +73,7 @@ export async function claimDueAccounts(
         continue;
       }
       if (account.status === 'pending cancel') {
-        await endCancellation(tx, account, now);
-        result.deactivated += 1;
+        if (await endCancellation(tx, account, now)) result.deactivated += 1;
         continue;
       }
       if (account.status === 'pending reactivation') {
@@ -152,7 +151,9 @@ async function lockDueAccounts(
     )
     .orderBy(subscriptions.currentPeriodEnd)
     .limit(batchSize)
-    .for('update', { of: subscriptions, skipLocked: true });
+    // The account's row is locked with its subscription: a row another batch changed and
+    // released since this statement began is read again as it is now, not as it was.
+    .for('update', { of: [subscriptions, users], skipLocked: true });
 }
 
 /** R4: complimentary accounts are not charged; their period still moves on, recorded as waived. */
@@ -177,8 +178,18 @@ async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Pro
   await advancePeriod(tx, account.userId, periodEnd, account.periodStart, now);
 }
 
-/** R4: a cancellation takes effect at the period's end, with no further charge. */
-async function endCancellation(tx: Transaction, account: DueAccount, now: Date): Promise<void> {
+/**
+ * R4: a cancellation takes effect at the period's end, with no further charge. The lock above
+ * covers the subscription only, so the status is read again under a lock of its row: a batch
+ * running beside this one may have ended the same cancellation a moment ago.
+ */
+async function endCancellation(tx: Transaction, account: DueAccount, now: Date): Promise<boolean> {
+  const [current] = await tx
+    .select({ status: users.accountStatus })
+    .from(users)
+    .where(eq(users.id, account.userId))
+    .for('update');
+  if (current?.status !== 'pending cancel') return false;
   await changeAccountStatus(tx, {
     userId: account.userId,
     from: 'pending cancel',
@@ -191,6 +202,7 @@ async function endCancellation(tx: Transaction, account: DueAccount, now: Date):
     .update(subscriptions)
     .set({ nextRetryAt: null, updatedAt: now })
     .where(eq(subscriptions.userId, account.userId));
+  return true;
 }
 
 /** Every period of the batch in one statement; an existing one (a retry) is read as it is. */
