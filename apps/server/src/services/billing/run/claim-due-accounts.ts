@@ -116,44 +116,49 @@ async function lockDueAccounts(
 ) {
   const onlyUserId = options.userId;
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
-  return tx
-    .select({
-      userId: subscriptions.userId,
-      codes: subscriptions.codes,
-      cycleAnchor: subscriptions.cycleAnchor,
-      periodStart: subscriptions.currentPeriodEnd,
-      customerProfileId: subscriptions.gatewayCustomerId,
-      paymentProfileId: subscriptions.gatewayPaymentProfileId,
-      status: users.accountStatus,
-      details: users.accountStatusDetails,
-      cardBrand: users.cardBrand,
-      cardLast4: users.cardLast4,
-    })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(
-      and(
-        or(
-          and(
-            lte(subscriptions.currentPeriodEnd, today),
-            sql`${users.accountStatus} in ('active', 'pending cancel', 'validating payment')`,
+  return (
+    tx
+      .select({
+        userId: subscriptions.userId,
+        codes: subscriptions.codes,
+        cycleAnchor: subscriptions.cycleAnchor,
+        periodStart: subscriptions.currentPeriodEnd,
+        customerProfileId: subscriptions.gatewayCustomerId,
+        paymentProfileId: subscriptions.gatewayPaymentProfileId,
+        status: users.accountStatus,
+        details: users.accountStatusDetails,
+        cardBrand: users.cardBrand,
+        cardLast4: users.cardLast4,
+      })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(
+        and(
+          or(
+            and(
+              lte(subscriptions.currentPeriodEnd, today),
+              sql`${users.accountStatus} in ('active', 'pending cancel', 'validating payment')`,
+            ),
+            // Only with a lease that ran out: a reactivation whose request never finished.
+            and(
+              eq(users.accountStatus, 'pending reactivation'),
+              lte(subscriptions.nextRetryAt, now),
+            ),
           ),
-          // Only with a lease that ran out: a reactivation whose request never finished.
-          and(eq(users.accountStatus, 'pending reactivation'), lte(subscriptions.nextRetryAt, now)),
+          or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
+          onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
+          // A claimed attempt keeps its card on the period until it is settled or declined.
+          options.abandonedOnly
+            ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
+            : undefined,
         ),
-        or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
-        onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
-        // A claimed attempt keeps its card on the period until it is settled or declined.
-        options.abandonedOnly
-          ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
-          : undefined,
-      ),
-    )
-    .orderBy(subscriptions.currentPeriodEnd)
-    .limit(batchSize)
-    // The account's row is locked with its subscription: a row another batch changed and
-    // released since this statement began is read again as it is now, not as it was.
-    .for('update', { of: [subscriptions, users], skipLocked: true });
+      )
+      .orderBy(subscriptions.currentPeriodEnd)
+      .limit(batchSize)
+      // The account's row is locked with its subscription: a row another batch changed and
+      // released since this statement began is read again as it is now, not as it was.
+      .for('update', { of: [subscriptions, users], skipLocked: true })
+  );
 }
 
 /** R4: complimentary accounts are not charged; their period still moves on, recorded as waived. */
