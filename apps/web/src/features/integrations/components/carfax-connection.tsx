@@ -1,3 +1,4 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useState } from 'react';
 import { CARFAX_TEXTS, carfaxRefreshDelayMs } from '@dealerpass/domain/integrations/carfax';
 import type { IEnvConfig } from '@dealerpass/domain/integrations/carfax';
@@ -6,19 +7,12 @@ import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { loadPage } from '../../../lib/full-page-navigation.ts';
-import { getCarfaxStatus, type TCarfaxStatus } from '../api/get-carfax-status.ts';
-import { getEnvConfig } from '../api/get-env-config.ts';
+import { CarfaxLoadError, getCarfaxConnectionQueryOptions } from '../api/get-carfax-connection.ts';
 import { refreshCarfaxTokens } from '../api/refresh-carfax-tokens.ts';
 import { revokeCarfaxTokens } from '../api/revoke-carfax-tokens.ts';
 import { startCarfaxSignIn } from '../api/start-carfax-sign-in.ts';
 import { newCarfaxState, storeCarfaxSignIn } from '../carfax-sign-in-storage.ts';
 import { ErrorPanel } from './error-panel.tsx';
-
-type TView =
-  | { kind: 'loading' }
-  | { kind: 'config-error' }
-  | { kind: 'status-error' }
-  | { kind: 'ready'; config: IEnvConfig; status: TCarfaxStatus };
 
 /** The Carfax failure text the server put under `carfax`, else the call's own message. */
 function carfaxProblem(error: unknown): string {
@@ -30,58 +24,26 @@ function carfaxProblem(error: unknown): string {
 }
 
 /**
- * The configuration, then the status; an expired access token is renewed at once when the
- * refresh token still works.
- */
-async function loadView(signal?: AbortSignal): Promise<TView> {
-  let config: IEnvConfig;
-  try {
-    config = await getEnvConfig(signal);
-  } catch {
-    return { kind: 'config-error' };
-  }
-  try {
-    let status = await getCarfaxStatus(signal);
-    if (status.kind === 'expired') {
-      try {
-        status = { kind: 'connected', connection: await refreshCarfaxTokens() };
-      } catch {
-        status = await getCarfaxStatus(signal);
-      }
-    }
-    return { kind: 'ready', config, status };
-  } catch {
-    return { kind: 'status-error' };
-  }
-}
-
-/**
  * The Carfax connection (000 §4, §7): the configuration first ('Unable to get configuration'
  * otherwise), then the token status: connected (renewed a minute before it expires), expired
  * (renewed at once when possible), or missing. Sign-in stores the path and a 64-character state
  * and goes to Carfax; sign-out revokes the tokens and goes through Carfax's logout.
  */
 export function CarfaxConnection({ notice }: { notice: string | null }) {
-  const [view, setView] = useState<TView>({ kind: 'loading' });
+  const queryClient = useQueryClient();
+  const query = useQuery(getCarfaxConnectionQueryOptions());
   const [busy, setBusy] = useState<'signin' | 'signout' | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
 
-  const load = useCallback((signal?: AbortSignal) => {
-    void loadView(signal).then((next) => {
-      if (!signal?.aborted) setView(next);
-    });
-  }, []);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(controller.signal);
-    return () => controller.abort();
-  }, [load]);
+  // Asks again in the background; the page keeps what it shows until the answer arrives.
+  const reload = useCallback(() => {
+    void queryClient.refetchQueries({ queryKey: getCarfaxConnectionQueryOptions().queryKey });
+  }, [queryClient]);
 
   // Renew the tokens shortly before the access token expires, while the page is open.
   const expiresAt =
-    view.kind === 'ready' && view.status.kind === 'connected'
-      ? view.status.connection.accessTokenExpiresAt
+    query.data?.status.kind === 'connected'
+      ? query.data.status.connection.accessTokenExpiresAt
       : null;
   useEffect(() => {
     if (!expiresAt) return;
@@ -89,21 +51,21 @@ export function CarfaxConnection({ notice }: { notice: string | null }) {
       () => {
         refreshCarfaxTokens().then(
           (connection) =>
-            setView((current) =>
-              current.kind === 'ready'
-                ? { ...current, status: { kind: 'connected', connection } }
+            queryClient.setQueryData(getCarfaxConnectionQueryOptions().queryKey, (current) =>
+              current
+                ? { ...current, status: { kind: 'connected' as const, connection } }
                 : current,
             ),
           (error: unknown) => {
             setProblem(carfaxProblem(error));
-            load();
+            reload();
           },
         );
       },
       carfaxRefreshDelayMs(expiresAt, Date.now()),
     );
     return () => window.clearTimeout(timer);
-  }, [expiresAt, load]);
+  }, [expiresAt, queryClient, reload]);
 
   const signIn = async (config: IEnvConfig) => {
     setBusy('signin');
@@ -137,11 +99,11 @@ export function CarfaxConnection({ notice }: { notice: string | null }) {
     } catch (error) {
       setBusy(null);
       setProblem(carfaxProblem(error));
-      load();
+      reload();
     }
   };
 
-  if (view.kind === 'loading') {
+  if (query.isPending) {
     return (
       <div className="page-loading" role="status">
         <span className="spinner" aria-hidden="true" />
@@ -149,17 +111,17 @@ export function CarfaxConnection({ notice }: { notice: string | null }) {
       </div>
     );
   }
-  if (view.kind === 'config-error')
-    return <ErrorPanel message={errorMessage('CONFIG_UNAVAILABLE')} />;
-  if (view.kind === 'status-error') {
+  if (query.isError) {
+    if (query.error instanceof CarfaxLoadError && query.error.stage === 'config')
+      return <ErrorPanel message={errorMessage('CONFIG_UNAVAILABLE')} />;
     return (
       <div className="card" role="alert">
         <p>{CARFAX_TEXTS.statusUnknown}</p>
         <Button
           variant="secondary"
           onClick={() => {
-            setView({ kind: 'loading' });
-            load();
+            // Try again shows the loading state, not the failed one, while it asks again.
+            void queryClient.resetQueries({ queryKey: getCarfaxConnectionQueryOptions().queryKey });
           }}
         >
           Try again
@@ -168,7 +130,7 @@ export function CarfaxConnection({ notice }: { notice: string | null }) {
     );
   }
 
-  const { status, config } = view;
+  const { status, config } = query.data;
   const connected = status.kind === 'connected';
   const label = connected
     ? CARFAX_TEXTS.connected
