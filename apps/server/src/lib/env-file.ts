@@ -1,0 +1,14 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/**
+ * Loads `.env` from the directory the command was started in, when there is one (README,
+ * "Configuration"). Variables already set in the environment win over the file; without a file
+ * nothing changes. Returns the file loaded, or null.
+ */
+export function loadEnvFileIfPresent(directory: string = process.cwd()): string | null {
+  const file = resolve(directory, '.env');
+  if (!existsSync(file)) return null;
+  process.loadEnvFile(file);
+  return file;
+}
