@@ -19,6 +19,7 @@ import identity from './plugins/identity.ts';
 import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
 import session from './plugins/session.ts';
+import sharedCounters from './plugins/shared-counters.ts';
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
 import authRoutes from './routes/auth/index.ts';
@@ -147,8 +148,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(textInput);
   // Cookies are parsed where they are read (CSRF, sessions), not on every request.
   await app.register(cookie, { hook: false });
+  await app.register(sharedCounters);
   await app.register(rateLimit, {
     global: true,
+    // R13: with REDIS_URL every instance counts against the same budget. If Redis stops
+    // answering, requests are served unlimited (and the error logged) rather than refused.
+    ...(app.redis
+      ? { redis: app.redis, nameSpace: `${config.redis?.keyPrefix}rate-limit:`, skipOnError: true }
+      : {}),
     max: GLOBAL_RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     keyGenerator: (request) => request.ip,

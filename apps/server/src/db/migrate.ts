@@ -63,9 +63,9 @@ export function shippedMigrations(): JournalEntry[] {
  * applied migration is at least as new as the newest in the journal, as drizzle's migrator decides.
  */
 export async function pendingMigrations(db: Database): Promise<number> {
-  const result = await db.execute<{ newest: string | number | null }>(
+  const result = (await db.execute(
     sql`select max(created_at) as newest from drizzle.__drizzle_migrations`,
-  );
+  )) as unknown as { rows: { newest: string | number | null }[] };
   const newest = Number(result.rows[0]?.newest ?? 0);
   return shippedMigrations().filter((entry) => entry.when > newest).length;
 }
