@@ -145,6 +145,9 @@ const ZEnvSchema = z
 
 export type Env = z.input<typeof ZEnvSchema>;
 
+/** Every variable the server reads (the README's table and .env.example list each one). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(ZEnvSchema.shape);
+
 export interface Config {
   env: 'demo' | 'development' | 'test' | 'production';
   host: string;
