@@ -22,6 +22,9 @@ async function hasPinoPretty(): Promise<boolean> {
 async function main(): Promise<void> {
   // A `.env` in the working directory, when present (README, "Configuration").
   const envFile = loadEnvFileIfPresent();
+  // `npm run dev`: the web app from its sources under Vite, development settings by default.
+  const webDev = process.argv.includes('--web-dev');
+  if (webDev) process.env.APP_ENV ??= 'development';
   let config;
   try {
     config = loadConfig();
@@ -58,6 +61,7 @@ async function main(): Promise<void> {
     database,
     secret,
     webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+    webDev,
     prettyLogs:
       process.stdout.isTTY === true &&
       (config.env === 'demo' || config.env === 'development') &&
