@@ -3,7 +3,12 @@ import { Redis } from 'ioredis';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInFailures } from '../src/db/schema.ts';
-import { CAPTCHA_AFTER_FAILURES } from '../src/services/identity/sign-in-failures.ts';
+import {
+  CAPTCHA_AFTER_FAILURES,
+  databaseSignInFailures,
+  emailAccountKey,
+  redisSignInFailures,
+} from '../src/services/identity/sign-in-failures.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount, TestBrowserSession, TEST_PASSWORD } from './sign-in.ts';
 
@@ -98,5 +103,47 @@ describe.runIf(redisUrl)(title, () => {
       await attempt(alone[i % 2]!, 'not-the-password');
     }
     for (const t of alone) expect((await attempt(t, TEST_PASSWORD)).statusCode).toBe(200);
+  });
+});
+
+describe('failed sign-ins when Redis stops answering (no Redis needed)', () => {
+  let t: TestApp;
+  let unreachable: Redis;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    // A client that never connected and queues nothing: every command fails at once.
+    unreachable = new Redis({
+      host: '127.0.0.1',
+      port: 1,
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+    });
+  });
+  afterAll(async () => {
+    unreachable.disconnect();
+    await t.close();
+  });
+
+  it('are counted in the database instead, the captcha rule intact, each error reported', async () => {
+    const errors: unknown[] = [];
+    const store = redisSignInFailures(
+      unreachable,
+      'dp-test:',
+      databaseSignInFailures(t.app.db),
+      (error) => errors.push(error),
+    );
+    const key = emailAccountKey('outage@example.com');
+    const now = new Date();
+    for (let i = 0; i < CAPTCHA_AFTER_FAILURES; i++) {
+      expect(await store.needsCaptcha(key, now)).toBe(false);
+      await store.record(key, now);
+    }
+    expect(await store.needsCaptcha(key, now)).toBe(true);
+    const [rows] = await t.app.db.select({ n: count() }).from(signInFailures);
+    expect(rows?.n).toBe(CAPTCHA_AFTER_FAILURES);
+    expect(errors).toHaveLength(2 * CAPTCHA_AFTER_FAILURES + 1);
+    await store.clear(key);
+    expect(await store.needsCaptcha(key, now)).toBe(false);
   });
 });

@@ -20,6 +20,7 @@ export default fp(
         // A counter that cannot be reached answers quickly with an error rather than queueing
         // requests behind a reconnect (the rate limiter's documented advice).
         connectTimeout: 2_000,
+        commandTimeout: 1_000,
         maxRetriesPerRequest: 1,
         lazyConnect: true,
       });
@@ -31,11 +32,14 @@ export default fp(
       });
     }
     app.decorate('redis', redis);
+    const database = databaseSignInFailures(app.db);
     app.decorate(
       'signInFailures',
       redis && settings
-        ? redisSignInFailures(redis, settings.keyPrefix)
-        : databaseSignInFailures(app.db),
+        ? redisSignInFailures(redis, settings.keyPrefix, database, (error) =>
+            app.log.error({ err: error }, 'redis: failed sign-ins counted in the database instead'),
+          )
+        : database,
     );
   },
   { name: 'shared-counters', dependencies: ['config'] },

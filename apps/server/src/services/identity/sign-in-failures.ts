@@ -91,28 +91,60 @@ redis.call('PEXPIRE', key, window)
 return redis.call('ZCARD', key)
 `;
 
-/** The same rule as the database's table, in Redis: a sliding one-hour window per account key. */
-export function redisSignInFailures(redis: Redis, prefix: string): SignInFailureStore {
+/**
+ * The same rule as the database's table, in Redis: a sliding one-hour window per account key.
+ * When Redis does not answer, the failure is counted in `fallback` (the database) and the error
+ * reported: signing in keeps working, and keeps its captcha rule, through a Redis outage.
+ */
+export function redisSignInFailures(
+  redis: Redis,
+  prefix: string,
+  fallback: SignInFailureStore,
+  onError: (error: unknown) => void,
+): SignInFailureStore {
   const keyOf = (accountKey: string) => `${prefix}sign-in-failures:${accountKey}`;
+  async function orFallback<T>(work: () => Promise<T>, instead: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      onError(error);
+      return instead();
+    }
+  }
   return {
-    async needsCaptcha(accountKey, now) {
-      const since = now.getTime() - SIGN_IN_FAILURE_WINDOW_MS;
-      const n = await redis.zcount(keyOf(accountKey), `(${since}`, '+inf');
-      return n >= CAPTCHA_AFTER_FAILURES;
-    },
-    async record(accountKey, now) {
-      const member = `${now.getTime()}:${randomUUID()}`;
-      await redis.eval(
-        RECORD_FAILURE,
-        1,
-        keyOf(accountKey),
-        now.getTime(),
-        SIGN_IN_FAILURE_WINDOW_MS,
-        member,
-      );
-    },
-    async clear(accountKey) {
-      await redis.del(keyOf(accountKey));
+    needsCaptcha: (accountKey, now) =>
+      orFallback(
+        async () => {
+          const since = now.getTime() - SIGN_IN_FAILURE_WINDOW_MS;
+          const n = await redis.zcount(keyOf(accountKey), `(${since}`, '+inf');
+          return n >= CAPTCHA_AFTER_FAILURES;
+        },
+        () => fallback.needsCaptcha(accountKey, now),
+      ),
+    record: (accountKey, now) =>
+      orFallback(
+        async () => {
+          const member = `${now.getTime()}:${randomUUID()}`;
+          await redis.eval(
+            RECORD_FAILURE,
+            1,
+            keyOf(accountKey),
+            now.getTime(),
+            SIGN_IN_FAILURE_WINDOW_MS,
+            member,
+          );
+        },
+        () => fallback.record(accountKey, now),
+      ),
+    // Both: failures counted in the database during an outage are lifted too.
+    clear: async (accountKey) => {
+      await Promise.all([
+        orFallback(
+          async () => void (await redis.del(keyOf(accountKey))),
+          async () => {},
+        ),
+        fallback.clear(accountKey),
+      ]);
     },
   };
 }
