@@ -35,8 +35,9 @@ function watch(page: Page) {
   const failed: string[] = [];
   page.on('response', (response: Response) => {
     const instance = response.headers()['x-dealerpass-instance'];
-    // Hashed assets are cached by the browser: their answers repeat the headers of the first.
-    if (new URL(response.url()).pathname.startsWith('/assets/')) return;
+    // Cacheable answers (assets, the favicon) may come from the browser's cache with the
+    // headers of their first answer; everything else the server answers is no-store.
+    if (response.headers()['cache-control'] !== 'no-store') return;
     if (instance) served.push({ instance, status: response.status(), url: response.url() });
   });
   page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}`));
