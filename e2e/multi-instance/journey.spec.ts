@@ -40,7 +40,12 @@ function watch(page: Page) {
     if (response.headers()['cache-control'] !== 'no-store') return;
     if (instance) served.push({ instance, status: response.status(), url: response.url() });
   });
-  page.on('requestfailed', (request) => failed.push(`${request.method()} ${request.url()}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // The browser cancelling a request of the page it leaves (a module preload) is no failure.
+    if (reason === 'net::ERR_ABORTED') return;
+    failed.push(`${request.method()} ${request.url()} (${reason})`);
+  });
   return { served, failed };
 }
 
