@@ -90,7 +90,7 @@ export async function startCluster(): Promise<Cluster> {
   for (const port of INSTANCE_PORTS) {
     // One instance seeds the test accounts (an account past its trial, for cancel → REACTIVATE).
     const seed = port === INSTANCE_PORTS[0] ? 'true' : 'false';
-    const child = spawn(process.execPath, ['apps/server/src/main.ts'], {
+    const child = spawn(process.execPath, ['apps/server/src/main.ts', '--no-env-file'], {
       cwd: REPO,
       env: { ...shared, PORT: String(port), SEED_DEMO_DATA: seed },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -578,17 +578,21 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       }
       const runProcess = () =>
         new Promise<{ code: number | null; output: string }>((resolve) => {
-          const child = spawn(process.execPath, [BILLING_RUN_SCRIPT, '--batch-size=5'], {
-            env: {
-              PATH: process.env.PATH ?? '',
-              APP_ENV: 'test',
-              DATABASE_URL: t.databaseUrl!,
-              // Slow charges keep both processes busy at the same time.
-              SANDBOX_GATEWAY_DELAY_MS: '150',
-              LOG_LEVEL: 'warn',
+          const child = spawn(
+            process.execPath,
+            [BILLING_RUN_SCRIPT, '--batch-size=5', '--no-env-file'],
+            {
+              env: {
+                PATH: process.env.PATH ?? '',
+                APP_ENV: 'test',
+                DATABASE_URL: t.databaseUrl!,
+                // Slow charges keep both processes busy at the same time.
+                SANDBOX_GATEWAY_DELAY_MS: '150',
+                LOG_LEVEL: 'warn',
+              },
+              stdio: ['ignore', 'pipe', 'pipe'],
             },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
+          );
           let output = '';
           child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
           child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -88,7 +88,7 @@ describe.runIf(adminUrl)('migrations on PostgreSQL (R13)', () => {
   it('`npm run db:migrate` migrates an empty database and exits; run again, it changes nothing', async () => {
     const url = await emptyDatabase();
     const env = { ...process.env, DATABASE_URL: url, APP_ENV: 'test' };
-    const script = ['apps/server/scripts/migrate.ts'];
+    const script = ['apps/server/scripts/migrate.ts', '--no-env-file'];
     const first = await run(process.execPath, script, { cwd: REPO, env });
     expect(first.stdout).toMatch(/database migrated \(postgres, \d+ migrations/);
     const once = await appliedMigrations(url);
