@@ -38,7 +38,7 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: 'node apps/server/src/main.ts',
+    command: 'node apps/server/src/main.ts --no-env-file',
     cwd: '..',
     url: `http://localhost:${PORT}/api/health`,
     reuseExistingServer: false,

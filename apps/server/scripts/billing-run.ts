@@ -1,6 +1,7 @@
 import { createPaymentGateway } from '../src/adapters/payments/create-payment-gateway.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
+import { loadEnvFileIfPresent } from '../src/lib/env-file.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 
 /**
@@ -10,6 +11,7 @@ import { runBilling } from '../src/services/billing/run-billing.ts';
  * (BILLING_RUN_INTERVAL_MINUTES), and this command needs the server stopped.
  */
 async function main(): Promise<void> {
+  loadEnvFileIfPresent();
   const config = loadConfig();
   // --batch-size=N: accounts claimed per transaction (smaller batches spread work across instances).
   const batchArgument = process.argv.find((arg) => arg.startsWith('--batch-size='));

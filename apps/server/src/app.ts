@@ -19,8 +19,10 @@ import identity from './plugins/identity.ts';
 import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
 import session from './plugins/session.ts';
+import sharedCounters from './plugins/shared-counters.ts';
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
+import { createWebDev, type WebDev } from './plugins/web-dev.ts';
 import authRoutes from './routes/auth/index.ts';
 import captchaRoutes from './routes/captcha/index.ts';
 import contactRoutes from './routes/contact/index.ts';
@@ -51,6 +53,8 @@ export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
   secret: Buffer;
   /** The built web app (apps/web/dist); null serves a placeholder page. */
   webRoot: string | null;
+  /** `npm run dev`: the web app from its sources under Vite with hot reload, not from a build. */
+  webDev?: boolean;
   now?: () => Date;
   /** Pino destination for the logs; tests capture them here. */
   logStream?: NodeJS.WritableStream;
@@ -143,12 +147,35 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ),
   );
 
+  // `npm run dev`: Vite answers its own paths (modules, HMR client, public files) before anything
+  // else runs; every other request takes the production path.
+  let webDev: WebDev | undefined;
+  if (options.webDev) {
+    const dev = await createWebDev(app);
+    webDev = dev;
+    app.addHook('onRequest', (request, reply, done) => {
+      if ((request.method !== 'GET' && request.method !== 'HEAD') || !dev.owns(request.url))
+        return done();
+      reply.hijack();
+      dev.vite.middlewares(request.raw, reply.raw, () => {
+        reply.raw.statusCode = 404;
+        reply.raw.end();
+      });
+    });
+  }
+
   await app.register(errorHandler);
   await app.register(textInput);
   // Cookies are parsed where they are read (CSRF, sessions), not on every request.
   await app.register(cookie, { hook: false });
+  await app.register(sharedCounters);
   await app.register(rateLimit, {
     global: true,
+    // R13: with REDIS_URL every instance counts against the same budget. If Redis stops
+    // answering, requests are served unlimited (and the error logged) rather than refused.
+    ...(app.redis
+      ? { redis: app.redis, nameSpace: `${config.redis?.keyPrefix}rate-limit:`, skipOnError: true }
+      : {}),
     max: GLOBAL_RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     keyGenerator: (request) => request.ip,
@@ -173,7 +200,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     ...(options.autoCheck ? { autoCheck: options.autoCheck } : {}),
   } satisfies IntegrationOverrides);
   // The web app first: routes below answer some paths with its page (reply.sendAppPage).
-  await app.register(webApp, { webRoot: options.webRoot });
+  await app.register(webApp, { webRoot: options.webRoot, webDev });
 
   await app.register(healthRoutes);
   await app.register(captchaRoutes);

@@ -35,6 +35,11 @@ const ZEnvSchema = z
     PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+    REDIS_URL: z.url({ protocol: /^rediss?$/ }).optional(),
+    REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[\w.:-]{1,64}$/, 'must be letters, digits and . : _ - (at most 64)')
+      .default('dealerpass:'),
     SECRET_KEY: z
       .string()
       .regex(/^[A-Za-z0-9+/=_-]{43,}$/, 'must be at least 32 random bytes, base64-encoded')
@@ -140,6 +145,9 @@ const ZEnvSchema = z
 
 export type Env = z.input<typeof ZEnvSchema>;
 
+/** Every variable the server reads (the README's table and .env.example list each one). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(ZEnvSchema.shape);
+
 export interface Config {
   env: 'demo' | 'development' | 'test' | 'production';
   host: string;
@@ -147,6 +155,11 @@ export interface Config {
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * Redis shared by every instance (R13): rate limits and sign-in failures are counted there;
+   * null keeps them in this process (rate limits) and in the database (sign-in failures).
+   */
+  redis: { url: string; keyPrefix: string } | null;
   secretKey: string | undefined;
   logLevel: string;
   trustProxy: boolean;
@@ -223,6 +236,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     publicUrl,
     dataDir: env.DATA_DIR,
     databaseUrl: env.DATABASE_URL,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     secretKey: env.SECRET_KEY,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,

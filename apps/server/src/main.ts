@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
+import { loadEnvFileIfPresent } from './lib/env-file.ts';
 import { deriveKeys, resolveSecret } from './lib/keys.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
 import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
@@ -19,6 +20,11 @@ async function hasPinoPretty(): Promise<boolean> {
 
 /** Starts DealerPass: configuration, database (with migrations), the app, and a graceful stop. */
 async function main(): Promise<void> {
+  // A `.env` in the working directory, when present (README, "Configuration").
+  const envFile = loadEnvFileIfPresent();
+  // `npm run dev`: the web app from its sources under Vite, development settings by default.
+  const webDev = process.argv.includes('--web-dev');
+  if (webDev) process.env.APP_ENV ??= 'development';
   let config;
   try {
     config = loadConfig();
@@ -55,6 +61,7 @@ async function main(): Promise<void> {
     database,
     secret,
     webRoot: fileURLToPath(new URL('../../web/dist', import.meta.url)),
+    webDev,
     prettyLogs:
       process.stdout.isTTY === true &&
       (config.env === 'demo' || config.env === 'development') &&
@@ -79,6 +86,7 @@ async function main(): Promise<void> {
     { url: config.publicUrl, database: database.engine, sandboxes: config.sandboxes },
     `DealerPass is running on ${config.publicUrl}`,
   );
+  if (envFile) app.log.info({ envFile }, 'settings read from .env');
 }
 
 main().catch((error: unknown) => {

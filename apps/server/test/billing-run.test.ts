@@ -32,6 +32,8 @@ import { addOpeningBalance, createAccount } from './sign-in.ts';
 
 const DAY = 86_400_000;
 const BILLING_RUN_SCRIPT = fileURLToPath(new URL('../scripts/billing-run.ts', import.meta.url));
+/** The command without a developer's .env, which must not change the run under test. */
+const BILLING_RUN = [BILLING_RUN_SCRIPT, '--no-env-file'];
 
 describe('the billing run (DECISIONS R4, issue 5)', () => {
   let t: TestApp;
@@ -578,7 +580,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       }
       const runProcess = () =>
         new Promise<{ code: number | null; output: string }>((resolve) => {
-          const child = spawn(process.execPath, [BILLING_RUN_SCRIPT, '--batch-size=5'], {
+          const child = spawn(process.execPath, [...BILLING_RUN, '--batch-size=5'], {
             env: {
               PATH: process.env.PATH ?? '',
               APP_ENV: 'test',

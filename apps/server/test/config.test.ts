@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, ENV_VARIABLES, loadConfig } from '../src/config.ts';
 
 const CARFAX_ENV = {
   CARFAX_CLIENT_ID: 'dealerpass',
@@ -151,5 +153,43 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...production, ...AUTOCHECK_ENV })).toThrow(/CARFAX_CLIENT_ID/);
     expect(() => loadConfig({ ...production, ...CARFAX_ENV })).toThrow(/AUTOCHECK_VERIFY_URL/);
     expect(loadConfig({ ...production, ...CARFAX_ENV, ...AUTOCHECK_ENV }).sandboxes).toEqual([]);
+  });
+});
+
+describe('the settings are documented where an operator looks (README, .env.example)', () => {
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const readme = readFileSync(`${root}/README.md`, 'utf8');
+  const configuration = readme.slice(
+    readme.indexOf('## Configuration'),
+    readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1),
+  );
+  const tableVariables = new Set(
+    configuration
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...(line.split(' | ')[0] ?? '').matchAll(/`([A-Z0-9_]+)`/g)])
+      .map((match) => match[1]!),
+  );
+  const exampleVariables = new Set(
+    [...readFileSync(`${root}/.env.example`, 'utf8').matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map(
+      (match) => match[1]!,
+    ),
+  );
+
+  it('every variable the server reads is in the README’s table and in .env.example, and no other', () => {
+    expect([...tableVariables].sort()).toEqual([...ENV_VARIABLES].sort());
+    expect([...exampleVariables].sort()).toEqual([...ENV_VARIABLES].sort());
+  });
+
+  it('REDIS_URL turns on the shared counters (R13); unset, none', () => {
+    expect(loadConfig({}).redis).toBeNull();
+    expect(loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379' }).redis).toEqual({
+      url: 'redis://127.0.0.1:6379',
+      keyPrefix: 'dealerpass:',
+    });
+    expect(() => loadConfig({ REDIS_URL: 'http://127.0.0.1:6379' })).toThrow(/REDIS_URL/);
+    expect(() => loadConfig({ REDIS_URL: 'redis://x', REDIS_KEY_PREFIX: 'a b' })).toThrow(
+      /REDIS_KEY_PREFIX/,
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,9 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
-function run(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], {
+/** Starts the server; `cwd` given, it reads the .env there, otherwise it ignores any .env. */
+function run(env: Record<string, string>, cwd?: string) {
+  const child = spawn(process.execPath, cwd ? [MAIN] : [MAIN, '--no-env-file'], {
     env: { PATH: process.env.PATH ?? '', ...env },
+    ...(cwd ? { cwd } : {}),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -30,6 +32,30 @@ describe('the server process', () => {
     const server = run({ PORT: 'eighty', DATA_DIR: dataDir });
     expect(await server.exited).toBe(78);
     expect(server.output()).toMatch(/PORT \(got "eighty"\)/);
+  });
+
+  it('reads .env from the directory it starts in; the environment wins over the file', async () => {
+    await writeFile(join(dataDir, '.env'), 'PORT=eighty\nDATA_DIR=./from-env-file\n');
+    try {
+      const fromFile = run({}, dataDir);
+      expect(await fromFile.exited).toBe(78);
+      expect(fromFile.output()).toMatch(/PORT \(got "eighty"\)/);
+      const fromEnvironment = run({ PORT: 'ninety' }, dataDir);
+      expect(await fromEnvironment.exited).toBe(78);
+      expect(fromEnvironment.output()).toMatch(/PORT \(got "ninety"\)/);
+      const ignoring = spawn(process.execPath, [MAIN, '--no-env-file'], {
+        cwd: dataDir,
+        env: { PATH: process.env.PATH ?? '', APP_ENV: 'nowhere' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      ignoring.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      expect(await new Promise((resolve) => ignoring.on('exit', resolve))).toBe(78);
+      expect(output).not.toMatch(/PORT/); // the file's PORT=eighty was not read
+      expect(output).toMatch(/APP_ENV/);
+    } finally {
+      await rm(join(dataDir, '.env'));
+    }
   });
 
   it('starts on the embedded defaults, creates its secret, answers, and stops cleanly on SIGTERM', async () => {

@@ -1,14 +1,13 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { MIGRATIONS_FOLDER, migratePostgres } from './migrate.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -28,8 +27,6 @@ function defaultConnectionError(error: Error): void {
   console.warn(`database connection lost (the pool reconnects on next use): ${error.message}`);
 }
 
-const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../drizzle', import.meta.url));
-
 /**
  * Opens the database (docs/decisions/002-database.md): PostgreSQL when a URL is given, otherwise
  * PGlite in `dataDir` (or in memory when `dataDir` is null), then applies pending migrations.
@@ -46,7 +43,8 @@ export async function openDatabase(options: {
     // replaced by the pool on next use; unheard, its error would end the whole process.
     pool.on('error', (error) => (options.onConnectionError ?? defaultConnectionError)(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
-    await migratePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+    // Under an advisory lock: instances starting together migrate one at a time (R13).
+    await migratePostgres(pool);
     return {
       db,
       engine: 'postgres',

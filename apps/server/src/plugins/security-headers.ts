@@ -20,7 +20,11 @@ const HSTS = 'max-age=31536000; includeSubDomains';
  * The CSP of an HTML page: scripts only from us and only with this response's nonce (no inline
  * script), styles and images from us, no framing, no plugins, no <base>.
  */
-export function pageContentSecurityPolicy(config: Config, nonce: string): string {
+export function pageContentSecurityPolicy(
+  config: Config,
+  nonce: string,
+  options: { webDev?: boolean } = {},
+): string {
   const recaptcha = config.captcha.kind === 'recaptcha';
   const google = recaptcha
     ? ' https://www.google.com/recaptcha/ https://www.gstatic.com/recaptcha/'
@@ -38,16 +42,21 @@ export function pageContentSecurityPolicy(config: Config, nonce: string): string
   const chat = config.chat ? new URL(config.chat.baseUrl) : null;
   const chatOrigin = chat ? ` ${chat.origin}` : '';
   const chatSocket = chat ? ` ${chat.protocol === 'https:' ? 'wss' : 'ws'}://${chat.host}` : '';
+  // `npm run dev` only (docs/decisions/022): Vite injects each stylesheet as a <style> element
+  // and keeps a socket to this server for hot reload.
+  const devSocket = options.webDev
+    ? ` ${new URL(config.publicUrl).protocol === 'https:' ? 'wss' : 'ws'}://${new URL(config.publicUrl).host}`
+    : '';
   const frames = [recaptcha ? 'https://www.google.com/recaptcha/' : '', chat ? chat.origin : '']
     .filter(Boolean)
     .join(' ');
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${google}${acceptScript}${chatOrigin}`,
-    `style-src 'self'${chat ? " 'unsafe-inline'" : ''}`,
+    `style-src 'self'${chat || options.webDev ? " 'unsafe-inline'" : ''}`,
     `img-src 'self' data:${chatOrigin}`,
     "font-src 'self'",
-    `connect-src 'self'${acceptApi}${chatOrigin}${chatSocket}`,
+    `connect-src 'self'${acceptApi}${chatOrigin}${chatSocket}${devSocket}`,
     `frame-src ${frames || "'none'"}`,
     "worker-src 'self'",
     "form-action 'self'",
@@ -58,9 +67,13 @@ export function pageContentSecurityPolicy(config: Config, nonce: string): string
 }
 
 /** Sets a page's CSP and returns the nonce its script tags must carry. */
-export function setPagePolicy(reply: FastifyReply, config: Config): string {
+export function setPagePolicy(
+  reply: FastifyReply,
+  config: Config,
+  options: { webDev?: boolean } = {},
+): string {
   const nonce = randomBytes(16).toString('base64');
-  reply.header('content-security-policy', pageContentSecurityPolicy(config, nonce));
+  reply.header('content-security-policy', pageContentSecurityPolicy(config, nonce, options));
   return nonce;
 }
 

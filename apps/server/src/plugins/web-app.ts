@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { setPagePolicy } from './security-headers.ts';
+import type { WebDev } from './web-dev.ts';
 
 /** Where the head of index.html receives the per-response meta tags. */
 const HEAD_MARKER = '<!--app-head-->';
@@ -18,9 +19,13 @@ const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="u
  * browser's CSRF token, the referrer origin and the public configuration in meta tags (001 §7).
  */
 export default fp(
-  async (app, options: { webRoot: string | null }) => {
+  async (app, options: { webRoot: string | null; webDev?: WebDev | undefined }) => {
+    const dev = options.webDev;
+    // Under `npm run dev` the page comes from Vite (web-dev.ts), not from a build.
     const webRoot =
-      options.webRoot && existsSync(join(options.webRoot, 'index.html')) ? options.webRoot : null;
+      !dev && options.webRoot && existsSync(join(options.webRoot, 'index.html'))
+        ? options.webRoot
+        : null;
     const template = webRoot
       ? readFileSync(join(webRoot, 'index.html'), 'utf8')
       : FALLBACK_TEMPLATE;
@@ -60,14 +65,25 @@ export default fp(
       });
     }
 
-    function renderPage(_request: FastifyRequest, reply: FastifyReply) {
-      const nonce = setPagePolicy(reply, app.config);
+    function renderPage(request: FastifyRequest, reply: FastifyReply) {
+      if (dev) {
+        void dev.page(request.url).then(
+          (page) => sendPage(reply, page),
+          (error: unknown) => reply.send(error),
+        );
+        return reply;
+      }
+      return sendPage(reply, template);
+    }
+
+    function sendPage(reply: FastifyReply, page: string) {
+      const nonce = setPagePolicy(reply, app.config, { webDev: Boolean(dev) });
       const head = [
         `<meta name="csrf-token" content="${escapeAttribute(reply.csrfToken())}">`,
         `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
         `<meta name="dp-config" content="${escapeAttribute(publicConfig)}">`,
       ].join('');
-      const html = template
+      const html = page
         .replace(HEAD_MARKER, head)
         .replaceAll('<script ', `<script nonce="${nonce}" `);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);

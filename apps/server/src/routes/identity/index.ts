@@ -7,6 +7,7 @@ import {
 } from '@dealerpass/domain/schemas/identity';
 import { AppError } from '../../errors/app-error.ts';
 import { requestPasswordReset } from '../../services/identity/request-password-reset.ts';
+import { emailAccountKey } from '../../services/identity/sign-in-failures.ts';
 import { setPasswordWithToken } from '../../services/identity/set-password-with-token.ts';
 import {
   SIGN_IN_GRANT_COOKIE,
@@ -55,6 +56,9 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
           signIn,
         });
         request.log.info({ purpose: link.purpose }, 'identity password set from an e-mailed link');
+        // The link proved control of the account: failures counted in Redis are lifted too (the
+        // database's were in the same transaction).
+        if (app.redis) await app.signInFailures.clear(emailAccountKey(email));
         // Issue 13.7: the sessions the new password ended lose their provider tokens too.
         for (const tokens of endedSessionTokens) {
           await app.identity.rp

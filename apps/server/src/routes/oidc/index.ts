@@ -159,6 +159,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
           password: body.password,
           now,
           captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
+          failures: app.signInFailures,
         });
         if (!result.ok) throw signInRefusal(result.reason);
         accountId = result.identityId;
@@ -168,6 +169,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
           password: body.password,
           now,
           captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
+          failures: app.signInFailures,
         });
         if (!result.ok) {
           if (result.reason === 'migrated') throw new AppError(ERROR_CODES.MIGRATED_ACCOUNT_EXISTS);

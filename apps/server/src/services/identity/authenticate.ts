@@ -8,11 +8,10 @@ import { normalizeIdentityEmail } from './create-identity.ts';
 import { verifyDummyPassword, verifyPassword } from './passwords.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import {
-  clearSignInFailures,
+  databaseSignInFailures,
   emailAccountKey,
   legacyAccountKey,
-  needsSignInCaptcha,
-  recordSignInFailure,
+  type SignInFailureStore,
 } from './sign-in-failures.ts';
 
 export type TEmailSignInResult =
@@ -34,11 +33,12 @@ export interface ISignInCaptcha {
  */
 async function passesChallenge(
   db: Database | Transaction,
+  failures: SignInFailureStore,
   accountKey: string,
   now: Date,
   captcha: ISignInCaptcha | undefined,
 ): Promise<boolean> {
-  if (!(await needsSignInCaptcha(db, accountKey, now))) return true;
+  if (!(await failures.needsCaptcha(accountKey, now))) return true;
   if (!captcha?.token) return false;
   const token = captcha.token;
   try {
@@ -59,11 +59,19 @@ async function passesChallenge(
  */
 export async function authenticateWithEmail(
   db: Database | Transaction,
-  input: { email: string; password: string; now: Date; captcha?: ISignInCaptcha },
+  input: {
+    email: string;
+    password: string;
+    now: Date;
+    captcha?: ISignInCaptcha;
+    /** Where failures are counted: the database unless the server shares them in Redis (R13). */
+    failures?: SignInFailureStore;
+  },
 ): Promise<TEmailSignInResult> {
   const email = normalizeIdentityEmail(input.email);
   const accountKey = emailAccountKey(email);
-  if (!(await passesChallenge(db, accountKey, input.now, input.captcha)))
+  const failures = input.failures ?? databaseSignInFailures(db);
+  if (!(await passesChallenge(db, failures, accountKey, input.now, input.captcha)))
     return { ok: false, reason: 'captcha' };
 
   const [identity] = await db
@@ -79,11 +87,11 @@ export async function authenticateWithEmail(
     ? await verifyPassword(identity.passwordHash, input.password)
     : await verifyDummyPassword(input.password);
   if (!identity || !matches) {
-    await recordSignInFailure(db, accountKey, input.now);
+    await failures.record(accountKey, input.now);
     return { ok: false, reason: 'invalid' };
   }
   // The owner got in: earlier failures no longer make the next sign-in solve a captcha.
-  await clearSignInFailures(db, accountKey);
+  await failures.clear(accountKey);
   return { ok: true, identityId: identity.id, email: identity.email };
 }
 
@@ -95,11 +103,18 @@ export async function authenticateWithEmail(
  */
 export async function authenticateLegacy(
   db: Database | Transaction,
-  input: { username: string; password: string; now: Date; captcha?: ISignInCaptcha },
+  input: {
+    username: string;
+    password: string;
+    now: Date;
+    captcha?: ISignInCaptcha;
+    failures?: SignInFailureStore;
+  },
 ): Promise<TLegacySignInResult> {
   const username = input.username.trim().toLowerCase();
   const accountKey = legacyAccountKey(username);
-  if (!(await passesChallenge(db, accountKey, input.now, input.captcha)))
+  const failures = input.failures ?? databaseSignInFailures(db);
+  if (!(await passesChallenge(db, failures, accountKey, input.now, input.captcha)))
     return { ok: false, reason: 'captcha' };
 
   const [user] = username
@@ -117,11 +132,11 @@ export async function authenticateLegacy(
     ? await verifyPassword(user.legacyPasswordHash, input.password)
     : await verifyDummyPassword(input.password);
   if (!user || !matches) {
-    await recordSignInFailure(db, accountKey, input.now);
+    await failures.record(accountKey, input.now);
     return { ok: false, reason: 'invalid' };
   }
   if (user.karId) return { ok: false, reason: 'migrated' };
-  await clearSignInFailures(db, accountKey);
+  await failures.clear(accountKey);
   return { ok: true, userId: user.id };
 }
 

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, eq, gt, lt } from 'drizzle-orm';
+import type { Redis } from 'ioredis';
 import type { Database, Transaction } from '../../db/client.ts';
 import { signInFailures } from '../../db/schema.ts';
 
@@ -55,4 +57,94 @@ export async function clearSignInFailures(
 export async function purgeOldSignInFailures(db: Database, now: Date): Promise<void> {
   const before = new Date(now.getTime() - SIGN_IN_FAILURE_WINDOW_MS);
   await db.delete(signInFailures).where(lt(signInFailures.at, before));
+}
+
+/**
+ * Where failed sign-ins are counted (R13): the database by default, Redis when REDIS_URL is set,
+ * so every instance sees the same count. The window and the threshold are the same in both.
+ */
+export interface SignInFailureStore {
+  needsCaptcha(accountKey: string, now: Date): Promise<boolean>;
+  record(accountKey: string, now: Date): Promise<void>;
+  clear(accountKey: string): Promise<void>;
+}
+
+export function databaseSignInFailures(db: Database | Transaction): SignInFailureStore {
+  return {
+    needsCaptcha: (accountKey, now) => needsSignInCaptcha(db, accountKey, now),
+    record: (accountKey, now) => recordSignInFailure(db, accountKey, now),
+    clear: (accountKey) => clearSignInFailures(db, accountKey),
+  };
+}
+
+/**
+ * Records one failure and answers how many fall in the window, atomically: a sorted set per
+ * account key scored by time, trimmed to the window, expiring with its newest failure.
+ */
+const RECORD_FAILURE = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZADD', key, now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+redis.call('PEXPIRE', key, window)
+return redis.call('ZCARD', key)
+`;
+
+/**
+ * The same rule as the database's table, in Redis: a sliding one-hour window per account key.
+ * When Redis does not answer, the failure is counted in `fallback` (the database) and the error
+ * reported: signing in keeps working, and keeps its captcha rule, through a Redis outage.
+ */
+export function redisSignInFailures(
+  redis: Redis,
+  prefix: string,
+  fallback: SignInFailureStore,
+  onError: (error: unknown) => void,
+): SignInFailureStore {
+  const keyOf = (accountKey: string) => `${prefix}sign-in-failures:${accountKey}`;
+  async function orFallback<T>(work: () => Promise<T>, instead: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      onError(error);
+      return instead();
+    }
+  }
+  return {
+    needsCaptcha: (accountKey, now) =>
+      orFallback(
+        async () => {
+          const since = now.getTime() - SIGN_IN_FAILURE_WINDOW_MS;
+          const n = await redis.zcount(keyOf(accountKey), `(${since}`, '+inf');
+          return n >= CAPTCHA_AFTER_FAILURES;
+        },
+        () => fallback.needsCaptcha(accountKey, now),
+      ),
+    record: (accountKey, now) =>
+      orFallback(
+        async () => {
+          const member = `${now.getTime()}:${randomUUID()}`;
+          await redis.eval(
+            RECORD_FAILURE,
+            1,
+            keyOf(accountKey),
+            now.getTime(),
+            SIGN_IN_FAILURE_WINDOW_MS,
+            member,
+          );
+        },
+        () => fallback.record(accountKey, now),
+      ),
+    // Both: failures counted in the database during an outage are lifted too.
+    clear: async (accountKey) => {
+      await Promise.all([
+        orFallback(
+          async () => void (await redis.del(keyOf(accountKey))),
+          async () => {},
+        ),
+        fallback.clear(accountKey),
+      ]);
+    },
+  };
 }

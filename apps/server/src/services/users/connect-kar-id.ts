@@ -10,6 +10,7 @@ import {
   signInRefusal,
   type ISignInCaptcha,
 } from '../identity/authenticate.ts';
+import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { getUserRow, USER_ROW_FIELDS } from './get-user-row.ts';
 import { refuseCompanyEmail } from './refuse-company-email.ts';
@@ -28,6 +29,8 @@ export async function connectKarId(
     messageVars: IMessageVars;
     /** Linking checks a DealerPass ID password: after repeated failures it needs a captcha. */
     captcha?: Omit<ISignInCaptcha, 'token'>;
+    /** Where failures are counted (R13): shared through Redis when the server has it. */
+    failures?: SignInFailureStore;
   },
   input: { userId: string; sessionIdHash: string; request: TConnectKarIdRequest; now: Date },
 ): Promise<UserRow> {
@@ -43,6 +46,7 @@ export async function connectKarId(
       password: request.password,
       now,
       ...(deps.captcha ? { captcha: { ...deps.captcha, token: request.recaptcha } } : {}),
+      ...(deps.failures ? { failures: deps.failures } : {}),
     });
     if (!result.ok) throw signInRefusal(result.reason);
     linkedIdentityId = result.identityId;
