@@ -13,6 +13,8 @@ import { serializeError } from './lib/serialize-error.ts';
 import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
+import apiDocs from './plugins/api-docs.ts';
+import metrics from './plugins/metrics.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import textInput from './plugins/text-input.ts';
 import identity from './plugins/identity.ts';
@@ -26,6 +28,7 @@ import captchaRoutes from './routes/captcha/index.ts';
 import contactRoutes from './routes/contact/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import healthRoutes from './routes/health/index.ts';
+import metricsRoutes from './routes/metrics/index.ts';
 import logRoutes from './routes/log/index.ts';
 import sandboxGatewayRoutes, {
   type SandboxGatewayRoutesOptions,
@@ -144,6 +147,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
 
   await app.register(errorHandler);
+  // Request durations from the first hook on; the jobs in `services` report to it too.
+  await app.register(metrics);
   await app.register(textInput);
   // Cookies are parsed where they are read (CSRF, sessions), not on every request.
   await app.register(cookie, { hook: false });
@@ -167,6 +172,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   } satisfies ServiceOverrides);
   await app.register(session);
   await app.register(routeAccess);
+  // Before the routes it describes (its onRoute hook collects them); never in production.
+  if (config.apiDocs) await app.register(apiDocs);
   await app.register(identity, options.rpFetch ? { rpFetch: options.rpFetch } : {});
   await app.register(integrations, {
     ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
@@ -176,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(webApp, { webRoot: options.webRoot });
 
   await app.register(healthRoutes);
+  if (config.metrics.enabled) await app.register(metricsRoutes);
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(logRoutes);
