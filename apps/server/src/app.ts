@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { CustomFetch } from 'openid-client';
@@ -59,6 +59,11 @@ export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
   logStream?: NodeJS.WritableStream;
   /** Human-readable logs (pino-pretty) for a person at a terminal; JSON lines otherwise. */
   prettyLogs?: boolean;
+  /**
+   * Sees every answer before it is sent (the tests check answers against the OpenAPI
+   * description: test/openapi-conformance.ts). Not set outside the tests.
+   */
+  inspectResponse?: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 }
 
 /** Requests per minute per client address on routes without a stricter limit of their own. */
@@ -128,6 +133,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const inspect = options.inspectResponse;
+  if (inspect) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      inspect(request, reply, payload);
+      done(null, payload);
+    });
+  }
 
   await app.register(
     fp(

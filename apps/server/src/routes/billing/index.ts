@@ -55,6 +55,8 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
+        summary: 'Store a new card (a payment token from the gateway, never the card number)',
+        tags: ['Billing'],
         body: createPaymentProfileRequestSchema(app.now),
         response: { 200: ZUserResponseSchema },
       },
@@ -78,7 +80,11 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: CARD_WRITE },
       preValidation: prepareBody,
-      schema: { response: { 200: ZUserResponseSchema } },
+      schema: {
+        summary: 'Remove the card on file',
+        tags: ['Billing'],
+        response: { 200: ZUserResponseSchema },
+      },
     },
     async (request) => ({
       data: serializeUser(await removePaymentProfile(app.deps.billing, sessionOf(request).userId)),
@@ -91,7 +97,12 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { page: ACCOUNT_ROUTES.cancel } },
       preValidation: prepareBody,
       bodyLimit: 8 * 1024,
-      schema: { body: ZCancelSubscriptionRequestSchema, response: { 200: ZUserResponseSchema } },
+      schema: {
+        summary: 'Cancel the subscription (a reason, and the cancellation survey)',
+        tags: ['Billing'],
+        body: ZCancelSubscriptionRequestSchema,
+        response: { 200: ZUserResponseSchema },
+      },
       // 000 §8: invalid reason option, reason size, request object → the cancellation text.
       errorHandler: validationAs(ERROR_CODES.CANCEL_ACCOUNT_FAILED),
     },
@@ -114,6 +125,8 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
+        summary: 'Reactivate an inactive account with a card (charged at once)',
+        tags: ['Billing'],
         body: createReactivateRequestSchema(app.now),
         response: { 200: ZUserResponseSchema },
       },

@@ -40,6 +40,8 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
         rateLimit: { max: 30, timeWindow: '1 minute' },
       },
       schema: {
+        summary: 'Save the alternate contact, or the AutoCheck credentials (checked with AutoCheck)',
+        tags: ['Account'],
         querystring: ZUpdateCurrentUserQuerySchema,
         body: ZUpdateCurrentUserRequestSchema,
         response: { 200: z.object({ data: ZCurrentUserSchema }) },
