@@ -46,6 +46,11 @@ export async function buildTestApp(
     webRoot?: string;
     /** Extra routes a test needs, registered before the app is ready. */
     routes?: (app: FastifyInstance) => void;
+    /**
+     * Whether the answers of those extra routes are checked against the OpenAPI description
+     * too (they are test scaffolding, described by nothing, unless a test says so).
+     */
+    checkTestRoutes?: boolean;
   } & Partial<
     Pick<
       AppOptions,
@@ -86,9 +91,13 @@ export async function buildTestApp(
     ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
     ...(options.autoCheck ? { autoCheck: options.autoCheck } : {}),
   });
+  const before = app.routeTable.length;
   options.routes?.(app);
   await app.ready();
-  conformance.attach(app);
+  const testRoutes = options.checkTestRoutes
+    ? []
+    : app.routeTable.slice(before).map((route) => route.url);
+  conformance.attach(app, new Set(testRoutes));
 
   return {
     app,

@@ -57,6 +57,8 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Store a new card (a payment token from the gateway, never the card number)',
         tags: ['Billing'],
+        // 502: the gateway refused to store the card (PAYMENT_PROFILE_FAILED).
+        errors: [502],
         body: createPaymentProfileRequestSchema(app.now),
         response: { 200: ZUserResponseSchema },
       },
@@ -83,6 +85,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Remove the card on file',
         tags: ['Billing'],
+        errors: [502],
         response: { 200: ZUserResponseSchema },
       },
     },
@@ -127,6 +130,8 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Reactivate an inactive account with a card (charged at once)',
         tags: ['Billing'],
+        // 402: the charge was declined (REACTIVATION_FAILED); 502: the card could not be stored.
+        errors: [402, 502],
         body: createReactivateRequestSchema(app.now),
         response: { 200: ZUserResponseSchema },
       },

@@ -62,6 +62,8 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Finish a Carfax sign-in: exchange the code for tokens (kept on the server)',
         tags: ['Carfax'],
+        // 502: Carfax refused or failed the exchange (CARFAX_TOKENS_FAILED).
+        errors: [502],
         params: ZCarfaxTokensParamsSchema,
         querystring: ZCarfaxTokensQuerySchema,
         response: { 200: ZStatusResponseSchema },
@@ -88,6 +90,8 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Whether Carfax is connected',
         tags: ['Carfax'],
+        // 404: not connected (CARFAX_TOKENS_MISSING); 401: its tokens expired (CARFAX_TOKENS_EXPIRED).
+        errors: [404],
         response: { 200: ZStatusResponseSchema },
       },
     },
@@ -103,6 +107,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Refresh the Carfax tokens',
         tags: ['Carfax'],
+        errors: [404, 502],
         response: { 200: ZStatusResponseSchema },
       },
     },
@@ -118,6 +123,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Disconnect Carfax: revoke the tokens, and Carfax’s sign-out URL',
         tags: ['Carfax'],
+        errors: [502],
         response: {
           200: z.object({ data: z.object({ logoutUrl: z.string(), revoked: z.boolean() }) }),
         },

@@ -75,6 +75,8 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'The receipts of one year as one zip of PDFs',
         tags: ['Payment history'],
+        // 404: the year has no receipts.
+        errors: [404],
         querystring: ZPaymentHistoryQuerySchema,
         response: { 200: ZZipResponse },
       },

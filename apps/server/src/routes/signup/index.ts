@@ -68,6 +68,8 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         summary: 'Save the lead’s progress after a page of the wizard',
+        // 404: no such lead.
+        errors: [404],
         description: 'The body is the step’s own schema (`SignupStep1SaveRequest` or step 2).',
         tags: ['Sign-up'],
         params: ZSignupProgressParamsSchema,
@@ -113,6 +115,9 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
             ? 'Sign up (the older flow: a forwardTo of our own when none is sent)'
             : 'Sign up: create the account and its subscriptions, charge or hold the card',
           tags: ['Sign-up'],
+          // 409: the address is in use or its sign-up is in progress; 429: a promotion code's
+          // redemptions are used up; 502: the gateway refused the card; 503: a service is down.
+          errors: [409, 502, 503],
           body: signupSchema,
           response: { 201: ZSignupResponseSchema },
         },

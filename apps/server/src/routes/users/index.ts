@@ -44,6 +44,8 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Create or link a DealerPass ID for a migrated account',
         tags: ['Account'],
+        // 409: the address already has a DealerPass ID, or the ID is linked to another account.
+        errors: [409],
         body: ZConnectKarIdRequestSchema,
         response: { 200: ZUserResponseSchema },
       },
