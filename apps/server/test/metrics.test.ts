@@ -121,18 +121,20 @@ describe('GET /metrics (docs/decisions/023)', () => {
         status: 'pending' as const,
         nextAttemptAt: new Date(Date.now() + 3_600_000),
       }));
-    await t.app.db.insert(mailOutbox).values([
-      ...pending(3),
-      { toAddress: 'gone@example.com', subject: 'x', textBody: 'x', status: 'failed' },
-    ]);
+    await t.app.db
+      .insert(mailOutbox)
+      .values([
+        ...pending(3),
+        { toAddress: 'gone@example.com', subject: 'x', textBody: 'x', status: 'failed' },
+      ]);
     let text = (await scrape(t)).body;
     expect(sample(text, 'dealerpass_mail_outbox{status="pending"}')).toBe(3);
     expect(sample(text, 'dealerpass_mail_outbox{status="failed"}')).toBe(1);
 
     // Two mails due now; the SMTP server refuses them, then takes the next one.
-    await t.app.db.insert(mailOutbox).values(
-      pending(2).map((row) => ({ ...row, nextAttemptAt: new Date(Date.now() - 1000) })),
-    );
+    await t.app.db
+      .insert(mailOutbox)
+      .values(pending(2).map((row) => ({ ...row, nextAttemptAt: new Date(Date.now() - 1000) })));
     await t.app.mail.kick();
     sendFails = false;
     await t.app.db

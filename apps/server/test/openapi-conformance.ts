@@ -68,7 +68,9 @@ export function createConformanceCheck() {
       if (status < 500) failures.push(`${label}: the status is not documented`);
       return;
     }
-    const contentType = String(reply.getHeader('content-type') ?? '').split(';')[0]!.trim();
+    const contentType = String(reply.getHeader('content-type') ?? '')
+      .split(';')[0]!
+      .trim();
     if (!contentType) return;
     const media = response.content?.[contentType];
     if (!media) {

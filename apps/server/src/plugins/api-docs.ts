@@ -250,10 +250,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) =>
-      reply
-        .type('text/html; charset=utf-8')
-        .header('content-security-policy', DOCS_CSP)
-        .send(PAGE),
+      reply.type('text/html; charset=utf-8').header('content-security-policy', DOCS_CSP).send(PAGE),
   );
   app.get(
     `${API_DOCS_PATH}/assets/:file`,
@@ -275,10 +272,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const file = files.get(request.params.file)!;
-      return reply
-        .type(file.type)
-        .header('cache-control', 'public, max-age=3600')
-        .send(file.body);
+      return reply.type(file.type).header('cache-control', 'public, max-age=3600').send(file.body);
     },
   );
 };

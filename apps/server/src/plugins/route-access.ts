@@ -24,10 +24,7 @@ import type { UserRow } from '../services/users/serialize-user.ts';
  *   docs/decisions/023).
  */
 export type TRouteAccess =
-  | 'public'
-  | 'session'
-  | 'metrics-token'
-  | { page: TAccountRoute; activeOnly?: boolean };
+  'public' | 'session' | 'metrics-token' | { page: TAccountRoute; activeOnly?: boolean };
 
 /**
  * Who calls the route: our web app (the default: unsafe methods need the CSRF token and a JSON

@@ -123,7 +123,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-    const session = sessionOf(request);
+      const session = sessionOf(request);
       return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
     },
   );

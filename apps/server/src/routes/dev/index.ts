@@ -12,7 +12,9 @@ const ZMailSchema = z.object({
   text: z.string(),
   html: z.string().nullable(),
   createdAt: z.date(),
-  attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), url: z.string() })),
+  attachments: z.array(
+    z.object({ filename: z.string(), contentType: z.string(), url: z.string() }),
+  ),
 });
 
 /**
@@ -44,7 +46,9 @@ const devRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Sandbox: development mailbox'],
         errors: [404],
         response: {
-          200: { content: { 'application/pdf': { schema: z.unknown().meta({ format: 'binary' }) } } },
+          200: {
+            content: { 'application/pdf': { schema: z.unknown().meta({ format: 'binary' }) } },
+          },
         },
         params: z.object({ mailId: z.uuid(), filename: z.string().min(1).max(200) }),
       },
