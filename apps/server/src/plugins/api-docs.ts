@@ -218,7 +218,13 @@ const ASSETS: Record<string, string> = {
 };
 
 const docsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const dist = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  // Swagger UI's built files as @fastify/swagger-ui ships them (its own routes cannot declare
+  // their access, docs/decisions/016, so ours serve the files: swagger-ui-dist would bring a
+  // telemetry install script with it).
+  const dist = join(
+    dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')),
+    'static',
+  );
   const files = new Map<string, { type: string; body: string }>();
   for (const [name, type] of Object.entries(ASSETS)) {
     files.set(name, { type, body: await readFile(join(dist, name), 'utf8') });
