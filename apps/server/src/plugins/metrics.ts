@@ -13,9 +13,26 @@ const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /** A billing run: from an empty check (milliseconds) to a large batch (minutes). */
 const RUN_BUCKETS = [0.05, 0.25, 1, 5, 15, 60, 300, 900, 3600];
 
+/**
+ * The process's own metrics (CPU, memory, event loop, GC), collected once per process: they
+ * describe the process, not an app, and each collector left running (the event-loop monitor
+ * samples every 10 ms) would be one more in a test process that builds hundreds of apps.
+ */
+let processRegistry: Registry | null = null;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
 /** What a billing run's caller reports (docs/decisions/023). */
 export interface Metrics {
+  /** The app's own metrics (requests, billing, mail, pool). */
   registry: Registry;
+  /** Everything `/metrics` shows: the app's metrics and the process's, in the text format. */
+  scrape(): Promise<{ contentType: string; body: string }>;
   /** A billing run ended: its counts and how long it took. `kind` says which schedule ran it. */
   billingRun(result: BillingRunResult, seconds: number, kind: 'full' | 'takeover'): void;
   /** A billing run threw. */
@@ -33,7 +50,7 @@ export interface Metrics {
 export default fp(
   async (app) => {
     const registry = new Registry();
-    collectDefaultMetrics({ register: registry });
+    const perProcess = processMetrics();
 
     const requests = new Histogram({
       name: 'http_request_duration_seconds',
@@ -129,6 +146,10 @@ export default fp(
 
     const metrics: Metrics = {
       registry,
+      async scrape() {
+        const merged = Registry.merge([perProcess, registry]);
+        return { contentType: merged.contentType, body: await merged.metrics() };
+      },
       billingRun(result, seconds, kind) {
         billingRuns.inc({ kind, result: 'completed' });
         billingDuration.observe({ kind }, seconds);

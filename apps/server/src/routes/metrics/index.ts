@@ -10,8 +10,8 @@ const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/metrics',
     { config: { access: 'metrics-token', rateLimit: false }, schema: { hide: true } },
     async (_request, reply) => {
-      const body = await app.metrics.registry.metrics();
-      return reply.type(app.metrics.registry.contentType).send(body);
+      const { contentType, body } = await app.metrics.scrape();
+      return reply.type(contentType).send(body);
     },
   );
 };
