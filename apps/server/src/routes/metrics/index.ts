@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 const metricsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/metrics',
-    { config: { access: 'metrics-token', rateLimit: false }, schema: { hide: true } },
+    { config: { access: 'metrics-token', rateLimit: false } },
     async (_request, reply) => {
       const { contentType, body } = await app.metrics.scrape();
       return reply.type(contentType).send(body);
