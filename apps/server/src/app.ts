@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { CustomFetch } from 'openid-client';
@@ -13,6 +13,8 @@ import { serializeError } from './lib/serialize-error.ts';
 import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
+import apiDocs from './plugins/api-docs.ts';
+import metrics from './plugins/metrics.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import textInput from './plugins/text-input.ts';
 import identity from './plugins/identity.ts';
@@ -28,6 +30,7 @@ import captchaRoutes from './routes/captcha/index.ts';
 import contactRoutes from './routes/contact/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import healthRoutes from './routes/health/index.ts';
+import metricsRoutes from './routes/metrics/index.ts';
 import logRoutes from './routes/log/index.ts';
 import sandboxGatewayRoutes, {
   type SandboxGatewayRoutesOptions,
@@ -60,6 +63,11 @@ export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
   logStream?: NodeJS.WritableStream;
   /** Human-readable logs (pino-pretty) for a person at a terminal; JSON lines otherwise. */
   prettyLogs?: boolean;
+  /**
+   * Sees every answer before it is sent (the tests check answers against the OpenAPI
+   * description: test/openapi-conformance.ts). Not set outside the tests.
+   */
+  inspectResponse?: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 }
 
 /** Requests per minute per client address on routes without a stricter limit of their own. */
@@ -129,6 +137,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const inspect = options.inspectResponse;
+  if (inspect) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      inspect(request, reply, payload);
+      done(null, payload);
+    });
+  }
 
   await app.register(
     fp(
@@ -165,6 +180,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   await app.register(errorHandler);
+  // Request durations from the first hook on; the jobs in `services` report to it too.
+  await app.register(metrics);
   await app.register(textInput);
   // Cookies are parsed where they are read (CSRF, sessions), not on every request.
   await app.register(cookie, { hook: false });
@@ -194,6 +211,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   } satisfies ServiceOverrides);
   await app.register(session);
   await app.register(routeAccess);
+  // Before the routes it describes (its onRoute hook collects them); never in production.
+  if (config.apiDocs) await app.register(apiDocs);
   await app.register(identity, options.rpFetch ? { rpFetch: options.rpFetch } : {});
   await app.register(integrations, {
     ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
@@ -203,6 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(webApp, { webRoot: options.webRoot, webDev });
 
   await app.register(healthRoutes);
+  if (config.metrics.enabled) await app.register(metricsRoutes);
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(logRoutes);

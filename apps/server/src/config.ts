@@ -77,6 +77,10 @@ const ZEnvSchema = z
       }, 'must be an IANA time zone such as America/New_York')
       .default('America/New_York'),
     BILLING_RUN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+    METRICS_TOKEN: z
+      .string()
+      .regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces')
+      .optional(),
     CHATWOOT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     CHATWOOT_WEBSITE_TOKEN: z
       .string()
@@ -198,6 +202,13 @@ export interface Config {
   devMailbox: boolean;
   /** The live chat widget (DECISIONS R8); null shows none. */
   chat: { kind: 'chatwoot'; baseUrl: string; websiteToken: string } | null;
+  /**
+   * `/metrics` (docs/decisions/023): served when a bearer token is configured, and openly on a
+   * demo, development or test server without one; a production server without a token has none.
+   */
+  metrics: { enabled: boolean; token: string | undefined };
+  /** The OpenAPI description and its reference UI at /api/docs: never on a production server. */
+  apiDocs: boolean;
 }
 
 export class ConfigError extends Error {
@@ -290,9 +301,14 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             websiteToken: env.CHATWOOT_WEBSITE_TOKEN,
           }
         : null,
+    metrics: {
+      enabled: env.APP_ENV !== 'production' || env.METRICS_TOKEN !== undefined,
+      token: env.METRICS_TOKEN,
+    },
+    apiDocs: env.APP_ENV !== 'production',
   };
 }
 
 function redact(name: unknown, value: string): string {
-  return typeof name === 'string' && /SECRET|KEY|PASSWORD|URL/.test(name) ? '***' : value;
+  return typeof name === 'string' && /SECRET|KEY|PASSWORD|TOKEN|URL/.test(name) ? '***' : value;
 }

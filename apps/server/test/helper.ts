@@ -7,6 +7,7 @@ import { buildApp, type AppOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
 import { CSRF_COOKIE } from '../src/plugins/csrf.ts';
+import { createConformanceCheck } from './openapi-conformance.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -14,6 +15,11 @@ export interface TestApp {
   databaseUrl?: string | undefined;
   /** Every log line the app wrote, parsed. */
   logs: Record<string, unknown>[];
+  /**
+   * Answers that did not match the OpenAPI description (status or body); `close()` fails when
+   * any are left. A test that provokes one on purpose empties it.
+   */
+  conformanceFailures: string[];
   /** A browser's first visit: its CSRF cookie and the token from the page. */
   browser(): Promise<TestBrowser>;
   /** Fetches a challenge from the app and solves it, as the web app's captcha widget does. */
@@ -40,6 +46,11 @@ export async function buildTestApp(
     webRoot?: string;
     /** Extra routes a test needs, registered before the app is ready. */
     routes?: (app: FastifyInstance) => void;
+    /**
+     * Whether the answers of those extra routes are checked against the OpenAPI description
+     * too (they are test scaffolding, described by nothing, unless a test says so).
+     */
+    checkTestRoutes?: boolean;
   } & Partial<
     Pick<
       AppOptions,
@@ -63,8 +74,10 @@ export async function buildTestApp(
       done();
     },
   });
+  const conformance = createConformanceCheck();
   const app = await buildApp({
     config,
+    inspectResponse: conformance.check,
     database,
     secret: randomBytes(32),
     webRoot: options.webRoot ?? null,
@@ -78,13 +91,19 @@ export async function buildTestApp(
     ...(options.carfaxFetch ? { carfaxFetch: options.carfaxFetch } : {}),
     ...(options.autoCheck ? { autoCheck: options.autoCheck } : {}),
   });
+  const before = app.routeTable.length;
   options.routes?.(app);
   await app.ready();
+  const testRoutes = options.checkTestRoutes
+    ? []
+    : app.routeTable.slice(before).map((route) => route.url);
+  conformance.attach(app, new Set(testRoutes));
 
   return {
     app,
     databaseUrl,
     logs,
+    conformanceFailures: conformance.failures,
     async browser() {
       const page = await app.inject({ method: 'GET', url: '/home' });
       const cookie = page.cookies.find((c) => c.name === CSRF_COOKIE);
@@ -136,6 +155,13 @@ export async function buildTestApp(
     async close() {
       await app.close();
       await dropDatabase();
+      if (conformance.failures.length > 0) {
+        throw new Error(
+          `answers that do not match the OpenAPI description (docs/decisions/023):\n${[
+            ...new Set(conformance.failures),
+          ].join('\n')}`,
+        );
+      }
     },
   };
 }

@@ -21,6 +21,11 @@ export interface DatabaseHandle {
   engine: 'pglite' | 'postgres';
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * The connection pool's use, read when metrics are scraped (docs/decisions/023); null on
+   * PGlite, which is one in-process connection with no pool to run out of.
+   */
+  poolUse(): { total: number; idle: number; waiting: number; max: number } | null;
 }
 
 function defaultConnectionError(error: Error): void {
@@ -50,6 +55,12 @@ export async function openDatabase(options: {
       engine: 'postgres',
       ping: async () => void (await pool.query('select 1')),
       close: () => pool.end(),
+      poolUse: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: pool.options.max,
+      }),
     };
   }
 
@@ -67,5 +78,6 @@ export async function openDatabase(options: {
     engine: 'pglite',
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.close(),
+    poolUse: () => null,
   };
 }

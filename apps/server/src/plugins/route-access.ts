@@ -9,6 +9,7 @@ import {
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
 import { getUserRow } from '../services/users/get-user-row.ts';
+import { hasMetricsToken } from './metrics.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';
 
 /**
@@ -17,9 +18,13 @@ import type { UserRow } from '../services/users/serialize-user.ts';
  * - `'session'`: a live session, whatever the account's state (a blocked account still reads
  *   its own record, so the web app can send it away);
  * - `{ page }`: a live session whose account may open that account page (the domain's
- *   `accountRouteAccess`), `activeOnly` for the calls an inactive account may not make there.
+ *   `accountRouteAccess`), `activeOnly` for the calls an inactive account may not make there;
+ * - `'metrics-token'`: the configured metrics bearer token (`METRICS_TOKEN`), or anyone on a
+ *   server that has none (only a demo, development or test server serves metrics without one:
+ *   docs/decisions/023).
  */
-export type TRouteAccess = 'public' | 'session' | { page: TAccountRoute; activeOnly?: boolean };
+export type TRouteAccess =
+  'public' | 'session' | 'metrics-token' | { page: TAccountRoute; activeOnly?: boolean };
 
 /**
  * Who calls the route: our web app (the default: unsafe methods need the CSRF token and a JSON
@@ -93,6 +98,12 @@ export default fp(
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const access = request.routeOptions.config.access;
       if (access === undefined || access === 'public') return;
+      if (access === 'metrics-token') {
+        const token = app.config.metrics.token;
+        if (token === undefined || hasMetricsToken(request, token)) return;
+        reply.header('www-authenticate', 'Bearer realm="metrics"');
+        throw new AppError(ERROR_CODES.UNAUTHORIZED);
+      }
       await app.requireSession(request, reply);
       if (!request.session) return reply; // refused and answered by the session guard
       if (access === 'session') return;

@@ -10,6 +10,7 @@ import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captc
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
 import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
 import type { SignupDeps } from '../services/signup/signup-deps.ts';
+import { measureBillingRun } from './metrics.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
 export interface ServiceOverrides {
@@ -59,6 +60,7 @@ export default fp(
         now: app.now,
         log: app.log,
       })
+        .then((result) => app.metrics.mailDispatched(result))
         .catch((error: unknown) => app.log.error({ err: error }, 'mail dispatch failed'))
         .finally(() => {
           running = null;
@@ -121,7 +123,9 @@ export default fp(
         if (billing) return;
         const full = sinceFullRunMs >= billingEveryMs;
         if (full) sinceFullRunMs = 0;
-        billing = runBilling(billingDeps, { abandonedOnly: !full })
+        billing = measureBillingRun(app.metrics, full ? 'full' : 'takeover', () =>
+          runBilling(billingDeps, { abandonedOnly: !full }),
+        )
           .then((result) => {
             if (result.charged + result.declined + result.deactivated > 0)
               app.log.info({ billing: result }, 'billing run');
@@ -143,7 +147,7 @@ export default fp(
       await transport.close();
     });
   },
-  { name: 'services', dependencies: ['config'] },
+  { name: 'services', dependencies: ['config', 'metrics'] },
 );
 
 declare module 'fastify' {

@@ -105,15 +105,40 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
    * GET /api/auth/session: what the web app may know about its own session. The DealerPass ID
    * banner (000 §4) shows only when the sign-in did not come through a DealerPass ID.
    */
-  app.get('/api/auth/session', { config: { access: 'session' } }, async (request) => {
-    const session = sessionOf(request);
-    return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
-  });
+  app.get(
+    '/api/auth/session',
+    {
+      config: { access: 'session' },
+      schema: {
+        summary: 'What the web app may know about its own session',
+        tags: ['Session'],
+        response: {
+          200: z.object({
+            data: z.object({
+              context: z.enum(['web', 'app', 'af', 'ext']),
+              loggedInViaKarId: z.boolean(),
+            }),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const session = sessionOf(request);
+      return { data: { context: session.context, loggedInViaKarId: session.viaKarId } };
+    },
+  );
 
   app.post(
     '/api/auth/logout',
     // Public: signing out without a (live) session still clears the cookie and answers.
-    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    {
+      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Sign out: end the session, and where the browser goes next',
+        tags: ['Session'],
+        response: { 200: z.object({ data: z.object({ redirectTo: z.string() }) }) },
+      },
+    },
     async (request, reply) => {
       return { data: { redirectTo: await signOut(request, reply) } };
     },

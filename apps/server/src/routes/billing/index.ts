@@ -55,6 +55,10 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
+        summary: 'Store a new card (a payment token from the gateway, never the card number)',
+        tags: ['Billing'],
+        // 502: the gateway refused to store the card (PAYMENT_PROFILE_FAILED).
+        errors: [502],
         body: createPaymentProfileRequestSchema(app.now),
         response: { 200: ZUserResponseSchema },
       },
@@ -78,7 +82,12 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: CARD_WRITE },
       preValidation: prepareBody,
-      schema: { response: { 200: ZUserResponseSchema } },
+      schema: {
+        summary: 'Remove the card on file',
+        tags: ['Billing'],
+        errors: [502],
+        response: { 200: ZUserResponseSchema },
+      },
     },
     async (request) => ({
       data: serializeUser(await removePaymentProfile(app.deps.billing, sessionOf(request).userId)),
@@ -91,7 +100,12 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { page: ACCOUNT_ROUTES.cancel } },
       preValidation: prepareBody,
       bodyLimit: 8 * 1024,
-      schema: { body: ZCancelSubscriptionRequestSchema, response: { 200: ZUserResponseSchema } },
+      schema: {
+        summary: 'Cancel the subscription (a reason, and the cancellation survey)',
+        tags: ['Billing'],
+        body: ZCancelSubscriptionRequestSchema,
+        response: { 200: ZUserResponseSchema },
+      },
       // 000 §8: invalid reason option, reason size, request object → the cancellation text.
       errorHandler: validationAs(ERROR_CODES.CANCEL_ACCOUNT_FAILED),
     },
@@ -114,6 +128,10 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
+        summary: 'Reactivate an inactive account with a card (charged at once)',
+        tags: ['Billing'],
+        // 402: the charge was declined (REACTIVATION_FAILED); 502: the card could not be stored.
+        errors: [402, 502],
         body: createReactivateRequestSchema(app.now),
         response: { 200: ZUserResponseSchema },
       },

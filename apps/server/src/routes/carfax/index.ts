@@ -37,6 +37,8 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: 1024,
       config: limited,
       schema: {
+        summary: 'Start a Carfax sign-in: the provider’s authorization URL',
+        tags: ['Carfax'],
         body: ZCarfaxSignInRequestSchema,
         response: { 200: z.object({ data: z.object({ authorizationUrl: z.string() }) }) },
       },
@@ -58,6 +60,10 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: limited,
       schema: {
+        summary: 'Finish a Carfax sign-in: exchange the code for tokens (kept on the server)',
+        tags: ['Carfax'],
+        // 502: Carfax refused or failed the exchange (CARFAX_TOKENS_FAILED).
+        errors: [502],
         params: ZCarfaxTokensParamsSchema,
         querystring: ZCarfaxTokensQuerySchema,
         response: { 200: ZStatusResponseSchema },
@@ -79,7 +85,16 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     CARFAX_API.status,
-    { config: { access }, schema: { response: { 200: ZStatusResponseSchema } } },
+    {
+      config: { access },
+      schema: {
+        summary: 'Whether Carfax is connected',
+        tags: ['Carfax'],
+        // 404: not connected (CARFAX_TOKENS_MISSING); 401: its tokens expired (CARFAX_TOKENS_EXPIRED).
+        errors: [404],
+        response: { 200: ZStatusResponseSchema },
+      },
+    },
     async (request) => ({
       data: await getCarfaxStatus(app.db, sessionOf(request).userId, app.now()),
     }),
@@ -89,7 +104,12 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     CARFAX_API.refresh,
     {
       config: limited,
-      schema: { response: { 200: ZStatusResponseSchema } },
+      schema: {
+        summary: 'Refresh the Carfax tokens',
+        tags: ['Carfax'],
+        errors: [404, 502],
+        response: { 200: ZStatusResponseSchema },
+      },
     },
     async (request) => ({
       data: await refreshCarfaxTokens(app.carfax.deps(request.log), sessionOf(request).userId),
@@ -101,6 +121,9 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: limited,
       schema: {
+        summary: 'Disconnect Carfax: revoke the tokens, and Carfax’s sign-out URL',
+        tags: ['Carfax'],
+        errors: [502],
         response: {
           200: z.object({ data: z.object({ logoutUrl: z.string(), revoked: z.boolean() }) }),
         },

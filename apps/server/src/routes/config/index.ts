@@ -25,7 +25,14 @@ const configRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   app.get(
     CONFIG_ENV_PATH,
-    { config: { access: 'public' }, schema: { response: { 200: ZEnvConfigResponseSchema } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The Carfax client id and our Carfax callback URLs',
+        tags: ['Carfax'],
+        response: { 200: ZEnvConfigResponseSchema },
+      },
+    },
     async () => body,
   );
 };

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZContactUsRequestSchema } from '@dealerpass/domain/schemas/contact';
 import { submitContactRequest } from '../../services/contact/submit-contact-request.ts';
@@ -7,7 +8,12 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/v2/contactUs',
     {
-      schema: { body: ZContactUsRequestSchema },
+      schema: {
+        summary: 'Send a contact request (stored, and mailed to support)',
+        tags: ['Platform'],
+        body: ZContactUsRequestSchema,
+        response: { 201: z.object({ data: z.object({ id: z.string() }) }) },
+      },
       bodyLimit: 16 * 1024,
       config: { access: 'public', rateLimit: { max: 5, timeWindow: '10 minutes' } },
     },

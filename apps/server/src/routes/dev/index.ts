@@ -4,6 +4,19 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { AppError } from '../../errors/app-error.ts';
 import { getMailboxAttachment, listMailbox } from '../../services/mail/list-mailbox.ts';
 
+const ZMailSchema = z.object({
+  id: z.string(),
+  to: z.string(),
+  replyTo: z.string().nullable(),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string().nullable(),
+  createdAt: z.date(),
+  attachments: z.array(
+    z.object({ filename: z.string(), contentType: z.string(), url: z.string() }),
+  ),
+});
+
 /**
  * GET /api/dev/mailbox: the embedded mailbox (DECISIONS R8). Registered only while mail is kept
  * instead of sent, and never on a production server, whatever other flag is set
@@ -11,15 +24,32 @@ import { getMailboxAttachment, listMailbox } from '../../services/mail/list-mail
  * e-mail's PDF) are downloaded one by one.
  */
 const devRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/api/dev/mailbox', { config: { access: 'public' } }, async () => ({
-    data: { messages: await listMailbox(app.db) },
-  }));
+  app.get(
+    '/api/dev/mailbox',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The mails kept in the development mailbox, newest first',
+        tags: ['Sandbox: development mailbox'],
+        response: { 200: z.object({ data: z.object({ messages: z.array(ZMailSchema) }) }) },
+      },
+    },
+    async () => ({ data: { messages: await listMailbox(app.db) } }),
+  );
 
   app.get(
     '/api/dev/mailbox/:mailId/attachments/:filename',
     {
       config: { access: 'public' },
       schema: {
+        summary: 'One attachment of a kept mail (a receipt PDF)',
+        tags: ['Sandbox: development mailbox'],
+        errors: [404],
+        response: {
+          200: {
+            content: { 'application/pdf': { schema: z.unknown().meta({ format: 'binary' }) } },
+          },
+        },
         params: z.object({ mailId: z.uuid(), filename: z.string().min(1).max(200) }),
       },
     },

@@ -1,5 +1,15 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { pendingMigrations } from '../../db/migrate.ts';
+
+const ZHealthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.object({
+    engine: z.enum(['pglite', 'postgres']),
+    status: z.enum(['up', 'down']),
+    latencyMs: z.number().optional(),
+  }),
+});
 
 /**
  * Health checks. GET /api/health: is the server up, and can it reach its database? 503 when it
@@ -17,16 +27,26 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/health',
-    { config: { access: 'public', rateLimit: false } },
+    {
+      config: { access: 'public', rateLimit: false },
+      schema: {
+        summary: 'Whether the server is up and reaches its database',
+        tags: ['Platform'],
+        response: {
+          200: ZHealthSchema,
+          503: ZHealthSchema.describe('The database cannot be reached'),
+        },
+      },
+    },
     async (_request, reply) => {
       const started = performance.now();
       try {
         await app.database.ping();
         return {
-          status: 'ok',
+          status: 'ok' as const,
           database: {
             engine: app.database.engine,
-            status: 'up',
+            status: 'up' as const,
             latencyMs: Math.round(performance.now() - started),
           },
         };
@@ -39,24 +59,51 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/api/health/live', { config: { access: 'public', rateLimit: false } }, async () => ({
-    status: 'ok',
-  }));
+  app.get(
+    '/api/health/live',
+    {
+      config: { access: 'public', rateLimit: false },
+      schema: {
+        summary: 'Whether the process answers (no database work)',
+        tags: ['Platform'],
+        response: { 200: z.object({ status: z.literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
   app.get(
     '/api/health/ready',
-    { config: { access: 'public', rateLimit: false } },
+    {
+      config: { access: 'public', rateLimit: false },
+      schema: {
+        summary: 'Whether this instance should receive traffic',
+        description:
+          'Ready when the database answers, this build’s migrations are applied and the server is not shutting down.',
+        tags: ['Platform'],
+        response: {
+          200: z.object({ status: z.literal('ready') }),
+          503: z
+            .object({
+              status: z.enum(['closing', 'database-down', 'migrations-pending']),
+              pending: z.number().int().optional(),
+            })
+            .describe('Not ready: shutting down, database unreachable or migrations pending'),
+        },
+      },
+    },
     async (_request, reply) => {
-      if (closing) return reply.status(503).send({ status: 'closing' });
+      if (closing) return reply.status(503).send({ status: 'closing' as const });
       let pending: number;
       try {
         pending = await pendingMigrations(app.db);
       } catch (error) {
         app.log.error({ err: error }, 'readiness check: database unreachable');
-        return reply.status(503).send({ status: 'database-down' });
+        return reply.status(503).send({ status: 'database-down' as const });
       }
-      if (pending > 0) return reply.status(503).send({ status: 'migrations-pending', pending });
-      return { status: 'ready' };
+      if (pending > 0)
+        return reply.status(503).send({ status: 'migrations-pending' as const, pending });
+      return { status: 'ready' as const };
     },
   );
 };

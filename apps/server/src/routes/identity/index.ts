@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import {
@@ -29,18 +30,25 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       url: '/api/identity/password/set',
       schema: ZSetPasswordRequestSchema,
       purpose: 'set-password',
+      summary: 'Set the first password from the verification e-mail’s link (and sign in)',
     },
     {
       url: '/api/identity/password/reset',
       schema: ZResetPasswordRequestSchema,
       purpose: 'reset-password',
+      summary: 'Replace the password from the forgot-password e-mail’s link',
     },
   ] as const;
   for (const link of passwordLinks) {
     app.post(
       link.url,
       {
-        schema: { body: link.schema },
+        schema: {
+          summary: link.summary,
+          tags: ['Identity'],
+          body: link.schema,
+          response: { 200: z.object({ data: z.object({ email: z.string() }) }) },
+        },
         bodyLimit: 4 * 1024,
         config: { access: 'public', rateLimit: PASSWORD_RATE_LIMIT },
       },
@@ -93,7 +101,14 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/identity/password/forgot',
     {
-      schema: { body: ZForgotPasswordRequestSchema },
+      schema: {
+        summary: 'Send the forgot-password e-mail',
+        tags: ['Identity'],
+        body: ZForgotPasswordRequestSchema,
+        // 404: no DealerPass ID has that address (001 §8's text).
+        errors: [404],
+        response: { 200: z.object({ data: z.object({ sent: z.literal(true) }) }) },
+      },
       bodyLimit: 16 * 1024,
       config: { access: 'public', rateLimit: FORGOT_RATE_LIMIT },
     },
@@ -116,7 +131,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       void app.mail.kick();
-      return { data: { sent: true } };
+      return { data: { sent: true as const } };
     },
   );
 };

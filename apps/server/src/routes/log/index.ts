@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ZClientLogRequestSchema } from '@dealerpass/domain/schemas/client-log';
 import { scrubUrl } from '../../lib/scrub.ts';
@@ -10,7 +11,12 @@ const logRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/log',
     {
-      schema: { body: ZClientLogRequestSchema },
+      schema: {
+        summary: 'Write a report of the web app to the server log',
+        tags: ['Platform'],
+        body: ZClientLogRequestSchema,
+        response: { 204: z.undefined().describe('Logged') },
+      },
       bodyLimit: 8 * 1024,
       config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
     },

@@ -26,6 +26,12 @@ const ZPaymentHistoryResponseSchema = z.object({
   data: z.object({ payments: z.array(ZPaymentSchema) }),
 });
 
+/** A zip file, streamed. */
+const ZZipResponse = {
+  description: 'A zip file',
+  content: { 'application/zip': { schema: z.unknown().meta({ format: 'binary' }) } },
+};
+
 /**
  * R9's 10 MB of PDFs as base64 (4 characters per 3 bytes, plus each file's padding) and room
  * for the names and the JSON around them: a body any larger cannot be a valid request.
@@ -48,6 +54,8 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: BILLING },
       schema: {
+        summary: 'The payments of one year, with their receipts',
+        tags: ['Payment history'],
         querystring: ZPaymentHistoryQuerySchema,
         response: { 200: ZPaymentHistoryResponseSchema },
       },
@@ -62,7 +70,17 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/users/paymentHistory/receipts.zip',
-    { config: { access: BILLING }, schema: { querystring: ZPaymentHistoryQuerySchema } },
+    {
+      config: { access: BILLING },
+      schema: {
+        summary: 'The receipts of one year as one zip of PDFs',
+        tags: ['Payment history'],
+        // 404: the year has no receipts.
+        errors: [404],
+        querystring: ZPaymentHistoryQuerySchema,
+        response: { 200: ZZipResponse },
+      },
+    },
     async (request, reply) => {
       const { year } = request.query;
       checkHistoryYear(year, app.now(), app.config.billing.timeZone);
@@ -79,7 +97,12 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/pdf/zip',
     {
-      schema: { body: ZPdfZipRequestSchema },
+      schema: {
+        summary: 'A zip of the PDFs the browser sends (base64), for the older web app',
+        tags: ['Payment history'],
+        body: ZPdfZipRequestSchema,
+        response: { 200: ZZipResponse },
+      },
       bodyLimit: PDF_ZIP_BODY_LIMIT,
       // Each call may decode 10 MB: fewer than the global limit allows.
       config: { access: BILLING, rateLimit: { max: 30, timeWindow: '1 minute' } },

@@ -40,7 +40,12 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/signup/contact',
     {
-      schema: { body: ZSignupLeadRequestSchema, response: { 201: ZLeadResponseSchema } },
+      schema: {
+        summary: 'Sign-up page 1: store the contact details as a lead',
+        tags: ['Sign-up'],
+        body: ZSignupLeadRequestSchema,
+        response: { 201: ZLeadResponseSchema },
+      },
       bodyLimit: 16 * 1024,
       config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.lead },
       errorHandler: withDetails,
@@ -61,7 +66,15 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/api/signup/detail/update/:leadID/:step',
     {
-      schema: { params: ZSignupProgressParamsSchema, response: { 200: ZLeadResponseSchema } },
+      schema: {
+        summary: 'Save the lead’s progress after a page of the wizard',
+        // 404: no such lead.
+        errors: [404],
+        description: 'The body is the step’s own schema (`SignupStep1SaveRequest` or step 2).',
+        tags: ['Sign-up'],
+        params: ZSignupProgressParamsSchema,
+        response: { 200: ZLeadResponseSchema },
+      },
       bodyLimit: 16 * 1024,
       config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.progress },
       errorHandler: withDetails,
@@ -97,7 +110,17 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
             request.body = { ...body, forwardTo: `${app.config.publicUrl}${DEFAULT_FORWARD_PATH}` };
           }
         },
-        schema: { body: signupSchema, response: { 201: ZSignupResponseSchema } },
+        schema: {
+          summary: older
+            ? 'Sign up (the older flow: a forwardTo of our own when none is sent)'
+            : 'Sign up: create the account and its subscriptions, charge or hold the card',
+          tags: ['Sign-up'],
+          // 409: the address is in use or its sign-up is in progress; 429: a promotion code's
+          // redemptions are used up; 502: the gateway refused the card; 503: a service is down.
+          errors: [409, 502, 503],
+          body: signupSchema,
+          response: { 201: ZSignupResponseSchema },
+        },
         bodyLimit: 32 * 1024,
         config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.signup },
         errorHandler: withDetails,

@@ -22,7 +22,14 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   /** A blocked account still gets its record, so the web app can send it to /authlogin. */
   app.get(
     '/api/users/current',
-    { config: { access: 'session' }, schema: { response: { 200: ZUserResponseSchema } } },
+    {
+      config: { access: 'session' },
+      schema: {
+        summary: 'The signed-in account (000 §3)',
+        tags: ['Account'],
+        response: { 200: ZUserResponseSchema },
+      },
+    },
     async (request) => {
       const { userId } = sessionOf(request);
       return { data: serializeUser(await getUserRow(app.db, userId)) };
@@ -34,7 +41,14 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/users/current/karid',
     {
-      schema: { body: ZConnectKarIdRequestSchema, response: { 200: ZUserResponseSchema } },
+      schema: {
+        summary: 'Create or link a DealerPass ID for a migrated account',
+        tags: ['Account'],
+        // 409: the address already has a DealerPass ID, or the ID is linked to another account.
+        errors: [409],
+        body: ZConnectKarIdRequestSchema,
+        response: { 200: ZUserResponseSchema },
+      },
       bodyLimit: 4 * 1024,
       config: {
         access: { page: ACCOUNT_ROUTES.karIdConnect },
@@ -64,16 +78,30 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Public (sign-up page 1 and 4, 001 §4–§7): limited per client so they cannot list accounts.
+  const takenSchema = {
+    tags: ['Sign-up'],
+    params: ZEmailParamSchema,
+    response: { 200: ZTakenResponseSchema },
+  };
   const takenOptions = {
-    schema: { params: ZEmailParamSchema, response: { 200: ZTakenResponseSchema } },
     config: { access: 'public' as const, rateLimit: { max: 30, timeWindow: '1 minute' } },
   };
-  app.get('/api/users/userIdTaken/:email', takenOptions, async (request) => ({
-    data: await isUserIdTaken(app.db, request.params.email),
-  }));
-  app.get('/api/users/alternateEmailTaken/:email', takenOptions, async (request) => ({
-    data: await isAlternateEmailTaken(app.db, request.params.email),
-  }));
+  app.get(
+    '/api/users/userIdTaken/:email',
+    {
+      ...takenOptions,
+      schema: { ...takenSchema, summary: 'Whether a DealerPass ID uses this e-mail address' },
+    },
+    async (request) => ({ data: await isUserIdTaken(app.db, request.params.email) }),
+  );
+  app.get(
+    '/api/users/alternateEmailTaken/:email',
+    {
+      ...takenOptions,
+      schema: { ...takenSchema, summary: 'Whether an account uses this address as its alternate' },
+    },
+    async (request) => ({ data: await isAlternateEmailTaken(app.db, request.params.email) }),
+  );
 };
 
 export default userRoutes;

@@ -40,6 +40,11 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
         rateLimit: { max: 30, timeWindow: '1 minute' },
       },
       schema: {
+        summary:
+          'Save the alternate contact, or the AutoCheck credentials (checked with AutoCheck)',
+        tags: ['Account'],
+        // 409: the alternate address is in use (ALT_EMAIL_IN_USE); 503: AutoCheck unavailable.
+        errors: [409, 503],
         querystring: ZUpdateCurrentUserQuerySchema,
         body: ZUpdateCurrentUserRequestSchema,
         response: { 200: z.object({ data: ZCurrentUserSchema }) },

@@ -1,0 +1,215 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { BillingRunResult } from '../services/billing/run-billing.ts';
+
+/** The label of every request no route matched: one series, whatever the URL was. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/** Request durations in seconds: most answers take a few milliseconds; a charge can take seconds. */
+const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** A billing run: from an empty check (milliseconds) to a large batch (minutes). */
+const RUN_BUCKETS = [0.05, 0.25, 1, 5, 15, 60, 300, 900, 3600];
+
+/**
+ * The process's own metrics (CPU, memory, event loop, GC), collected once per process: they
+ * describe the process, not an app, and each collector left running (the event-loop monitor
+ * samples every 10 ms) would be one more in a test process that builds hundreds of apps.
+ */
+let processRegistry: Registry | null = null;
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/** What a billing run's caller reports (docs/decisions/023). */
+export interface Metrics {
+  /** The app's own metrics (requests, billing, mail, pool). */
+  registry: Registry;
+  /** Everything `/metrics` shows: the app's metrics and the process's, in the text format. */
+  scrape(): Promise<{ contentType: string; body: string }>;
+  /** A billing run ended: its counts and how long it took. `kind` says which schedule ran it. */
+  billingRun(result: BillingRunResult, seconds: number, kind: 'full' | 'takeover'): void;
+  /** A billing run threw. */
+  billingRunFailed(kind: 'full' | 'takeover'): void;
+  /** A mail dispatch ended: mails handed to the SMTP server, and attempts that failed. */
+  mailDispatched(result: { sent: number; failed: number }): void;
+}
+
+/**
+ * Prometheus metrics (issue 17, docs/decisions/023): request durations by matched route and
+ * status, billing-run outcomes and durations, the mail outbox, the database pool, and the
+ * process's default metrics, in a registry of this app's own (tests build many apps in one
+ * process). Gauges that need the database are read only when `/metrics` is scraped.
+ */
+export default fp(
+  async (app) => {
+    const registry = new Registry();
+    const perProcess = processMetrics();
+
+    const requests = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by matched route pattern and status',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: REQUEST_BUCKETS,
+      registers: [registry],
+    });
+    // One observe per request, on a time Fastify keeps anyway (reply.elapsedTime): no extra clock.
+    app.addHook('onResponse', (request, reply, done) => {
+      requests.observe(
+        {
+          method: request.method,
+          route: routeLabel(request),
+          status_code: reply.statusCode,
+        },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+
+    const billingOutcomes = new Counter({
+      name: 'dealerpass_billing_outcomes_total',
+      help: 'Accounts handled by billing runs: charged, declined, retried (a charge to try again later) or deactivated (a pending cancellation recorded as ended)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    });
+    const billingRuns = new Counter({
+      name: 'dealerpass_billing_runs_total',
+      help: 'Billing runs by schedule (full or takeover of abandoned charges) and result',
+      labelNames: ['kind', 'result'] as const,
+      registers: [registry],
+    });
+    const billingDuration = new Histogram({
+      name: 'dealerpass_billing_run_duration_seconds',
+      help: 'Duration of billing runs that completed',
+      labelNames: ['kind'] as const,
+      buckets: RUN_BUCKETS,
+      registers: [registry],
+    });
+    for (const outcome of ['charged', 'declined', 'retried', 'deactivated']) {
+      billingOutcomes.inc({ outcome }, 0);
+    }
+
+    const mailSent = new Counter({
+      name: 'dealerpass_mail_sent_total',
+      help: 'Mails handed to the SMTP server',
+      registers: [registry],
+    });
+    const mailFailures = new Counter({
+      name: 'dealerpass_mail_failures_total',
+      help: 'Failed attempts to hand a mail to the SMTP server (each is retried with backoff until the last)',
+      registers: [registry],
+    });
+    const db = app.db;
+    new Gauge({
+      name: 'dealerpass_mail_outbox',
+      help: 'Rows of the mail outbox by status: pending (waiting to be sent), failed (given up); read from the database on scrape',
+      labelNames: ['status'] as const,
+      registers: [registry],
+      async collect() {
+        const result = await db.execute<{ status: string; n: number | string }>(
+          sql`select status, count(*) as n from mail_outbox
+              where status in ('pending', 'failed') group by status`,
+        );
+        const rows = Array.isArray(result)
+          ? (result as { status: string; n: number | string }[])
+          : (result as { rows: { status: string; n: number | string }[] }).rows;
+        const counts = new Map(rows.map((row) => [row.status, Number(row.n)]));
+        for (const status of ['pending', 'failed']) this.set({ status }, counts.get(status) ?? 0);
+      },
+    });
+
+    // PostgreSQL: the pool's connections. PGlite has none (one in-process connection), so these
+    // series are absent there rather than a constant that would read as a healthy pool.
+    const database = app.database;
+    if (database.poolUse() !== null) {
+      new Gauge({
+        name: 'dealerpass_db_pool_connections',
+        help: 'Connections of the PostgreSQL pool: total (open), idle, waiting (queries queued for a connection), max (the pool size)',
+        labelNames: ['state'] as const,
+        registers: [registry],
+        collect() {
+          const use = database.poolUse();
+          if (!use) return;
+          this.set({ state: 'total' }, use.total);
+          this.set({ state: 'idle' }, use.idle);
+          this.set({ state: 'waiting' }, use.waiting);
+          this.set({ state: 'max' }, use.max);
+        },
+      });
+    }
+
+    const metrics: Metrics = {
+      registry,
+      async scrape() {
+        const merged = Registry.merge([perProcess, registry]);
+        return { contentType: merged.contentType, body: await merged.metrics() };
+      },
+      billingRun(result, seconds, kind) {
+        billingRuns.inc({ kind, result: 'completed' });
+        billingDuration.observe({ kind }, seconds);
+        billingOutcomes.inc({ outcome: 'charged' }, result.charged);
+        billingOutcomes.inc({ outcome: 'declined' }, result.declined);
+        billingOutcomes.inc({ outcome: 'retried' }, result.retryLater);
+        billingOutcomes.inc({ outcome: 'deactivated' }, result.deactivated);
+      },
+      billingRunFailed(kind) {
+        billingRuns.inc({ kind, result: 'failed' });
+      },
+      mailDispatched({ sent, failed }) {
+        mailSent.inc(sent);
+        mailFailures.inc(failed);
+      },
+    };
+    app.decorate('metrics', metrics);
+  },
+  { name: 'metrics', dependencies: ['config'] },
+);
+
+/**
+ * Runs a billing run and reports it: its counts and duration when it completes, a failure when
+ * it throws (rethrown for the caller's log). The run itself knows nothing of metrics.
+ */
+export async function measureBillingRun(
+  metrics: Metrics,
+  kind: 'full' | 'takeover',
+  run: () => Promise<BillingRunResult>,
+): Promise<BillingRunResult> {
+  const started = performance.now();
+  try {
+    const result = await run();
+    metrics.billingRun(result, (performance.now() - started) / 1000, kind);
+    return result;
+  } catch (error) {
+    metrics.billingRunFailed(kind);
+    throw error;
+  }
+}
+
+/** The matched route's pattern (`/api/signup/detail/update/:leadID/:step`), never the raw URL. */
+function routeLabel(request: FastifyRequest): string {
+  return request.routeOptions.url ?? UNMATCHED_ROUTE;
+}
+
+/**
+ * Whether a request carries the configured bearer token. Both sides are hashed first so the
+ * comparison takes the same time whatever the length or content of what was sent.
+ */
+export function hasMetricsToken(request: FastifyRequest, token: string): boolean {
+  const header = request.headers.authorization;
+  const sent = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(sent), digest(token)) && sent.length > 0;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics: the registry `/metrics` answers from, and what jobs report to it. */
+    metrics: Metrics;
+  }
+}

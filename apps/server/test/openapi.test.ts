@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isUnsafeMethod } from '../src/plugins/route-access.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import { openApiPath } from './openapi-conformance.ts';
+
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
+}
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
+};
+
+/**
+ * The OpenAPI description (issue 17, docs/decisions/023): a valid OpenAPI 3.1 document that
+ * holds every /api route of the route table (derived from it, so a route added later is checked
+ * too) with a summary, its security and its error responses. That real answers match it is
+ * checked on every answer of every API test (test/openapi-conformance.ts, in the helper).
+ */
+describe('the OpenAPI description', () => {
+  let t: TestApp;
+  let doc: Document;
+  beforeAll(async () => {
+    t = await buildTestApp({
+      checkTestRoutes: true,
+      // A route whose answer breaks its own description, to show the conformance check fails.
+      routes: (app) =>
+        app.get(
+          '/api/test-only/broken',
+          {
+            config: { access: 'public' },
+            schema: { summary: 'test', response: { 200: z.object({ data: z.string() }) } },
+          },
+          async (_request, reply) =>
+            reply.type('application/json').send(JSON.stringify({ data: 42 })),
+        ),
+    });
+    const response = await t.app.inject({ method: 'GET', url: '/api/docs/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    doc = response.json<Document>();
+  });
+  afterAll(() => t.close());
+
+  /** The route table's /api routes, as (method, path) pairs. */
+  function apiRoutes() {
+    return t.app.routeTable.filter(
+      (route) =>
+        route.url.startsWith('/api/') && route.method !== 'HEAD' && route.method !== 'OPTIONS',
+    );
+  }
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    expect(doc.openapi).toBe('3.1.0');
+  });
+
+  it('holds every registered /api route, and nothing else (no pages, /oidc, sandboxes’ endpoints)', () => {
+    const routes = apiRoutes();
+    expect(routes.length).toBeGreaterThan(30);
+    const missing = routes.filter(
+      (route) => !doc.paths[openApiPath(route.url)]?.[route.method.toLowerCase()],
+    );
+    expect(missing.map((route) => `${route.method} ${route.url}`)).toEqual([]);
+    const outside = Object.keys(doc.paths).filter((path) => !path.startsWith('/api/'));
+    expect(outside).toEqual([]);
+    // The routes outside /api are there, and left out.
+    expect(t.app.routeTable.some((route) => route.url.startsWith('/oidc'))).toBe(true);
+    expect(t.app.routeTable.some((route) => route.url.startsWith('/carfax-sandbox'))).toBe(true);
+  });
+
+  it('gives every operation a summary, tags, its security and its error responses', () => {
+    const problems: string[] = [];
+    for (const route of apiRoutes()) {
+      if (route.url === '/api/test-only/broken') continue;
+      const op = doc.paths[openApiPath(route.url)]![route.method.toLowerCase()]!;
+      const label = `${route.method} ${route.url}`;
+      if (!op.summary) problems.push(`${label}: no summary`);
+      if (!op.tags?.length) problems.push(`${label}: no tags`);
+      const statuses = Object.keys(op.responses);
+      if (!statuses.some((s) => /^2\d\d$/.test(s))) problems.push(`${label}: no success response`);
+      const requirement = op.security?.[0] ?? {};
+      const signedIn = route.access !== 'public';
+      const csrf = isUnsafeMethod(route.method) && route.caller === 'web-app';
+      if (op.security === undefined) problems.push(`${label}: no security`);
+      if (signedIn !== 'sessionCookie' in requirement) problems.push(`${label}: session cookie`);
+      if (csrf !== 'csrfHeader' in requirement) problems.push(`${label}: CSRF header`);
+      const expected = ['429'];
+      if (signedIn) expected.push('401', '403');
+      if (csrf) expected.push('403', '415');
+      if (route.schema?.body || isUnsafeMethod(route.method)) expected.push('400');
+      for (const status of expected) {
+        const schema = op.responses[status]?.content?.['application/json']?.schema;
+        if (!schema) problems.push(`${label}: no ${status}`);
+        else if (status !== '403' || !signedIn) {
+          if (schema.$ref !== '#/components/schemas/ApiError') {
+            problems.push(`${label}: ${status} is not the API error body`);
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(doc.components.securitySchemes).toMatchObject({
+      sessionCookie: { type: 'apiKey', in: 'cookie', name: '__Host-dp-session' },
+      csrfHeader: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
+      csrfCookie: { type: 'apiKey', in: 'cookie', name: '__Host-dp-csrf' },
+    });
+  });
+
+  it('is generated from the routes’ zod schemas (bodies, parameters, responses)', () => {
+    const signup = doc.paths['/api/v2/signup']!.post as unknown as {
+      requestBody: { content: { 'application/json': { schema: { properties: object } } } };
+    };
+    expect(Object.keys(signup.requestBody.content['application/json'].schema.properties)).toEqual(
+      expect.arrayContaining(['email', 'firstName', 'forwardTo']),
+    );
+    const current = doc.paths['/api/users/current']!.get!.responses['200']!.content![
+      'application/json'
+    ]!.schema as { properties: { data: { properties: object } } };
+    expect(Object.keys(current.properties.data.properties)).toEqual(
+      expect.arrayContaining(['email', 'accountStatus']),
+    );
+  });
+
+  it('catches an answer that breaks its documented schema', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/test-only/broken' });
+    expect(response.statusCode).toBe(200);
+    expect(t.conformanceFailures).toEqual([
+      expect.stringMatching(/^GET \/api\/test-only\/broken → 200: the body does not match/),
+    ]);
+    t.conformanceFailures.length = 0;
+  });
+
+  it('serves the reference UI from our origin under a CSP of its own', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/api/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(page.body).not.toMatch(/<script>(?!<\/script>)/);
+    for (const src of page.body.matchAll(/(?:src|href)="([^"]+)"/g)) {
+      const asset = await t.app.inject({ method: 'GET', url: src[1]! });
+      expect(asset.statusCode, src[1]).toBe(200);
+    }
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/docs/assets/package.json' });
+    expect(unknown.statusCode).toBe(400);
+  });
+});
+
+describe('a production server', () => {
+  it('serves no description and no reference UI', async () => {
+    const t = await buildTestApp({
+      env: {
+        APP_ENV: 'production',
+        SECRET_KEY: randomBytes(32).toString('base64'),
+        PUBLIC_URL: 'https://dealerpass.example',
+        ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+      },
+    });
+    try {
+      for (const url of ['/api/docs', '/api/docs/openapi.json']) {
+        expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
