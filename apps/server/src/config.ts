@@ -72,6 +72,11 @@ const ZEnvSchema = z
       }, 'must be an IANA time zone such as America/New_York')
       .default('America/New_York'),
     BILLING_RUN_INTERVAL_MINUTES: z.coerce.number().int().min(0).max(1440).default(15),
+    // Interim staff API credential until staff sign-in exists (docs/decisions/025).
+    STAFF_API_TOKEN: z
+      .string()
+      .regex(/^[A-Za-z0-9+/=_-]{32,}$/, 'must be at least 32 characters of a random token')
+      .optional(),
     CHATWOOT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     CHATWOOT_WEBSITE_TOKEN: z
       .string()
@@ -179,6 +184,8 @@ export interface Config {
     /** How often the server runs the billing run by itself; 0 turns the schedule off. */
     runIntervalMinutes: number;
   };
+  /** The staff API's bearer token (docs/decisions/025); null: the staff API is not served. */
+  staffApiToken: string | null;
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
   /** Whether the development mailbox is served (R8: never in production). */
@@ -263,6 +270,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       timeZone: env.BUSINESS_TIME_ZONE,
       runIntervalMinutes: env.BILLING_RUN_INTERVAL_MINUTES,
     },
+    staffApiToken: env.STAFF_API_TOKEN ?? null,
     seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
     sandboxes,
     // R8: the mailbox shows every mail to every visitor, so only a demo, development or test
@@ -280,5 +288,5 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
 }
 
 function redact(name: unknown, value: string): string {
-  return typeof name === 'string' && /SECRET|KEY|PASSWORD|URL/.test(name) ? '***' : value;
+  return typeof name === 'string' && /SECRET|KEY|PASSWORD|URL|TOKEN/.test(name) ? '***' : value;
 }

@@ -156,6 +156,7 @@ describe('billing run properties (fast-check)', () => {
     timeZone: TIME_ZONE,
     company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
     mailKind: 'mailbox',
+    prices: t.app.prices,
     log: { warn: () => {} },
   });
 

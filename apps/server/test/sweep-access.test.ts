@@ -45,6 +45,8 @@ type TExpected =
 function expectedFor(route: RouteTableEntry, scenario: TScenario): TExpected {
   const access = route.access;
   if (access === 'public') throw new Error('public routes are not swept here');
+  // The staff API (docs/decisions/025): no session of any kind opens it, only its bearer token.
+  if (access === 'staff-token') return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
   switch (scenario) {
     case 'no cookie':
       return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
@@ -81,6 +83,9 @@ function isAccessRefusal(response: LightMyRequestResponse): boolean {
   );
 }
 
+/** The staff API is registered only with a token; the sweep never sends it. */
+const STAFF_TOKEN = 'sweep-staff-token-0123456789abcdefghijklmnop';
+
 const MALFORMED = { __proto__: null, unexpected: [1, { deep: true }], email: 42 };
 
 /** One valid value of a route's schema (what the web app would send), or none. */
@@ -116,7 +121,7 @@ describe('access sweep over the route table', () => {
   const OTHER_EMAIL = 'sweep.other@example.com';
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { STAFF_API_TOKEN: STAFF_TOKEN } });
     browser = await t.browser();
     const own = await createAccount(t, {
       email: OWN_EMAIL,
@@ -188,7 +193,7 @@ describe('access sweep over the route table', () => {
     const kinds = new Set(
       sweptRoutes(t).map((route) => (typeof route.access === 'string' ? route.access : 'page')),
     );
-    expect([...kinds].sort()).toEqual(['page', 'public', 'session']);
+    expect([...kinds].sort()).toEqual(['page', 'public', 'session', 'staff-token']);
   });
 
   it('every signed-in route answers each session state as specified, before looking at the body', async () => {

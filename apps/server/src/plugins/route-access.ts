@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
 import fp from 'fastify-plugin';
 import { accountFlags } from '@dealerpass/domain/account/status';
@@ -17,9 +18,12 @@ import type { UserRow } from '../services/users/serialize-user.ts';
  * - `'session'`: a live session, whatever the account's state (a blocked account still reads
  *   its own record, so the web app can send it away);
  * - `{ page }`: a live session whose account may open that account page (the domain's
- *   `accountRouteAccess`), `activeOnly` for the calls an inactive account may not make there.
+ *   `accountRouteAccess`), `activeOnly` for the calls an inactive account may not make there;
+ * - `'staff-token'`: the staff API's bearer token from configuration, the interim until staff
+ *   sign-in exists (docs/decisions/025). No session cookie opens it, and it opens nothing else.
  */
-export type TRouteAccess = 'public' | 'session' | { page: TAccountRoute; activeOnly?: boolean };
+export type TRouteAccess =
+  'public' | 'session' | 'staff-token' | { page: TAccountRoute; activeOnly?: boolean };
 
 /**
  * Who calls the route: our web app (the default: unsafe methods need the CSRF token and a JSON
@@ -38,6 +42,17 @@ export interface RouteTableEntry {
 }
 
 const UNSAFE = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** `Authorization: Bearer <token>` equal to the configured token, compared in constant time. */
+function hasStaffToken(request: FastifyRequest, expected: string | null): boolean {
+  if (!expected) return false;
+  const header = request.headers.authorization ?? '';
+  const match = /^Bearer ([^\s]+)$/.exec(header);
+  if (!match) return false;
+  // Digests of equal length: the comparison takes as long whatever the token's length.
+  const given = createHash('sha256').update(match[1]!).digest();
+  return timingSafeEqual(given, createHash('sha256').update(expected).digest());
+}
 
 export function isUnsafeMethod(method: string): boolean {
   return UNSAFE.has(method);
@@ -78,6 +93,9 @@ export default fp(
       if (access === undefined && needsDeclaration) {
         throw new Error(`route ${methods.join(',')} ${route.url} declares no config.access`);
       }
+      if (access === 'staff-token' && !app.config.staffApiToken) {
+        throw new Error(`route ${route.url} needs STAFF_API_TOKEN: register it only when set`);
+      }
       for (const method of methods) {
         table.push({
           method,
@@ -93,6 +111,14 @@ export default fp(
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       const access = request.routeOptions.config.access;
       if (access === undefined || access === 'public') return;
+      if (access === 'staff-token') {
+        if (!hasStaffToken(request, app.config.staffApiToken)) {
+          throw new AppError(ERROR_CODES.UNAUTHORIZED, {
+            message: errorMessage(ERROR_CODES.UNAUTHORIZED, app.messageVars),
+          });
+        }
+        return;
+      }
       await app.requireSession(request, reply);
       if (!request.session) return reply; // refused and answered by the session guard
       if (access === 'session') return;

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { reactivationChargeCents } from '@dealerpass/domain/billing/charges';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
@@ -116,8 +116,13 @@ async function openReactivationPeriod(
       throw reactivationFailed();
     }
     const codes = subscription.codes as TSubscriptionCode[];
-    const amountCents = reactivationChargeCents(codes, now, await getBalanceCents(tx, userId));
-    const priced = quote(codes, now);
+    const amountCents = reactivationChargeCents(
+      codes,
+      now,
+      await getBalanceCents(tx, userId),
+      deps.prices.table(),
+    );
+    const priced = quote(codes, now, deps.prices.table());
     const adjustment = amountCents - priced.totalCents;
     const charged: IQuote = {
       ...priced,
@@ -149,7 +154,10 @@ async function openReactivationPeriod(
         quote: charged,
         idempotencyKey: `reactivation:${userId}:${today}`,
       })
-      .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
+      .onConflictDoNothing({
+        target: [billingPeriods.userId, billingPeriods.periodStart],
+        where: sql`kind <> 'change'`,
+      });
     const [period] = await tx
       .select()
       .from(billingPeriods)

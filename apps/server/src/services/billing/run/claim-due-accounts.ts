@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { quote, type IQuote } from '@dealerpass/domain/prices';
+import { quote, type IQuote, type TPriceTable } from '@dealerpass/domain/prices';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
@@ -90,7 +90,7 @@ export async function claimDueAccounts(
       toOpen.push(account);
     }
     if (toOpen.length > 0) {
-      const periods = await openPeriods(tx, toOpen, now);
+      const periods = await openPeriods(tx, toOpen, now, deps.prices.table());
       renewals.push(...(await leaseAttempts(tx, toOpen, periods, lease, now)));
     }
     return { renewals, lease };
@@ -179,7 +179,10 @@ async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Pro
       idempotencyKey: `renewal:${account.userId}:${account.periodStart}:waived`,
       settledAt: now,
     })
-    .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
+    .onConflictDoNothing({
+      target: [billingPeriods.userId, billingPeriods.periodStart],
+      where: sql`kind <> 'change'`,
+    });
   await advancePeriod(tx, account.userId, periodEnd, account.periodStart, now);
 }
 
@@ -215,9 +218,13 @@ async function openPeriods(
   tx: Transaction,
   toOpen: readonly DueAccount[],
   now: Date,
+  table: TPriceTable,
 ): Promise<ClaimedPeriod[]> {
   const priced = new Map<string, IQuote>(
-    toOpen.map((account) => [account.userId, quote(account.codes as TSubscriptionCode[], now)]),
+    toOpen.map((account) => [
+      account.userId,
+      quote(account.codes as TSubscriptionCode[], now, table),
+    ]),
   );
   const quoteOf = (account: (typeof toOpen)[number]) => priced.get(account.userId)!;
   const opened = unnestRows(toOpen, {
@@ -239,7 +246,7 @@ async function openPeriods(
   });
   const inserted = (await tx.execute(sql`
     insert into ${billingPeriods} (${opened.names}) ${opened.select}
-    on conflict (user_id, period_start) do nothing
+    on conflict (user_id, period_start) where kind <> 'change' do nothing
     returning ${PERIOD_FIELDS}`)) as unknown as { rows: ClaimedPeriod[] };
   const periods = inserted.rows;
   if (periods.length < toOpen.length) {

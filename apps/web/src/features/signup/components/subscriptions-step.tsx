@@ -7,6 +7,7 @@ import {
 } from '@dealerpass/domain/catalogue';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { priceOf } from '@dealerpass/domain/prices';
+import { priceTable } from '../../../lib/price-table.ts';
 import { ZSignupSubscriptionsFormSchema } from '@dealerpass/domain/schemas/signup-subscriptions';
 import { canSelect, toggleCode, type ISelection } from '@dealerpass/domain/selection';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
@@ -115,7 +116,7 @@ export function SubscriptionsStep({
                             </span>
                           ) : null}{' '}
                           <span className="signup-item__price">
-                            {formatCurrency(priceOf(item.code, now))}/mo
+                            {formatCurrency(priceOf(item.code, now, priceTable()))}/mo
                           </span>
                         </label>
                       </div>
@@ -132,7 +133,7 @@ export function SubscriptionsStep({
                           <label htmlFor={simId}>
                             <span className="visually-hidden">{item.name} </span>Simulcast{' '}
                             <span className="signup-item__price">
-                              {formatCurrency(priceOf(item.simulcastCode, now))}/mo
+                              {formatCurrency(priceOf(item.simulcastCode, now, priceTable()))}/mo
                             </span>
                           </label>
                           {simulcastEnabled ? null : (
