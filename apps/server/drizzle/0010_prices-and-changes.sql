@@ -34,6 +34,7 @@ CREATE TABLE "subscription_changes" (
 --> statement-breakpoint
 DROP INDEX "billing_periods_user_period_uq";--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "pending_removals" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "subscriptions" ADD COLUMN "pending_removals_at" date;--> statement-breakpoint
 ALTER TABLE "price_change_notices" ADD CONSTRAINT "price_change_notices_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscription_changes" ADD CONSTRAINT "subscription_changes_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "subscription_changes" ADD CONSTRAINT "subscription_changes_billing_period_id_billing_periods_id_fk" FOREIGN KEY ("billing_period_id") REFERENCES "public"."billing_periods"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint

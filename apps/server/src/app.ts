@@ -40,6 +40,7 @@ import carfaxRoutes from './routes/carfax/index.ts';
 import carfaxSandboxRoutes from './sandboxes/carfax/routes.ts';
 import configRoutes from './routes/config/index.ts';
 import staffRoutes from './routes/staff/index.ts';
+import subscriptionRoutes from './routes/subscriptions/index.ts';
 import './types.ts';
 
 export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
@@ -186,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(paymentHistoryRoutes);
   await app.register(billingRoutes);
+  await app.register(subscriptionRoutes);
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);

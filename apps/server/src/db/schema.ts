@@ -315,6 +315,11 @@ export const subscriptions = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The bill date the pending removals take effect on: the next one when they were made (for a
+     * validating-payment account, the one after the unpaid period).
+     */
+    pendingRemovalsAt: date('pending_removals_at'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('subscriptions_due_idx').on(table.currentPeriodEnd)],

@@ -27,8 +27,11 @@ export interface BillingRunResult {
 export interface ClaimedRenewal {
   userId: string;
   periodId: string;
-  /** 'renewal' (the run), or 'reactivation' (PUT /api/users/reactivate, or the run finishing one after a crash). */
-  kind?: 'renewal' | 'reactivation';
+  /**
+   * 'renewal' (the run), 'reactivation' (PUT /api/users/reactivate, or the run finishing one
+   * after a crash), or 'change' (a subscription change's prorated charge, R10).
+   */
+  kind?: 'renewal' | 'reactivation' | 'change';
   idempotencyKey: string;
   amountCents: number;
   customerProfileId: string;

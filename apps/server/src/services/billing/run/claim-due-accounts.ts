@@ -12,6 +12,7 @@ import { advancePeriod } from '../ledger/advance-periods.ts';
 import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/billing-deps.ts';
 import { recordDecline } from '../ledger/record-decline.ts';
 import { changeAccountStatus } from '../ledger/change-account-status.ts';
+import { applyDueRemovals } from './apply-pending-removals.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
 
 /** What the claim reads of a billing period (raw SQL: dates as text, like the schema's). */
@@ -62,6 +63,8 @@ export async function claimDueAccounts(
     await preferIndexLookups(tx);
     const due = await lockDueAccounts(tx, deps, now, batchSize, options);
     if (due.length === 0) return null;
+    // R10: removals whose bill date has come leave the selection before it is billed.
+    await applyDueRemovals(tx, due, now);
     const renewals: ClaimedRenewal[] = [];
     const toOpen: DueAccount[] = [];
     for (const account of due) {
@@ -121,6 +124,9 @@ async function lockDueAccounts(
       .select({
         userId: subscriptions.userId,
         codes: subscriptions.codes,
+        autoExtras: subscriptions.autoExtras,
+        pendingRemovals: subscriptions.pendingRemovals,
+        pendingRemovalsAt: subscriptions.pendingRemovalsAt,
         cycleAnchor: subscriptions.cycleAnchor,
         periodStart: subscriptions.currentPeriodEnd,
         customerProfileId: subscriptions.gatewayCustomerId,
