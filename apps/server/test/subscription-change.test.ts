@@ -209,7 +209,11 @@ describe('subscription changes (R10)', () => {
       pendingRemovalsAt: '2026-04-10',
     });
     const pending = await request('GET', '/api/users/subscriptions/pendingRemovals', session);
-    expect(pending.json().data).toEqual({ codes: ['KBB'], takeEffectOn: '2026-04-10' });
+    expect(pending.json().data).toEqual({
+      codes: ['KBB'],
+      takeEffectOn: '2026-04-10',
+      current: { codes: ['NADA', 'KBB'], autoExtras: [] },
+    });
 
     const undone = await request('POST', '/api/users/subscriptions/pendingRemovals/undo', session, {
       code: 'KBB',

@@ -59,3 +59,12 @@ export interface ISubscriptionChangeResult extends ISubscriptionChangePreview {
   /** The payment of today's prorated charge, when there was one. */
   paymentId: string | null;
 }
+
+/** `GET /api/users/subscriptions/pendingRemovals`: the pending removals and the selection in force. */
+export interface ISubscriptionSelectionState {
+  /** Codes removed by a change, running until `takeEffectOn`. */
+  codes: TSubscriptionCode[];
+  takeEffectOn: string | null;
+  /** The selection in force now (pending removals included) and its automatic extras. */
+  current: { codes: TSubscriptionCode[]; autoExtras: TSubscriptionCode[] };
+}

@@ -13,6 +13,7 @@ import { quote, type IQuote } from '@dealerpass/domain/prices';
 import type {
   ISubscriptionChangePreview,
   ISubscriptionChangeResult,
+  ISubscriptionSelectionState,
 } from '@dealerpass/domain/schemas/subscription-change';
 import { SUBSCRIPTION_CHANGE_MESSAGES } from '@dealerpass/domain/schemas/subscription-change';
 import { sanitizeCodes } from '@dealerpass/domain/selection';
@@ -392,15 +393,31 @@ export async function undoPendingRemoval(
   });
 }
 
-/** The pending removals shown on the Subscriptions page (R10), and the bill date they wait for. */
+/**
+ * The selection as the change page starts from it and the pending removals the Subscriptions
+ * page shows (R10), with the bill date they wait for.
+ */
 export async function getPendingRemovals(
   db: Database,
   userId: string,
-): Promise<{ codes: TSubscriptionCode[]; takeEffectOn: string | null }> {
+): Promise<ISubscriptionSelectionState> {
   const [row] = await db
-    .select({ codes: subscriptions.pendingRemovals, at: subscriptions.pendingRemovalsAt })
+    .select({
+      codes: subscriptions.codes,
+      autoExtras: subscriptions.autoExtras,
+      pending: subscriptions.pendingRemovals,
+      at: subscriptions.pendingRemovalsAt,
+    })
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId));
+  const pending = sanitizeCodes(row?.pending ?? []);
   const codes = sanitizeCodes(row?.codes ?? []);
-  return { codes, takeEffectOn: codes.length > 0 ? (row?.at ?? null) : null };
+  return {
+    codes: pending,
+    takeEffectOn: pending.length > 0 ? (row?.at ?? null) : null,
+    current: {
+      codes,
+      autoExtras: sanitizeCodes(row?.autoExtras ?? []).filter((code) => codes.includes(code)),
+    },
+  };
 }
