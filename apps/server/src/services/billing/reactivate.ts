@@ -19,6 +19,7 @@ import { completeReactivation } from './ledger/complete-reactivation.ts';
 import { failReactivation } from './ledger/fail-reactivation.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
+import { applyDueRemovals } from './run/apply-pending-removals.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -115,7 +116,17 @@ async function openReactivationPeriod(
     if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
       throw reactivationFailed();
     }
-    const codes = subscription.codes as TSubscriptionCode[];
+    // R10: removals a change left pending end with the old cycle; the new one starts without them.
+    await applyDueRemovals(
+      tx,
+      [{ ...subscription, periodStart: today, pendingRemovalsAt: null }],
+      now,
+    );
+    const [current] = await tx
+      .select({ codes: subscriptions.codes })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const codes = (current?.codes ?? subscription.codes) as TSubscriptionCode[];
     const amountCents = reactivationChargeCents(
       codes,
       now,

@@ -8,6 +8,7 @@ import {
   chargeTodayText,
   pendingRemovalsText,
 } from '@dealerpass/domain/messages/ui-texts';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { toggleCode, type ISelection } from '@dealerpass/domain/selection';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
@@ -15,6 +16,7 @@ import type { ISubscriptionChangeResult } from '@dealerpass/domain/schemas/subsc
 import { SubscriptionCatalogue } from '../../../components/subscription-catalogue.tsx';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summary.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import {
@@ -79,11 +81,22 @@ export default function ChangeSubscriptionsPage() {
     (previewData.added.length > 0 ||
       previewData.removed.join(',') !== (state.data?.codes ?? []).join(','));
 
+  const allowance = previewData?.allowance;
+  // The untouched selection refused: this account may not change now (R10: pending cancel,
+  // complimentary), so the page says so instead of offering the catalogue.
+  const notAllowed =
+    selection === null &&
+    preview.error instanceof ApiError &&
+    preview.error.code === ERROR_CODES.CHANGE_NOT_ALLOWED;
+
   const toggle = (code: TSubscriptionCode) => {
     if (!shown) return;
+    const next = toggleCode(shown, code);
+    // R10: a validating-payment account only removes; ticking an item changes nothing.
+    if (allowance === 'removalsOnly' && next.codes.some((c) => !shown.codes.includes(c))) return;
     setApplied(null);
     summary.clear();
-    setSelection(toggleCode(shown, code));
+    setSelection(next);
   };
 
   const submit = async (event: React.FormEvent) => {
@@ -131,6 +144,10 @@ export default function ChangeSubscriptionsPage() {
       <ErrorSummary {...summary.props} />
       {state.isPending ? (
         <p role="status">Loading your subscriptions…</p>
+      ) : notAllowed ? (
+        <div className="account-notice" role="status" data-testid="change-not-allowed">
+          <p>{failureMessage(preview.error)}</p>
+        </div>
       ) : state.isError || !shown ? (
         <div className="account-notice" role="alert">
           <p>{failureMessage(state.error)}</p>
