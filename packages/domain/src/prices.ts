@@ -6,7 +6,6 @@
  */
 import {
   ALL_SUBSCRIPTION_CODES,
-  BASE_CODES,
   baseOf,
   isExtraCode,
   isPaidCode,
@@ -27,7 +26,23 @@ export const FREE_EXTRAS_PAID_THRESHOLD = 2;
 
 /** What a price row prices: a base item, every simulcast (one price, R3), or the platform fee. */
 export type TPricedItem = TBaseCode | 'SIMULCAST' | 'PLATFORM_FEE';
-export const PRICED_ITEMS: readonly TPricedItem[] = [...BASE_CODES, 'SIMULCAST', 'PLATFORM_FEE'];
+// Literals (no spread, no call), so a bundle that does not use them leaves them out.
+export const PRICED_ITEMS: readonly TPricedItem[] = [
+  'APG',
+  'NADA',
+  'GALVES',
+  'BBK',
+  'KBB',
+  'ANET',
+  'MMR',
+  'RETAIL',
+  'WHLSLE',
+  'PMR',
+  'CF',
+  'AC',
+  'SIMULCAST',
+  'PLATFORM_FEE',
+];
 
 export function isPricedItem(value: unknown): value is TPricedItem {
   return typeof value === 'string' && (PRICED_ITEMS as readonly string[]).includes(value);
@@ -46,18 +61,18 @@ export type TPriceTable = readonly IPriceRow[];
 
 /** R3's table: the opening prices, the 2025 market-report change and the platform fee. */
 export const R3_PRICE_TABLE: TPriceTable = [
-  ...BASE_CODES.map((item): IPriceRow => ({
-    item,
-    from: null,
-    cents:
-      item === 'MMR'
-        ? 8000
-        : item === 'RETAIL' || item === 'WHLSLE'
-          ? 3500
-          : item === 'CF' || item === 'AC'
-            ? 5500
-            : 6500,
-  })),
+  { item: 'APG', from: null, cents: 6500 },
+  { item: 'NADA', from: null, cents: 6500 },
+  { item: 'GALVES', from: null, cents: 6500 },
+  { item: 'BBK', from: null, cents: 6500 },
+  { item: 'KBB', from: null, cents: 6500 },
+  { item: 'ANET', from: null, cents: 6500 },
+  { item: 'MMR', from: null, cents: 8000 },
+  { item: 'RETAIL', from: null, cents: 3500 },
+  { item: 'WHLSLE', from: null, cents: 3500 },
+  { item: 'PMR', from: null, cents: 6500 },
+  { item: 'CF', from: null, cents: 5500 },
+  { item: 'AC', from: null, cents: 5500 },
   { item: 'NADA', from: PRICE_CHANGE_2025_AT, cents: 7000 },
   { item: 'MMR', from: PRICE_CHANGE_2025_AT, cents: 6500 },
   { item: 'SIMULCAST', from: null, cents: SIMULCAST_CENTS },
