@@ -12,6 +12,7 @@ import {
 } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { getBalanceCents } from '../src/services/billing/account-balance.ts';
+import { changeSubscription } from '../src/services/billing/change-subscription.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
@@ -264,6 +265,51 @@ describe('subscription changes (R10)', () => {
     for (const account of [pendingCancel, complimentary, inactive]) {
       expect((await subscriptionOf(account.userId)).codes).toEqual(['NADA']);
     }
+  });
+
+  it('a second change while the first one’s charge is at the gateway is refused (409), and the first charges once', async () => {
+    const { userId } = await subscriber();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const real = t.app.payments;
+    const deps = {
+      ...t.app.deps.billing,
+      now: () => now,
+      payments: {
+        ...real,
+        charge: async (input: Parameters<typeof real.charge>[0]) => {
+          await gate;
+          return real.charge(input);
+        },
+      },
+    };
+    const first = changeSubscription(deps, userId, {
+      codes: ['NADA', 'MMR'],
+      idempotencyKey: crypto.randomUUID(),
+    });
+    // Wait until the first change is committed as in flight, its charge held at the gateway.
+    for (let i = 0; i < 200; i++) {
+      const rows = await t.app.db
+        .select()
+        .from(subscriptionChanges)
+        .where(
+          and(eq(subscriptionChanges.userId, userId), eq(subscriptionChanges.status, 'charging')),
+        );
+      if (rows.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await expect(
+      changeSubscription(deps, userId, {
+        codes: ['NADA', 'KBB'],
+        idempotencyKey: crypto.randomUUID(),
+      }),
+    ).rejects.toMatchObject({ code: 'CHANGE_IN_PROGRESS', statusCode: 409 });
+    release();
+    expect((await first).chargeTodayCents).toBe(3355);
+    expect((await paymentsOf(userId)).map((payment) => payment.amountCents)).toEqual([3355]);
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA', 'MMR']);
   });
 
   it('409 while another change is in flight; after its lease, the next request finishes it with its own key', async () => {
