@@ -4,6 +4,7 @@ import {
   E2E_ACCOUNTS,
   type TE2eAccountKey,
 } from '../../apps/server/src/services/demo/e2e-accounts.ts';
+import { DEMO_ACCOUNTS } from '../../apps/server/src/services/demo/demo-accounts.ts';
 import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 /**
@@ -139,5 +140,33 @@ test.describe('subscription changes (R10)', () => {
     );
     await page.getByRole('link', { name: 'Back to Subscriptions' }).click();
     await expect(page.locator('tr[data-code="KBB"] td').first()).toHaveText('No');
+  });
+
+  test('validating payment only removes; pending cancel is told it cannot change (R10)', async ({
+    page,
+  }) => {
+    const validating = DEMO_ACCOUNTS.find((candidate) => candidate.key === 'validatingPayment')!;
+    await signInAs(page, validating);
+    await expect(page).toHaveURL(/\/account\//);
+    await page.goto('/account/subscriptions/change');
+    await expect(page.getByText(/you can remove subscriptions now/)).toBeVisible();
+    await expect(page.getByRole('checkbox', { name: /^Kelley Blue Book \$/ })).toBeDisabled();
+    const held = page.getByRole('checkbox', { checked: true }).first();
+    await held.uncheck();
+    await expect(page.getByTestId('removals-pending')).toBeVisible();
+    await expect(page.getByTestId('charge-today')).toContainText('$0.00');
+    await expectAccessible(page);
+    // Not confirmed: the demo account stays as the other tests read it.
+
+    const pendingCancel = DEMO_ACCOUNTS.find((candidate) => candidate.key === 'pendingCancel')!;
+    await page.context().clearCookies();
+    await signInAs(page, pendingCancel);
+    await expect(page).toHaveURL(/\/account\//);
+    await page.goto('/account/subscriptions');
+    await expect(page.getByRole('link', { name: 'Change subscriptions' })).toHaveCount(0);
+    await page.goto('/account/subscriptions/change');
+    await expect(page.getByTestId('change-not-allowed')).toContainText(
+      'Your subscriptions cannot be changed in the current account status.',
+    );
   });
 });

@@ -30,6 +30,7 @@ export function SubscriptionCatalogue({
   now,
   error,
   note,
+  removalsOnly = false,
 }: {
   id: string;
   legend: string;
@@ -39,6 +40,8 @@ export function SubscriptionCatalogue({
   error?: string | undefined;
   /** Per-code text beside an item (the change page's "removal pending"). */
   note?: (code: TSubscriptionCode) => ReactNode;
+  /** Only unticking is possible (R10: validating payment): unticked items are disabled. */
+  removalsOnly?: boolean;
 }) {
   const table = priceTable();
   return (
@@ -70,6 +73,7 @@ export function SubscriptionCatalogue({
                       type="checkbox"
                       id={baseId}
                       checked={selection.codes.includes(item.code)}
+                      disabled={removalsOnly && !selection.codes.includes(item.code)}
                       onChange={() => onToggle(item.code)}
                     />
                     <label htmlFor={baseId}>
@@ -91,7 +95,10 @@ export function SubscriptionCatalogue({
                         type="checkbox"
                         id={simId}
                         checked={selection.codes.includes(item.simulcastCode)}
-                        disabled={!simulcastEnabled}
+                        disabled={
+                          !simulcastEnabled ||
+                          (removalsOnly && !selection.codes.includes(item.simulcastCode))
+                        }
                         aria-describedby={simulcastEnabled ? undefined : `${simId}-hint`}
                         onChange={() => onToggle(item.simulcastCode)}
                       />

@@ -168,6 +168,7 @@ export default function ChangeSubscriptionsPage() {
               onToggle={toggle}
               now={now}
               note={pendingNote}
+              removalsOnly={allowance === 'removalsOnly'}
             />
             <section className="card change-preview" aria-labelledby="change-preview-heading">
               <h2 id="change-preview-heading">{CHANGE_TEXTS.previewHeading}</h2>
