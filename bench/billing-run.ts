@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { createSandboxGateway } from '../apps/server/src/sandboxes/payments/sandbox-gateway.ts';
 import { openDatabase, type DatabaseHandle } from '../apps/server/src/db/client.ts';
+import { createPriceBook } from '../apps/server/src/services/prices/price-book.ts';
 import { runBilling } from '../apps/server/src/services/billing/run-billing.ts';
 
 const NOW = new Date('2026-03-15T15:00:00Z'); // 11:00 in New York: business date 2026-03-15
@@ -73,6 +74,7 @@ async function measure(handle: DatabaseHandle, n: number): Promise<Measured> {
     timeZone: 'America/New_York',
     company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
     mailKind: 'mailbox' as const,
+    prices: await createPriceBook(db),
     log: { warn: () => {} },
   };
   const started = performance.now();

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { nameOf, type TSubscriptionCode } from '../../packages/domain/src/catalogue.ts';
 import { formatCurrency } from '../../packages/domain/src/money.ts';
-import { quote } from '../../packages/domain/src/prices.ts';
+import { R3_PRICE_TABLE, quote } from '../../packages/domain/src/prices.ts';
 import { acceptEssentialCookies, expect } from './fixtures.ts';
 
 /**
@@ -27,7 +27,7 @@ export function itemBox(page: Page, code: TSubscriptionCode) {
 
 /** The calculator's total equals the domain's quote of the current selection (R3). */
 export async function expectTotalMatchesQuote(page: Page, codes: TSubscriptionCode[]) {
-  const expected = formatCurrency(quote(codes, new Date()).totalCents);
+  const expected = formatCurrency(quote(codes, new Date(), R3_PRICE_TABLE).totalCents);
   await expect(page.getByTestId('calculator-total')).toHaveText(expected);
   const stored = await page.evaluate(() => localStorage.getItem('sub_total'));
   expect(`$${stored}`).toBe(expected.replace(',', ''));

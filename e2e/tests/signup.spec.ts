@@ -1,6 +1,6 @@
 import type { TSubscriptionCode } from '../../packages/domain/src/catalogue.ts';
 import { formatCurrency } from '../../packages/domain/src/money.ts';
-import { quote } from '../../packages/domain/src/prices.ts';
+import { R3_PRICE_TABLE, quote } from '../../packages/domain/src/prices.ts';
 import { acceptEssentialCookies, expect, expectAccessible, test } from './fixtures.ts';
 import {
   solveCaptcha,
@@ -80,7 +80,7 @@ test.describe('sign-up (issue 6)', () => {
     await heading(page, 'Payment Information');
     await expect(page.getByLabel('Card number')).toHaveValue('');
     await expect(page.getByLabel(/Billing address is the same/)).toBeChecked();
-    const total = formatCurrency(quote(codes, new Date()).totalCents);
+    const total = formatCurrency(quote(codes, new Date(), R3_PRICE_TABLE).totalCents);
     // R4: the first month is charged today, and the summary says so before the next charge.
     await expect(page.getByTestId('order-summary-today')).toHaveText(
       `Your first month, ${total} (plus tax if applicable), is charged today.`,
@@ -147,7 +147,9 @@ test.describe('sign-up (issue 6)', () => {
       data: { payments: { amount: number; receiptBlob: string; paidWith: string }[] };
     };
     expect(body.data.payments).toHaveLength(1);
-    expect(body.data.payments[0]!.amount).toBe(quote(codes, new Date()).totalCents / 100);
+    expect(body.data.payments[0]!.amount).toBe(
+      quote(codes, new Date(), R3_PRICE_TABLE).totalCents / 100,
+    );
     expect(
       Buffer.from(body.data.payments[0]!.receiptBlob, 'base64').subarray(0, 5).toString(),
     ).toBe('%PDF-');

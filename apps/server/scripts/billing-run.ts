@@ -2,6 +2,7 @@ import { createPaymentGateway } from '../src/adapters/payments/create-payment-ga
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/client.ts';
 import { loadEnvFileIfPresent } from '../src/lib/env-file.ts';
+import { createPriceBook } from '../src/services/prices/price-book.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 
 /**
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
         timeZone: config.billing.timeZone,
         company: { name: config.company.name, supportPhone: config.company.supportPhone },
         mailKind: config.mail.smtpUrl ? 'smtp' : 'mailbox',
+        prices: await createPriceBook(database.db),
         log: { warn: (details, message) => console.warn(message, details) },
       },
       batchSize === undefined ? {} : { batchSize },

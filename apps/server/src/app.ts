@@ -44,6 +44,8 @@ import userRoutes from './routes/users/index.ts';
 import carfaxRoutes from './routes/carfax/index.ts';
 import carfaxSandboxRoutes from './sandboxes/carfax/routes.ts';
 import configRoutes from './routes/config/index.ts';
+import staffRoutes from './routes/staff/index.ts';
+import subscriptionRoutes from './routes/subscriptions/index.ts';
 import './types.ts';
 
 export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
@@ -232,9 +234,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes);
   await app.register(paymentHistoryRoutes);
   await app.register(billingRoutes);
+  await app.register(subscriptionRoutes);
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);
+  // The interim staff API (docs/decisions/025): only with its token configured.
+  if (config.staffApiToken) await app.register(staffRoutes);
   if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);
   if (config.payments.kind === 'sandbox')
     await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});

@@ -50,6 +50,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     timeZone: 'America/New_York',
     company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
     mailKind: 'mailbox',
+    prices: t.app.prices,
     log: t.app.log,
   });
 

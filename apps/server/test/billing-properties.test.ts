@@ -7,6 +7,8 @@
  * - never a charge for a period starting on or after a cancellation took effect;
  * - status changes only along the allowed edges, each by its allowed actor, in one chain that
  *   ends at the account's current status;
+ * - subscription changes (R10) in any order with the rest: a change's prorated charge approved
+ *   once, and no bill from a removal's date on charges the removed item;
  * - the balance (GET /api/users/current's currentBalance) is what the account owes, worked out
  *   from what happened rather than from the ledger: the renewals billed (paid, or declined at
  *   least once), the reactivations' own charges and the chargeback fees, minus what was paid and
@@ -32,6 +34,11 @@ import {
   runBilling,
   type BillingDeps,
 } from '../src/services/billing/run-billing.ts';
+import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
+import {
+  changeSubscription,
+  undoPendingRemoval,
+} from '../src/services/billing/change-subscription.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { addOpeningBalance, createAccount } from './sign-in.ts';
 
@@ -68,7 +75,12 @@ type Op =
   | { kind: 'card'; who: number; approve: boolean }
   | { kind: 'newCard'; who: number; approve: boolean }
   | { kind: 'reactivateInactive'; who: number; approve: boolean }
-  | { kind: 'chargeback'; who: number };
+  | { kind: 'chargeback'; who: number }
+  | { kind: 'change'; who: number; code: TSubscriptionCode }
+  | { kind: 'undo'; who: number };
+
+/** What a change op toggles (R10): paid items, a simulcast (needs its base), an extra. */
+const CHANGE_CODES: readonly TSubscriptionCode[] = ['KBB', 'MMR', 'NADA', 'NADA_S', 'CF'];
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
@@ -125,6 +137,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('chargeback' as const), who: fc.nat(ACCOUNTS - 1) }),
     weight: 1,
   },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('change' as const),
+      who: fc.nat(ACCOUNTS - 1),
+      code: fc.constantFrom(...CHANGE_CODES),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('undo' as const), who: fc.nat(ACCOUNTS - 1) }),
+    weight: 1,
+  },
 );
 
 const BILLING_ADDRESS = {
@@ -156,6 +180,7 @@ describe('billing run properties (fast-check)', () => {
     timeZone: TIME_ZONE,
     company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
     mailKind: 'mailbox',
+    prices: t.app.prices,
     log: { warn: () => {} },
   });
 
@@ -331,7 +356,7 @@ describe('billing run properties (fast-check)', () => {
           from billing_periods bp
           where bp.user_id = ${userId} and (
             (bp.kind = 'renewal' and (bp.status in ('paid', 'failed') or bp.attempt > 1))
-            or (bp.kind = 'reactivation' and bp.status = 'paid'))), 0)
+            or (bp.kind in ('reactivation', 'change') and bp.status = 'paid'))), 0)
         + 2500 * (select count(*) from account_events
                   where user_id = ${userId} and event = 'chargeback')
         - coalesce((select sum(amount_cents) from payments where user_id = ${userId}), 0)
@@ -345,9 +370,15 @@ describe('billing run properties (fast-check)', () => {
     const doublePayments = await rowsOf(sql`
       select p.user_id, bp.period_start, count(*)::int as n
       from payments p join billing_periods bp on bp.id = p.billing_period_id
-      where p.status = 'succeeded' and p.user_id in ${userIds}
+      where p.status = 'succeeded' and p.user_id in ${userIds} and bp.kind <> 'change'
       group by p.user_id, bp.period_start having count(*) > 1`);
     expect(doublePayments).toEqual([]);
+    // A change's prorated charge (R10) is approved at most once at the gateway, under its key.
+    const doubleChangeCharges = await rowsOf(sql`
+      select idempotency_key, count(*)::int as n from sandbox_gateway_transactions
+      where kind = 'charge' and status = 'approved' and idempotency_key like 'change:%'
+      group by 1 having count(*) > 1`);
+    expect(doubleChangeCharges).toEqual([]);
     // ...and at most one approved charge at the gateway, whatever attempt it was.
     const doubleCharges = await rowsOf(sql`
       select split_part(idempotency_key, ':', 2) as user_id,
@@ -402,6 +433,19 @@ describe('billing run properties (fast-check)', () => {
       }
       expect(await statusOf(userId)).toBe(chain.current);
 
+      // 5. R10: no bill for a period from a removal's date on charges the removed item, unless a
+      // later change added it back (then only periods billed before that).
+      for (const record of removals.get(userId) ?? []) {
+        const charged = await rowsOf(sql`
+          select period_start::text as start from billing_periods
+          where user_id = ${userId} and kind in ('renewal', 'reactivation')
+            and period_start >= ${record.from}
+            and ${record.until === null ? sql`true` : sql`created_at < ${record.until}`}
+            and exists (select 1 from jsonb_array_elements(quote->'lines') line
+                        where line->>'code' = ${record.code})`);
+        expect(charged, `${record.code} removed from ${record.from}`).toEqual([]);
+      }
+
       // 4. The balance is what is owed, and the API shows it in dollars.
       const owed = await owedCents(userId);
       const row = await getUserRow(t.app.db, userId);
@@ -414,6 +458,70 @@ describe('billing run properties (fast-check)', () => {
     ((await t.app.db.execute(query)) as unknown as { rows: unknown[] }).rows;
 
   const chains = new Map<string, { current: string; seen: Set<string> }>();
+  /** The removals a change made (R10): the code, its bill date, and when it was added back. */
+  const removals = new Map<string, { code: string; from: string; until: Date | null }[]>();
+
+  /** A change through the service, as POST /api/users/subscriptions/change makes it: toggles one code. */
+  async function changeOne(userId: string, code: TSubscriptionCode) {
+    const before = await subscriptionOf(userId);
+    const target = before.codes.filter((held) => !before.pendingRemovals.includes(held));
+    const codes = target.includes(code)
+      ? target.filter((held) => held !== code && held !== `${code}_S`)
+      : [...target, code];
+    try {
+      const result = await changeSubscription(deps(), userId, {
+        codes,
+        idempotencyKey: crypto.randomUUID(),
+      });
+      const records = removals.get(userId) ?? [];
+      const effective = (record: { from: string }) => record.from <= before.currentPeriodStart;
+      const kept = records.filter((record) => {
+        if (record.until !== null || effective(record)) return true;
+        // A pending removal the change no longer asks for was undone.
+        return result.removed.includes(record.code as TSubscriptionCode);
+      });
+      for (const record of kept) {
+        if (record.until === null && result.added.includes(record.code as TSubscriptionCode)) {
+          record.until = new Date(now.getTime() + 1);
+        }
+      }
+      for (const removed of result.removed) {
+        const open = kept.some(
+          (record) => record.code === removed && record.until === null && !effective(record),
+        );
+        if (!open) kept.push({ code: removed, from: result.nextBillDate, until: null });
+      }
+      removals.set(userId, kept);
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!['CHANGE_NOT_ALLOWED', 'CHANGE_DECLINED', 'VALIDATION_FAILED'].includes(code ?? '')) {
+        throw error;
+      }
+    }
+  }
+
+  /** Undo of the first pending removal (the Subscriptions page's Undo). */
+  async function undoOne(userId: string) {
+    const before = await subscriptionOf(userId);
+    const code = before.pendingRemovals[0] as TSubscriptionCode | undefined;
+    if (!code) return;
+    try {
+      await undoPendingRemoval(deps(), userId, code);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'CHANGE_NOT_ALLOWED') throw error;
+      return;
+    }
+    const after = await subscriptionOf(userId);
+    removals.set(
+      userId,
+      (removals.get(userId) ?? []).filter(
+        (record) =>
+          record.until !== null ||
+          record.from <= before.currentPeriodStart ||
+          after.pendingRemovals.includes(record.code),
+      ),
+    );
+  }
   const openings = new Map<string, number>();
 
   async function runConcurrently(s: fc.Scheduler, batchA: number, batchB: number) {
@@ -518,6 +626,12 @@ describe('billing run properties (fast-check)', () => {
               }
               case 'chargeback':
                 await chargeback(userIds[op.who]!);
+                break;
+              case 'change':
+                await changeOne(userIds[op.who]!, op.code);
+                break;
+              case 'undo':
+                await undoOne(userIds[op.who]!);
                 break;
             }
             await checkInvariants(userIds, boundaries);

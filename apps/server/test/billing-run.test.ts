@@ -52,6 +52,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
     timeZone: 'America/New_York',
     company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
     mailKind: 'mailbox',
+    prices: t.app.prices,
     log: t.app.log,
   });
 

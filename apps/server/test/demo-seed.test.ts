@@ -11,7 +11,7 @@ import { isCompanyEmail, isValidEmail } from '@dealerpass/domain/validation/emai
 import { isExpiryInFuture } from '@dealerpass/domain/validation/expiry';
 import { isValidPassword } from '@dealerpass/domain/validation/password';
 import { crc32 } from 'node:zlib';
-import { quote } from '@dealerpass/domain/prices';
+import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import {
   billingPeriods,
   identities,
@@ -279,6 +279,7 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
       timeZone: 'America/New_York',
       company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
       mailKind: 'mailbox' as const,
+      prices: t.app.prices,
       log: t.app.log,
     };
     expect(await runBilling(deps)).toEqual({
@@ -318,7 +319,7 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
       const [y, m, d] = payment.activationDate.split('-').map(Number) as [number, number, number];
       const codes = subscription!.codes as Parameters<typeof quote>[0];
       expect(payment.amountCents).toBe(
-        quote(codes, new Date(Date.UTC(y, m - 1, d, 17))).totalCents,
+        quote(codes, new Date(Date.UTC(y, m - 1, d, 17)), R3_PRICE_TABLE).totalCents,
       );
       expect(payment.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
       expect(payment.receiptCrc32).toBe(crc32(payment.receiptPdf));

@@ -62,6 +62,7 @@ const billingDeps = (t: TestApp, mailKind: 'smtp' | 'mailbox'): BillingDeps => (
   timeZone: 'America/New_York',
   company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
   mailKind,
+  prices: t.app.prices,
   log: t.app.log,
 });
 

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { SELECTABLE_CODES } from '@dealerpass/domain/catalogue';
-import { quote } from '@dealerpass/domain/prices';
+import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import { textWidth } from '../src/lib/pdf/font-metrics.ts';
 import { PdfPage, escapePdfString, pdfNumber } from '../src/lib/pdf/pdf-page.ts';
 import { pdfDate, pdfTextString, writePdf } from '../src/lib/pdf/write-pdf.ts';
@@ -327,7 +327,7 @@ describe('renderReceiptPdf', () => {
   });
 
   it('stays one page with every selectable item and a balance line', () => {
-    const all = quote(SELECTABLE_CODES, new Date('2025-10-06T14:03:27Z'));
+    const all = quote(SELECTABLE_CODES, new Date('2025-10-06T14:03:27Z'), R3_PRICE_TABLE);
     const balance = { code: 'BALANCE', name: 'Unpaid balance', cents: 2500, free: false };
     const full = renderReceiptPdf(
       sampleReceipt({
@@ -345,7 +345,7 @@ describe('renderReceiptPdf', () => {
 
   it('prints a receipt from before the platform fee with a $0.00 fee', () => {
     const at = new Date('2024-06-03T15:00:00Z');
-    const priced = quote(['MMR', 'KBB'], at);
+    const priced = quote(['MMR', 'KBB'], at, R3_PRICE_TABLE);
     const old = renderReceiptPdf(
       sampleReceipt({
         lines: priced.lines,

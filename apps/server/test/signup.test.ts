@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quote } from '@dealerpass/domain/prices';
+import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import {
   SIGNUP_FAILURE_TEXTS,
   signupFailureMessage,
@@ -290,7 +290,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       expect(subscription!.gatewayPaymentProfileId).toBeTruthy();
 
       // The server's amount is the domain quote at the charge, never the browser's total (R3).
-      const expected = quote(['NADA', 'MMR', 'CF', 'AC'], NOW).totalCents;
+      const expected = quote(['NADA', 'MMR', 'CF', 'AC'], NOW, R3_PRICE_TABLE).totalCents;
       const [period] = await t.app.db
         .select()
         .from(billingPeriods)
@@ -450,7 +450,9 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
         .from(users)
         .where(eq(users.dealerpassUserId, 'declined@example.com'));
       const [payment] = await t.app.db.select().from(payments).where(eq(payments.userId, user!.id));
-      expect(payment!.amountCents).toBe(quote(['NADA', 'MMR', 'CF', 'AC'], NOW).totalCents - 2000);
+      expect(payment!.amountCents).toBe(
+        quote(['NADA', 'MMR', 'CF', 'AC'], NOW, R3_PRICE_TABLE).totalCents - 2000,
+      );
       const [redemption] = await t.app.db
         .select()
         .from(promotionRedemptions)
@@ -681,7 +683,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
         email,
         paymentToken,
       });
-      const amountCents = quote(['NADA', 'MMR', 'CF', 'AC'], NOW).totalCents;
+      const amountCents = quote(['NADA', 'MMR', 'CF', 'AC'], NOW, R3_PRICE_TABLE).totalCents;
       const chargeKey = stage === 'charged' ? `signup:${userId}` : null;
       if (chargeKey) {
         // The charge went through; the server died before recording it.

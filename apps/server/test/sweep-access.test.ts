@@ -45,8 +45,10 @@ type TExpected =
 function expectedFor(route: RouteTableEntry, scenario: TScenario): TExpected {
   const access = route.access;
   if (access === 'public' || access === 'metrics-token') {
-    throw new Error('only session routes are swept here');
+    throw new Error('only session and staff routes are swept here');
   }
+  // The staff API (docs/decisions/025): no session of any kind opens it, only its bearer token.
+  if (access === 'staff-token') return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
   switch (scenario) {
     case 'no cookie':
       return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
@@ -84,7 +86,8 @@ function isAccessRefusal(response: LightMyRequestResponse): boolean {
 }
 
 /**
- * The routes a session opens. `/metrics` answers to its bearer token instead, open on a test
+ * The routes a session opens, and the staff API (which no session opens). `/metrics` answers to
+ * its bearer token instead, open on a test
  * server without one; metrics.test.ts checks its token.
  */
 function sessionRoutes(t: TestApp): RouteTableEntry[] {
@@ -92,6 +95,9 @@ function sessionRoutes(t: TestApp): RouteTableEntry[] {
     (route) => route.access !== 'public' && route.access !== 'metrics-token',
   );
 }
+
+/** The staff API is registered only with a token; the sweep never sends it. */
+const STAFF_TOKEN = 'sweep-staff-token-0123456789abcdefghijklmnop';
 
 const MALFORMED = { __proto__: null, unexpected: [1, { deep: true }], email: 42 };
 
@@ -128,7 +134,7 @@ describe('access sweep over the route table', () => {
   const OTHER_EMAIL = 'sweep.other@example.com';
 
   beforeAll(async () => {
-    t = await buildTestApp();
+    t = await buildTestApp({ env: { STAFF_API_TOKEN: STAFF_TOKEN } });
     browser = await t.browser();
     const own = await createAccount(t, {
       email: OWN_EMAIL,
@@ -200,7 +206,13 @@ describe('access sweep over the route table', () => {
     const kinds = new Set(
       sweptRoutes(t).map((route) => (typeof route.access === 'string' ? route.access : 'page')),
     );
-    expect([...kinds].sort()).toEqual(['metrics-token', 'page', 'public', 'session']);
+    expect([...kinds].sort()).toEqual([
+      'metrics-token',
+      'page',
+      'public',
+      'session',
+      'staff-token',
+    ]);
   });
 
   it('every signed-in route answers each session state as specified, before looking at the body', async () => {

@@ -65,6 +65,10 @@ export const ERROR_CODES = {
   CARFAX_PROVIDER_ERROR: 'CARFAX_PROVIDER_ERROR',
   INTEGRATION_NOT_HELD: 'INTEGRATION_NOT_HELD',
   AUTOCHECK_UNAVAILABLE: 'AUTOCHECK_UNAVAILABLE',
+  CHANGE_DECLINED: 'CHANGE_DECLINED',
+  CHANGE_IN_PROGRESS: 'CHANGE_IN_PROGRESS',
+  CHANGE_NOT_ALLOWED: 'CHANGE_NOT_ALLOWED',
+  PRICE_CHANGE_TOO_SOON: 'PRICE_CHANGE_TOO_SOON',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
@@ -156,6 +160,16 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   CARFAX_PROVIDER_ERROR: 'CARFAX is currently unavailable. Please try again later.',
   INTEGRATION_NOT_HELD: 'This integration is not part of your active subscription.',
   AUTOCHECK_UNAVAILABLE: 'AutoCheck could not check your credentials. Please try again later.',
+  // R10: a declined prorated charge shows the specification's transaction message (001 §8).
+  CHANGE_DECLINED:
+    'The transaction was not successful. Please try again or contact Customer Support.',
+  // Ours (R10): one change at a time per account.
+  CHANGE_IN_PROGRESS:
+    'Your previous change is still being processed. Please wait a moment and try again.',
+  // Ours (R10): validating payment may only remove; pending cancel and inactive reactivate first.
+  CHANGE_NOT_ALLOWED: 'Your subscriptions cannot be changed in the current account status.',
+  // Ours (R11): 30 days' notice.
+  PRICE_CHANGE_TOO_SOON: "A price change needs at least 30 days' notice.",
 };
 
 /** HTTP status per code, so the server's one error handler and the client agree (STYLE §6). */
@@ -212,6 +226,10 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CARFAX_PROVIDER_ERROR: 502,
   INTEGRATION_NOT_HELD: 403,
   AUTOCHECK_UNAVAILABLE: 503,
+  CHANGE_DECLINED: 402,
+  CHANGE_IN_PROGRESS: 409,
+  CHANGE_NOT_ALLOWED: 403,
+  PRICE_CHANGE_TOO_SOON: 400,
 };
 
 export interface IMessageVars {

@@ -307,6 +307,19 @@ export const subscriptions = pgTable(
     failedAttempts: integer('failed_attempts').notNull().default(0),
     nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
     cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
+    /**
+     * R10: codes removed by a change, still running until the next bill date, when the billing
+     * run takes them out of `codes`; until then they can be undone.
+     */
+    pendingRemovals: text('pending_removals')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /**
+     * The bill date the pending removals take effect on: the next one when they were made (for a
+     * validating-payment account, the one after the unpaid period).
+     */
+    pendingRemovalsAt: date('pending_removals_at'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('subscriptions_due_idx').on(table.currentPeriodEnd)],
@@ -326,7 +339,8 @@ export const billingPeriods = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['signup', 'renewal', 'reactivation'] }).notNull(),
+    /** 'change': the prorated charge of a subscription change (R10), from its day to the bill date. */
+    kind: text('kind', { enum: ['signup', 'renewal', 'reactivation', 'change'] }).notNull(),
     periodStart: date('period_start').notNull(),
     periodEnd: date('period_end').notNull(),
     amountCents: integer('amount_cents').notNull(),
@@ -350,7 +364,13 @@ export const billingPeriods = pgTable(
     createdAt: createdAt(),
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
-  (table) => [uniqueIndex('billing_periods_user_period_uq').on(table.userId, table.periodStart)],
+  // A period is billed once (R4); a change's prorated charge (R10) is beside its period, once per
+  // change by its own idempotency key.
+  (table) => [
+    uniqueIndex('billing_periods_user_period_uq')
+      .on(table.userId, table.periodStart)
+      .where(sql`kind <> 'change'`),
+  ],
 );
 
 /**
@@ -594,4 +614,79 @@ export const carfaxSignIns = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('carfax_sign_ins_user_idx').on(table.userId)],
+);
+
+/*
+ * Prices as data and subscription changes (issue 18; DECISIONS R10, R11; docs/decisions/024, 025).
+ */
+
+/**
+ * The dated price table (R11): seeded with R3's, a change is a new row with its effective instant
+ * (midnight in the business time zone), never an edit of a row that has taken effect. `item` is a
+ * base code, `SIMULCAST` or `PLATFORM_FEE`; `effective_from` null is the opening price.
+ */
+export const prices = pgTable(
+  'prices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    item: text('item').notNull(),
+    effectiveFrom: timestamp('effective_from', { withTimezone: true }),
+    cents: integer('cents').notNull(),
+    /** Who scheduled it ('seed', 'command', 'staff-api'). */
+    scheduledBy: text('scheduled_by').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('prices_item_idx').on(table.item, table.effectiveFrom),
+    check('prices_cents_check', sql`${table.cents} >= 0`),
+  ],
+);
+
+/** R11: each account told once per effective instant that its monthly total changes. */
+export const priceChangeNotices = pgTable(
+  'price_change_notices',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    effectiveFrom: timestamp('effective_from', { withTimezone: true }).notNull(),
+    oldTotalCents: integer('old_total_cents').notNull(),
+    newTotalCents: integer('new_total_cents').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.effectiveFrom] })],
+);
+
+/**
+ * A subscription change (R10), one per idempotency key: a repeated submit reads the stored
+ * result. While its prorated charge is in flight the status is 'charging', and a partial unique
+ * index lets only one such change exist per account (the 409).
+ */
+export const subscriptionChanges = pgTable(
+  'subscription_changes',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    idempotencyKey: text('idempotency_key').notNull(),
+    status: text('status', { enum: ['charging', 'applied', 'declined'] }).notNull(),
+    codesBefore: text('codes_before').array().notNull(),
+    codesRequested: text('codes_requested').array().notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    billingPeriodId: uuid('billing_period_id').references(() => billingPeriods.id),
+    /** The answer the request got, given again to a repeat of it. */
+    result: jsonb('result'),
+    declineReason: text('decline_reason'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('subscription_changes_key_uq').on(table.userId, table.idempotencyKey),
+    uniqueIndex('subscription_changes_in_flight_uq')
+      .on(table.userId)
+      .where(sql`status = 'charging'`),
+  ],
 );

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { sql } from 'drizzle-orm';
@@ -194,17 +193,6 @@ export async function measureBillingRun(
 /** The matched route's pattern (`/api/signup/detail/update/:leadID/:step`), never the raw URL. */
 function routeLabel(request: FastifyRequest): string {
   return request.routeOptions.url ?? UNMATCHED_ROUTE;
-}
-
-/**
- * Whether a request carries the configured bearer token. Both sides are hashed first so the
- * comparison takes the same time whatever the length or content of what was sent.
- */
-export function hasMetricsToken(request: FastifyRequest, token: string): boolean {
-  const header = request.headers.authorization;
-  const sent = typeof header === 'string' && header.startsWith('Bearer ') ? header.slice(7) : '';
-  const digest = (value: string) => createHash('sha256').update(value).digest();
-  return timingSafeEqual(digest(sent), digest(token)) && sent.length > 0;
 }
 
 declare module 'fastify' {

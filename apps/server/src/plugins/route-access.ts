@@ -9,7 +9,7 @@ import {
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
 import { getUserRow } from '../services/users/get-user-row.ts';
-import { hasMetricsToken } from './metrics.ts';
+import { hasBearerToken } from '../lib/bearer-token.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';
 
 /**
@@ -22,9 +22,15 @@ import type { UserRow } from '../services/users/serialize-user.ts';
  * - `'metrics-token'`: the configured metrics bearer token (`METRICS_TOKEN`), or anyone on a
  *   server that has none (only a demo, development or test server serves metrics without one:
  *   docs/decisions/023).
+ * - `'staff-token'`: the staff API's bearer token from configuration, the interim until staff
+ *   sign-in exists (docs/decisions/025). No session cookie opens it, and it opens nothing else.
  */
 export type TRouteAccess =
-  'public' | 'session' | 'metrics-token' | { page: TAccountRoute; activeOnly?: boolean };
+  | 'public'
+  | 'session'
+  | 'metrics-token'
+  | 'staff-token'
+  | { page: TAccountRoute; activeOnly?: boolean };
 
 /**
  * Who calls the route: our web app (the default: unsafe methods need the CSRF token and a JSON
@@ -83,6 +89,9 @@ export default fp(
       if (access === undefined && needsDeclaration) {
         throw new Error(`route ${methods.join(',')} ${route.url} declares no config.access`);
       }
+      if (access === 'staff-token' && !app.config.staffApiToken) {
+        throw new Error(`route ${route.url} needs STAFF_API_TOKEN: register it only when set`);
+      }
       for (const method of methods) {
         table.push({
           method,
@@ -100,9 +109,17 @@ export default fp(
       if (access === undefined || access === 'public') return;
       if (access === 'metrics-token') {
         const token = app.config.metrics.token;
-        if (token === undefined || hasMetricsToken(request, token)) return;
+        if (token === undefined || hasBearerToken(request, token)) return;
         reply.header('www-authenticate', 'Bearer realm="metrics"');
         throw new AppError(ERROR_CODES.UNAUTHORIZED);
+      }
+      if (access === 'staff-token') {
+        if (!hasBearerToken(request, app.config.staffApiToken)) {
+          throw new AppError(ERROR_CODES.UNAUTHORIZED, {
+            message: errorMessage(ERROR_CODES.UNAUTHORIZED, app.messageVars),
+          });
+        }
+        return;
       }
       await app.requireSession(request, reply);
       if (!request.session) return reply; // refused and answered by the session guard

@@ -10,6 +10,7 @@ import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captc
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
 import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
 import type { SignupDeps } from '../services/signup/signup-deps.ts';
+import { createPriceBook, type PriceBook } from '../services/prices/price-book.ts';
 import { measureBillingRun } from './metrics.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
@@ -69,6 +70,10 @@ export default fp(
     };
     app.decorate('mail', { transport, kick: async () => void (await dispatch()) });
 
+    // The dated price table (R11), read now and again on the background schedule.
+    const priceBook = await createPriceBook(app.db);
+    app.decorate('prices', priceBook);
+
     // What the billing and sign-up services need, built once here for the routes and the run.
     const billingDeps: BillingDeps = {
       db: app.db,
@@ -77,6 +82,7 @@ export default fp(
       timeZone: app.config.billing.timeZone,
       company: { name: app.config.company.name, supportPhone: app.config.company.supportPhone },
       mailKind: transport.kind,
+      prices: priceBook,
       log: app.log,
     };
     app.decorate('deps', {
@@ -104,6 +110,10 @@ export default fp(
           purgeExpiredOidcPayloads(app.db).catch((error: unknown) =>
             app.log.warn({ err: error }, 'oidc purge failed'),
           );
+          // Changes scheduled by another instance or the command (R11: 30 days ahead at least).
+          priceBook
+            .refresh()
+            .catch((error: unknown) => app.log.warn({ err: error }, 'price table refresh failed'));
         }
       }, interval);
       timer.unref();
@@ -154,5 +164,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The dependencies of the billing and sign-up services (fastify/demo: built once, decorated). */
     deps: { billing: BillingDeps; signup: SignupDeps };
+    /** The dated price table (R11, docs/decisions/025). */
+    prices: PriceBook;
   }
 }

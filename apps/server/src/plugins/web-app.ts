@@ -4,8 +4,12 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import type { TPriceTable } from '@dealerpass/domain/prices';
 import { setPagePolicy } from './security-headers.ts';
 import type { WebDev } from './web-dev.ts';
+
+/** The id of the page's price table element; the web app reads it (apps/web/src/lib/price-table.ts). */
+const PRICE_TABLE_ELEMENT_ID = 'dp-prices';
 
 /** Where the head of index.html receives the per-response meta tags. */
 const HEAD_MARKER = '<!--app-head-->';
@@ -65,6 +69,21 @@ export default fp(
       });
     }
 
+    // The dated price table (R11) as a JSON data block: public pages price without a request of
+    // their own. A data block is never run, so the page's CSP needs nothing for it; `<` is
+    // escaped so no text in it can end the element. Rebuilt only when the table is read again.
+    let pricesFor: TPriceTable | null = null;
+    let pricesElement = '';
+    const priceTableElement = () => {
+      const table = app.prices.table();
+      if (table !== pricesFor) {
+        pricesFor = table;
+        const json = JSON.stringify(table).replaceAll('<', '\\u003c');
+        pricesElement = `<script type="application/json" id="${PRICE_TABLE_ELEMENT_ID}">${json}</script>`;
+      }
+      return pricesElement;
+    };
+
     function renderPage(request: FastifyRequest, reply: FastifyReply) {
       if (dev) {
         void dev.page(request.url).then(
@@ -82,6 +101,7 @@ export default fp(
         `<meta name="csrf-token" content="${escapeAttribute(reply.csrfToken())}">`,
         `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
         `<meta name="dp-config" content="${escapeAttribute(publicConfig)}">`,
+        priceTableElement(),
       ].join('');
       const html = page
         .replace(HEAD_MARKER, head)
@@ -111,7 +131,7 @@ export default fp(
       return renderPage(request, reply);
     });
   },
-  { name: 'web-app', dependencies: ['csrf', 'security-headers'] },
+  { name: 'web-app', dependencies: ['csrf', 'security-headers', 'services'] },
 );
 
 declare module 'fastify' {

@@ -32,6 +32,9 @@ const KarIdConnectPage = lazy(() => import('../features/account/routes/karid-con
 const ProfilePage = lazy(() => import('../features/account/routes/profile-page.tsx'));
 const BillingPage = lazy(() => import('../features/account/routes/billing-page.tsx'));
 const SubscriptionsPage = lazy(() => import('../features/account/routes/subscriptions-page.tsx'));
+const ChangeSubscriptionsPage = lazy(
+  () => import('../features/account/routes/change-subscriptions-page.tsx'),
+);
 const CancelSubscriptionPage = lazy(
   () => import('../features/account/routes/cancel-subscription-page.tsx'),
 );
@@ -92,6 +95,7 @@ export function AppRoutes() {
             <Route path="profile" element={<ProfilePage />} />
             <Route path="billing" element={<BillingPage />} />
             <Route path="subscriptions" element={<SubscriptionsPage />} />
+            <Route path="subscriptions/change" element={<ChangeSubscriptionsPage />} />
             <Route path="subscriptions/cancel" element={<CancelSubscriptionPage />} />
             <Route path="subscriptions/cancel/confirmation" element={<CancelConfirmationPage />} />
             <Route path="karid/connect" element={<KarIdConnectPage />} />

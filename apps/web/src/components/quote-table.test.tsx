@@ -1,6 +1,6 @@
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PLATFORM_FEE_FROM, quote } from '@dealerpass/domain/prices';
+import { PLATFORM_FEE_FROM, R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import { QuoteTable } from './quote-table.tsx';
 
 const AFTER_FEE = new Date(Date.parse(PLATFORM_FEE_FROM) + 1_000);
@@ -10,7 +10,7 @@ describe('QuoteTable', () => {
 
   it('names each line by a row header and a free extra by its struck list price', () => {
     // Two paid items make the extras free (R3).
-    const priced = quote(['KBB', 'MMR', 'CF'], AFTER_FEE);
+    const priced = quote(['KBB', 'MMR', 'CF'], AFTER_FEE, R3_PRICE_TABLE);
     render(<QuoteTable quote={priced} caption="Example" className="t" amountClassName="amount" />);
     const table = screen.getByRole('table', { name: 'Example' });
     const rows = within(table).getAllByRole('row');
@@ -25,7 +25,7 @@ describe('QuoteTable', () => {
   });
 
   it('adds the total as a footer row when given its label, and can hide the caption', () => {
-    const priced = quote(['KBB'], AFTER_FEE);
+    const priced = quote(['KBB'], AFTER_FEE, R3_PRICE_TABLE);
     render(
       <QuoteTable
         quote={priced}

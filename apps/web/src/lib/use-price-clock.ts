@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { nextPriceChangeAfter } from '@dealerpass/domain/prices';
+import { priceTable } from './price-table.ts';
 
 /** setTimeout fires at once for anything longer (a signed 32-bit count of milliseconds). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -15,7 +16,7 @@ const DATE_REFRESH_MS = 60_000;
 export function usePriceClock(): Date {
   const [now, setNow] = useState(() => new Date());
   useEffect(() => {
-    const change = nextPriceChangeAfter(now);
+    const change = nextPriceChangeAfter(now, priceTable());
     const untilChange = change === null ? Infinity : change.getTime() - Date.now();
     const delay = Math.min(MAX_TIMER_MS, DATE_REFRESH_MS, Math.max(0, untilChange));
     const timer = setTimeout(() => setNow(new Date()), delay);

@@ -8,6 +8,8 @@ export const ACCOUNT_ROUTES = {
   profile: '/account/profile',
   billing: '/account/billing',
   subscriptions: '/account/subscriptions',
+  /** R10: changing the selection (pending-cancel and complimentary accounts are refused by the server). */
+  subscriptionsChange: '/account/subscriptions/change',
   cancel: '/account/subscriptions/cancel',
   cancelConfirmation: '/account/subscriptions/cancel/confirmation',
   carfaxIntegrations: '/account/carFaxIntegrations',

@@ -20,6 +20,7 @@ import {
 } from './renewal-calendar.ts';
 import { SUBTOTAL_STORAGE_KEY, firstChargeText, orderSummaryText } from './order-summary.ts';
 import { cancellationKind, reactivationChargeCents, subscriptionChargeCents } from './charges.ts';
+import { R3_PRICE_TABLE } from '../prices.ts';
 import {
   defaultHistoryYear,
   noReceiptsMessage,
@@ -202,9 +203,9 @@ describe('payment history (000 §4, §7, §9; R9)', () => {
 describe('charges (R3, R4)', () => {
   const at = new Date('2025-10-01T12:00:00Z');
   it('charges the price table at the charge instant', () => {
-    expect(subscriptionChargeCents(['NADA'], at)).toBe(7300);
-    expect(reactivationChargeCents(['NADA'], at, 2500)).toBe(9800);
-    expect(reactivationChargeCents(['NADA'], at, -10000)).toBe(0);
+    expect(subscriptionChargeCents(['NADA'], at, R3_PRICE_TABLE)).toBe(7300);
+    expect(reactivationChargeCents(['NADA'], at, 2500, R3_PRICE_TABLE)).toBe(9800);
+    expect(reactivationChargeCents(['NADA'], at, -10000, R3_PRICE_TABLE)).toBe(0);
   });
   it('cancellation inside and after the trial', () => {
     const charged = new Date('2025-09-25T12:00:00Z');

@@ -4,12 +4,16 @@
  */
 import type { TSubscriptionCode } from '../catalogue.ts';
 import type { TCents } from '../money.ts';
-import { quote } from '../prices.ts';
+import { quote, type TPriceTable } from '../prices.ts';
 import { isWithinTrial } from './renewal-calendar.ts';
 
 /** A renewal or the sign-up charge: the quote's total at the charge instant. */
-export function subscriptionChargeCents(selection: readonly TSubscriptionCode[], at: Date): TCents {
-  return quote(selection, at).totalCents;
+export function subscriptionChargeCents(
+  selection: readonly TSubscriptionCode[],
+  at: Date,
+  table: TPriceTable,
+): TCents {
+  return quote(selection, at, table).totalCents;
 }
 
 /**
@@ -20,8 +24,9 @@ export function reactivationChargeCents(
   selection: readonly TSubscriptionCode[],
   at: Date,
   balanceCents: TCents,
+  table: TPriceTable,
 ): TCents {
-  return Math.max(0, subscriptionChargeCents(selection, at) + balanceCents);
+  return Math.max(0, subscriptionChargeCents(selection, at, table) + balanceCents);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { errorMessage } from '../messages.ts';
-import { quote } from '../prices.ts';
+import { R3_PRICE_TABLE, quote } from '../prices.ts';
 import {
   applyPromotion,
   isValidPromotionValue,
@@ -11,7 +11,7 @@ import {
 
 const NOW = new Date('2026-03-15T15:00:00Z');
 // NADA 70 + MMR 65 + CF/AC free + 3 platform fee = 138.00
-const QUOTE = quote(['NADA', 'MMR', 'CF', 'AC'], NOW);
+const QUOTE = quote(['NADA', 'MMR', 'CF', 'AC'], NOW, R3_PRICE_TABLE);
 
 const promo = (fields: Partial<IPromotion>): IPromotion => ({
   code: 'TEST',

@@ -56,6 +56,37 @@ export const SUBSCRIPTIONS_TEXTS = {
     'Your account is no longer active. To reactivate it, please update your billing details on the Billing Details page.',
 } as const;
 
+/** Ours (R10): the change page and the pending removals on the Subscriptions page. */
+export const CHANGE_TEXTS = {
+  link: 'Change subscriptions',
+  heading: 'Change subscriptions',
+  legend: 'Your subscriptions',
+  removalsOnly:
+    'Your payment is being validated: you can remove subscriptions now and add them once your payment has gone through.',
+  confirm: 'Confirm change',
+  confirming: 'Confirming…',
+  noChange: 'Tick or untick a subscription to see what changes.',
+  previewHeading: 'What changes',
+  chargeToday: 'Charged today',
+  nextBill: 'Next bill',
+  pendingHeading: 'Removals waiting for the next bill date',
+  pendingNote: 'removal pending',
+  undo: 'Undo',
+  applied: 'Your subscriptions have been changed.',
+  previewFailed: 'The preview could not be loaded.',
+  retry: 'Try again',
+} as const;
+
+/** 'Charged today: $33.55 (16 of 31 days left in this period)' (R10). */
+export function chargeTodayText(amount: string, daysLeft: number, daysInPeriod: number): string {
+  return `${amount} (${daysLeft} of ${daysInPeriod} days left in this period)`;
+}
+
+/** 'Removed on Apr 10, 2026: Kelley Blue Book, …' */
+export function pendingRemovalsText(date: string, names: readonly string[]): string {
+  return `Removed on ${date}: ${names.join(', ')}`;
+}
+
 /** 000 §8: the error panel for configuration and token failures. */
 export function errorPanel(message: string, vars?: IMessageVars): { title: string; body: string } {
   return {

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { reactivationChargeCents } from '@dealerpass/domain/billing/charges';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
@@ -19,6 +19,7 @@ import { completeReactivation } from './ledger/complete-reactivation.ts';
 import { failReactivation } from './ledger/fail-reactivation.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
+import { applyDueRemovals } from './run/apply-pending-removals.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -115,9 +116,24 @@ async function openReactivationPeriod(
     if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
       throw reactivationFailed();
     }
-    const codes = subscription.codes as TSubscriptionCode[];
-    const amountCents = reactivationChargeCents(codes, now, await getBalanceCents(tx, userId));
-    const priced = quote(codes, now);
+    // R10: removals a change left pending end with the old cycle; the new one starts without them.
+    await applyDueRemovals(
+      tx,
+      [{ ...subscription, periodStart: today, pendingRemovalsAt: null }],
+      now,
+    );
+    const [current] = await tx
+      .select({ codes: subscriptions.codes })
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, userId));
+    const codes = (current?.codes ?? subscription.codes) as TSubscriptionCode[];
+    const amountCents = reactivationChargeCents(
+      codes,
+      now,
+      await getBalanceCents(tx, userId),
+      deps.prices.table(),
+    );
+    const priced = quote(codes, now, deps.prices.table());
     const adjustment = amountCents - priced.totalCents;
     const charged: IQuote = {
       ...priced,
@@ -149,7 +165,10 @@ async function openReactivationPeriod(
         quote: charged,
         idempotencyKey: `reactivation:${userId}:${today}`,
       })
-      .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
+      .onConflictDoNothing({
+        target: [billingPeriods.userId, billingPeriods.periodStart],
+        where: sql`kind <> 'change'`,
+      });
     const [period] = await tx
       .select()
       .from(billingPeriods)

@@ -8,7 +8,13 @@
  */
 import { DEMO_PASSWORD, type IDemoAccount } from './demo-accounts.ts';
 
-export type TE2eAccountKey = 'cardFlows' | 'cancelFlow' | 'keyboardFlow' | 'reactivateFlow';
+export type TE2eAccountKey =
+  | 'cardFlows'
+  | 'cancelFlow'
+  | 'keyboardFlow'
+  | 'reactivateFlow'
+  | 'changeFlow'
+  | 'changeDeclineFlow';
 
 export interface IE2eAccount extends IDemoAccount {
   e2eKey: TE2eAccountKey;
@@ -50,5 +56,23 @@ export const E2E_ACCOUNTS: readonly IE2eAccount[] = [
     signIn: 'e2e-reactivate@example.com',
     password: DEMO_PASSWORD,
     state: 'inactive',
+  },
+  {
+    e2eKey: 'changeFlow',
+    key: 'active',
+    label: 'Test only: active, for subscription changes (R10)',
+    method: 'email',
+    signIn: 'e2e-change@example.com',
+    password: DEMO_PASSWORD,
+    state: 'active',
+  },
+  {
+    e2eKey: 'changeDeclineFlow',
+    key: 'active',
+    label: 'Test only: active, for a declined prorated charge (R10)',
+    method: 'email',
+    signIn: 'e2e-change-decline@example.com',
+    password: DEMO_PASSWORD,
+    state: 'active',
   },
 ];

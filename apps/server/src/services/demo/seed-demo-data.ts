@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { quote } from '@dealerpass/domain/prices';
+import { quote, type TPriceTable } from '@dealerpass/domain/prices';
+import { loadPriceTable } from '../prices/price-book.ts';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import {
   DAY_MS,
@@ -70,6 +71,8 @@ export async function seedDemoData(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext('dealerpass:seed-demo-data'))`);
     const [existing] = await tx.select({ n: count() }).from(users);
     if ((existing?.n ?? 0) > 0) return { seeded: false, accounts: 0 };
+    // The months paid are priced from the database's table, as the run would have (R11).
+    const table = await loadPriceTable(tx);
 
     for (const account of accounts) {
       const profile = DEMO_PROFILES[account.key];
@@ -202,11 +205,12 @@ export async function seedDemoData(
           card: gatewayProfile,
           company: options.company ?? DEMO_COMPANY,
           now,
+          table,
         });
       }
       if (period.failedAttempts > 0 && gatewayProfile) {
         // The unpaid renewal: two declined attempts at the gateway, the third one due tomorrow.
-        const priced = quote(profile.subscriptions, now);
+        const priced = quote(profile.subscriptions, now, table);
         const start = toIsoDate(period.end);
         for (let attempt = 1; attempt <= period.failedAttempts; attempt++) {
           await gateway.charge({
@@ -259,6 +263,7 @@ async function seedPaymentHistory(
     card: CustomerProfile;
     company: { name: string; supportPhone: string };
     now: Date;
+    table: TPriceTable;
   },
 ): Promise<void> {
   const [user] = await tx.select().from(users).where(eq(users.id, input.userId));
@@ -269,7 +274,7 @@ async function seedPaymentHistory(
     const periodStart = toIsoDate(start);
     // Charged that day at noon Eastern, at the prices of the day (R3: prices carry dates).
     const chargedAt = new Date(Date.UTC(start.year, start.month - 1, start.day, 17));
-    const priced = quote(input.codes, chargedAt);
+    const priced = quote(input.codes, chargedAt, input.table);
     const kind = first ? ('signup' as const) : ('renewal' as const);
     const idempotencyKey = first ? `signup:${user.id}` : `renewal:${user.id}:${periodStart}:1`;
     const charged = await gateway.charge({

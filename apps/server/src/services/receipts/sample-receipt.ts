@@ -4,7 +4,7 @@
  */
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { DEFAULT_COMPANY, DEFAULT_SUPPORT_PHONE } from '@dealerpass/domain/messages';
-import { quote } from '@dealerpass/domain/prices';
+import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import type { IReceipt } from './render-receipt.ts';
 
 export const SAMPLE_SELECTION: readonly TSubscriptionCode[] = [
@@ -19,7 +19,7 @@ export const SAMPLE_SELECTION: readonly TSubscriptionCode[] = [
 /** The sample receipt, with `overrides` laid over it. */
 export function sampleReceipt(overrides: Partial<IReceipt> = {}): IReceipt {
   const issuedAt = new Date('2025-10-06T14:03:27Z');
-  const priced = quote(SAMPLE_SELECTION, issuedAt);
+  const priced = quote(SAMPLE_SELECTION, issuedAt, R3_PRICE_TABLE);
   return {
     company: { name: DEFAULT_COMPANY, supportPhone: DEFAULT_SUPPORT_PHONE },
     account: {

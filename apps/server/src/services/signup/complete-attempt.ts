@@ -3,7 +3,7 @@ import { STATUS_AT_SIGN_UP } from '@dealerpass/domain/account/status-transitions
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { applyPromotion } from '@dealerpass/domain/billing/promotion';
 import { billDateOfCycle } from '@dealerpass/domain/billing/renewal-calendar';
-import { quote, type IQuote } from '@dealerpass/domain/prices';
+import { quote, type IQuote, type TPriceTable } from '@dealerpass/domain/prices';
 import {
   calendarDateIn,
   toIsoDate,
@@ -50,6 +50,7 @@ export async function completeAttempt(
 
     const { charged, discountCents, firstRenewal } = await chargedQuote(
       tx,
+      deps.prices.table(),
       attempt,
       now,
       todayDate,
@@ -117,13 +118,14 @@ export async function completeAttempt(
  */
 async function chargedQuote(
   tx: Transaction,
+  table: TPriceTable,
   attempt: AttemptRow,
   now: Date,
   todayDate: ICalendarDate,
 ) {
   const request = attempt.request as StoredRequest;
   const codes = request.subscriptions as TSubscriptionCode[];
-  const priced = quote(codes, now);
+  const priced = quote(codes, now, table);
   const promotion = attempt.promotionCode ? await findPromotion(tx, attempt.promotionCode) : null;
   const effect = applyPromotion(priced, promotion);
   // The amount was fixed in phase 1; a price change since then does not move it.

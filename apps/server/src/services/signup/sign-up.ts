@@ -128,7 +128,7 @@ async function openAttempt(
     }
 
     const hasCard = request.paymentToken !== '';
-    const priced = quote(request.subscriptions, now);
+    const priced = quote(request.subscriptions, now, deps.prices.table());
     let promotion: IPromotion | null = null;
     if (request.promoCode !== '') {
       const code = normalizePromotionCode(request.promoCode);

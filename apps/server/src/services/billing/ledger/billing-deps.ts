@@ -1,5 +1,6 @@
 import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.ts';
 import type { Database } from '../../../db/client.ts';
+import type { PriceBook } from '../../prices/price-book.ts';
 
 export interface BillingDeps {
   db: Database;
@@ -8,6 +9,8 @@ export interface BillingDeps {
   timeZone: string;
   company: { name: string; supportPhone: string };
   mailKind: 'smtp' | 'mailbox';
+  /** The dated price table (R11): every amount charged is quoted from it at the charge's instant. */
+  prices: PriceBook;
   /** Where the run reports charges it will retry; a Fastify logger or the console. */
   log: { warn(details: object, message: string): void };
   /** How often a live run renews its leases (default LEASE_RENEWAL_MS; tests shorten it). */
@@ -24,8 +27,11 @@ export interface BillingRunResult {
 export interface ClaimedRenewal {
   userId: string;
   periodId: string;
-  /** 'renewal' (the run), or 'reactivation' (PUT /api/users/reactivate, or the run finishing one after a crash). */
-  kind?: 'renewal' | 'reactivation';
+  /**
+   * 'renewal' (the run), 'reactivation' (PUT /api/users/reactivate, or the run finishing one
+   * after a crash), or 'change' (a subscription change's prorated charge, R10).
+   */
+  kind?: 'renewal' | 'reactivation' | 'change';
   idempotencyKey: string;
   amountCents: number;
   customerProfileId: string;

@@ -26,7 +26,9 @@ export async function sendCharge(
       description:
         renewal.kind === 'reactivation'
           ? 'DealerPass reactivation'
-          : 'DealerPass monthly subscription',
+          : renewal.kind === 'change'
+            ? 'DealerPass subscription change (prorated)'
+            : 'DealerPass monthly subscription',
     });
   } catch (error) {
     if (error instanceof PaymentGatewayError) {

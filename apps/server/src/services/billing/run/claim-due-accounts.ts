@@ -1,6 +1,6 @@
 import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { quote, type IQuote } from '@dealerpass/domain/prices';
+import { quote, type IQuote, type TPriceTable } from '@dealerpass/domain/prices';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
@@ -12,6 +12,7 @@ import { advancePeriod } from '../ledger/advance-periods.ts';
 import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/billing-deps.ts';
 import { recordDecline } from '../ledger/record-decline.ts';
 import { changeAccountStatus } from '../ledger/change-account-status.ts';
+import { applyDueRemovals } from './apply-pending-removals.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
 
 /** What the claim reads of a billing period (raw SQL: dates as text, like the schema's). */
@@ -62,6 +63,8 @@ export async function claimDueAccounts(
     await preferIndexLookups(tx);
     const due = await lockDueAccounts(tx, deps, now, batchSize, options);
     if (due.length === 0) return null;
+    // R10: removals whose bill date has come leave the selection before it is billed.
+    await applyDueRemovals(tx, due, now);
     const renewals: ClaimedRenewal[] = [];
     const toOpen: DueAccount[] = [];
     for (const account of due) {
@@ -90,7 +93,7 @@ export async function claimDueAccounts(
       toOpen.push(account);
     }
     if (toOpen.length > 0) {
-      const periods = await openPeriods(tx, toOpen, now);
+      const periods = await openPeriods(tx, toOpen, now, deps.prices.table());
       renewals.push(...(await leaseAttempts(tx, toOpen, periods, lease, now)));
     }
     return { renewals, lease };
@@ -121,6 +124,9 @@ async function lockDueAccounts(
       .select({
         userId: subscriptions.userId,
         codes: subscriptions.codes,
+        autoExtras: subscriptions.autoExtras,
+        pendingRemovals: subscriptions.pendingRemovals,
+        pendingRemovalsAt: subscriptions.pendingRemovalsAt,
         cycleAnchor: subscriptions.cycleAnchor,
         periodStart: subscriptions.currentPeriodEnd,
         customerProfileId: subscriptions.gatewayCustomerId,
@@ -179,7 +185,10 @@ async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Pro
       idempotencyKey: `renewal:${account.userId}:${account.periodStart}:waived`,
       settledAt: now,
     })
-    .onConflictDoNothing({ target: [billingPeriods.userId, billingPeriods.periodStart] });
+    .onConflictDoNothing({
+      target: [billingPeriods.userId, billingPeriods.periodStart],
+      where: sql`kind <> 'change'`,
+    });
   await advancePeriod(tx, account.userId, periodEnd, account.periodStart, now);
 }
 
@@ -215,9 +224,13 @@ async function openPeriods(
   tx: Transaction,
   toOpen: readonly DueAccount[],
   now: Date,
+  table: TPriceTable,
 ): Promise<ClaimedPeriod[]> {
   const priced = new Map<string, IQuote>(
-    toOpen.map((account) => [account.userId, quote(account.codes as TSubscriptionCode[], now)]),
+    toOpen.map((account) => [
+      account.userId,
+      quote(account.codes as TSubscriptionCode[], now, table),
+    ]),
   );
   const quoteOf = (account: (typeof toOpen)[number]) => priced.get(account.userId)!;
   const opened = unnestRows(toOpen, {
@@ -239,7 +252,7 @@ async function openPeriods(
   });
   const inserted = (await tx.execute(sql`
     insert into ${billingPeriods} (${opened.names}) ${opened.select}
-    on conflict (user_id, period_start) do nothing
+    on conflict (user_id, period_start) where kind <> 'change' do nothing
     returning ${PERIOD_FIELDS}`)) as unknown as { rows: ClaimedPeriod[] };
   const periods = inserted.rows;
   if (periods.length < toOpen.length) {

@@ -3,8 +3,13 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { subscriptionsPageView } from '@dealerpass/domain/account/billing-view';
 import { accountFlags } from '@dealerpass/domain/account/status';
-import { SUBSCRIPTIONS_TEXTS, pendingCancelNotice } from '@dealerpass/domain/messages/ui-texts';
+import {
+  CHANGE_TEXTS,
+  SUBSCRIPTIONS_TEXTS,
+  pendingCancelNotice,
+} from '@dealerpass/domain/messages/ui-texts';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { PendingRemovals } from '../components/pending-removals.tsx';
 import { SubscriptionList } from '../components/subscription-list.tsx';
 import { useCancelling } from '../cancelling.tsx';
 import { useCurrentUser } from '../current-user.tsx';
@@ -20,7 +25,11 @@ export default function SubscriptionsPage() {
   const { setCancelling } = useCancelling();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const view = subscriptionsPageView(accountFlags(user));
+  const flags = accountFlags(user);
+  const view = subscriptionsPageView(flags);
+  // R10: active and validating-payment accounts change here; pending cancel reactivates first.
+  const mayChange =
+    flags.active && !flags.pendingCancel && !flags.pendingReactivation && !flags.complimentary;
   const justCancelled = params.get('cancelled') === 'true';
 
   useEffect(() => {
@@ -53,6 +62,14 @@ export default function SubscriptionsPage() {
       <section className="card" aria-label="Your subscriptions">
         <SubscriptionList />
       </section>
+      {mayChange ? (
+        <>
+          <PendingRemovals />
+          <p>
+            <Link to={ACCOUNT_ROUTES.subscriptionsChange}>{CHANGE_TEXTS.link}</Link>
+          </p>
+        </>
+      ) : null}
       {view === 'cancelLink' ? (
         <p>
           <Link

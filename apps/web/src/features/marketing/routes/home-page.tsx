@@ -10,6 +10,7 @@ import type {
   TSubscriptionCode,
 } from '@dealerpass/domain/catalogue';
 import { FREE_EXTRAS_PAID_THRESHOLD, priceOf, quote } from '@dealerpass/domain/prices';
+import { priceTable } from '../../../lib/price-table.ts';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { TRIAL_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { QuoteTable } from '../../../components/quote-table.tsx';
@@ -78,10 +79,10 @@ function PriceTable({
                 {item.name}
                 {item.footnote && <FootnoteRef note={item.footnote} />}
               </th>
-              <td className="home-num">{formatCurrency(priceOf(item.code, at))}</td>
+              <td className="home-num">{formatCurrency(priceOf(item.code, at, priceTable()))}</td>
               <td className="home-num">
                 {item.simulcastAvailable ? (
-                  formatCurrency(priceOf(item.simulcastCode, at))
+                  formatCurrency(priceOf(item.simulcastCode, at, priceTable()))
                 ) : (
                   <span className="home-unavailable">Not available</span>
                 )}
@@ -97,7 +98,7 @@ function PriceTable({
 export default function HomePage() {
   // Prices carry effective dates: show the ones in force when the page was opened.
   const [now] = useState(() => new Date());
-  const example = quote(EXAMPLE_SELECTION, now);
+  const example = quote(EXAMPLE_SELECTION, now, priceTable());
 
   useEffect(() => {
     document.title = 'Pricing guides and market reports for your desk · DealerPass';

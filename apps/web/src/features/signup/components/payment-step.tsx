@@ -3,6 +3,7 @@ import { useWatch } from 'react-hook-form';
 import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
+import { priceTable } from '../../../lib/price-table.ts';
 import { regionsOf } from '@dealerpass/domain/geo/countries';
 import {
   billingRequired,
@@ -91,7 +92,7 @@ export function PaymentStep({
 }) {
   // R3: priced at the moment the summary is shown, and kept as sub_total (001 §2).
   const now = usePriceClock();
-  const totalCents = quote(codes, now).totalCents;
+  const totalCents = quote(codes, now, priceTable()).totalCents;
   useEffect(() => storeSubTotal(totalCents), [totalCents]);
   const [captchaReset, setCaptchaReset] = useState(0);
   const schema = useMemo(() => createSignupPaymentFormSchema(() => new Date()), []);

@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatCurrency } from '@dealerpass/domain/money';
-import { quote } from '@dealerpass/domain/prices';
+import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import { PricingCalculator, readSubTotal } from './pricing-calculator.tsx';
 
 const NOW = new Date('2026-03-15T15:00:00Z');
@@ -15,7 +15,7 @@ describe('PricingCalculator (001 §2, R3)', () => {
   it('shows the domain quote and keeps its total as sub_total', () => {
     const codes = ['NADA', 'MMR', 'CF', 'AC'] as const;
     render(<PricingCalculator codes={codes} now={NOW} />);
-    const expected = quote(codes, NOW);
+    const expected = quote(codes, NOW, R3_PRICE_TABLE);
     expect(screen.getByTestId('calculator-total').textContent).toBe(
       formatCurrency(expected.totalCents),
     );

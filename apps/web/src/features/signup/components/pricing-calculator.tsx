@@ -3,6 +3,7 @@ import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { SUBTOTAL_STORAGE_KEY } from '@dealerpass/domain/billing/order-summary';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { quote } from '@dealerpass/domain/prices';
+import { priceTable } from '../../../lib/price-table.ts';
 import { formatBusinessDate } from '@dealerpass/domain/time/calendar-date';
 import { QuoteTable } from '../../../components/quote-table.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
@@ -38,7 +39,7 @@ export function PricingCalculator({
   codes: readonly TSubscriptionCode[];
   now: Date;
 }) {
-  const priced = quote(codes, now);
+  const priced = quote(codes, now, priceTable());
   useEffect(() => storeSubTotal(priced.totalCents), [priced.totalCents]);
   const asOf = formatBusinessDate(now, runtimeConfig().businessTimeZone);
 

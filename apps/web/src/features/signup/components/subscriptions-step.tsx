@@ -1,14 +1,8 @@
-import { useMemo, useState } from 'react';
-import {
-  CATALOGUE,
-  CATALOGUE_GROUPS,
-  FOOTNOTES,
-  type TSubscriptionCode,
-} from '@dealerpass/domain/catalogue';
-import { formatCurrency } from '@dealerpass/domain/money';
-import { priceOf } from '@dealerpass/domain/prices';
+import { useState } from 'react';
+import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { ZSignupSubscriptionsFormSchema } from '@dealerpass/domain/schemas/signup-subscriptions';
-import { canSelect, toggleCode, type ISelection } from '@dealerpass/domain/selection';
+import { toggleCode, type ISelection } from '@dealerpass/domain/selection';
+import { SubscriptionCatalogue } from '../../../components/subscription-catalogue.tsx';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
@@ -35,14 +29,6 @@ export function SubscriptionsStep({
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const summary = useErrorSummary();
-  const groups = useMemo(
-    () =>
-      CATALOGUE_GROUPS.map((group) => ({
-        group,
-        items: CATALOGUE.filter((item) => item.group === group),
-      })),
-    [],
-  );
 
   const toggle = (code: TSubscriptionCode) => {
     const next = toggleCode(selection, code);
@@ -77,90 +63,14 @@ export function SubscriptionsStep({
     <form onSubmit={submit} noValidate aria-labelledby="signup-heading">
       <ErrorSummary {...summary.props} />
       <div className="signup-subscriptions">
-        <fieldset
+        <SubscriptionCatalogue
           id={FIELD_IDS.subscriptions}
-          tabIndex={-1}
-          className={`signup-catalogue${error ? ' field--invalid' : ''}`}
-          aria-describedby={error ? `${FIELD_IDS.subscriptions}-error` : undefined}
-        >
-          <legend className="signup-catalogue__legend">Choose your subscriptions</legend>
-          {error ? (
-            <p id={`${FIELD_IDS.subscriptions}-error`} className="field__error">
-              {error}
-            </p>
-          ) : null}
-          {groups.map(({ group, items }) => (
-            <fieldset key={group} className="signup-group">
-              <legend>{group}</legend>
-              <ul className="signup-items">
-                {items.map((item) => {
-                  const baseId = `sub-${item.code}`;
-                  const simId = `sub-${item.simulcastCode}`;
-                  const footnote = item.footnote ? FOOTNOTES[item.footnote] : null;
-                  const simulcastEnabled = canSelect(selection, item.simulcastCode);
-                  return (
-                    <li key={item.code} className="signup-item">
-                      <div className="signup-checkbox">
-                        <input
-                          type="checkbox"
-                          id={baseId}
-                          checked={selection.codes.includes(item.code)}
-                          onChange={() => toggle(item.code)}
-                        />
-                        <label htmlFor={baseId}>
-                          {item.name}
-                          {footnote ? (
-                            <span aria-hidden="true" className="signup-footnote-marker">
-                              {footnote.marker}
-                            </span>
-                          ) : null}{' '}
-                          <span className="signup-item__price">
-                            {formatCurrency(priceOf(item.code, now))}/mo
-                          </span>
-                        </label>
-                      </div>
-                      {item.simulcastAvailable ? (
-                        <div className="signup-checkbox signup-item__simulcast">
-                          <input
-                            type="checkbox"
-                            id={simId}
-                            checked={selection.codes.includes(item.simulcastCode)}
-                            disabled={!simulcastEnabled}
-                            aria-describedby={simulcastEnabled ? undefined : `${simId}-hint`}
-                            onChange={() => toggle(item.simulcastCode)}
-                          />
-                          <label htmlFor={simId}>
-                            <span className="visually-hidden">{item.name} </span>Simulcast{' '}
-                            <span className="signup-item__price">
-                              {formatCurrency(priceOf(item.simulcastCode, now))}/mo
-                            </span>
-                          </label>
-                          {simulcastEnabled ? null : (
-                            <span id={`${simId}-hint`} className="visually-hidden">
-                              Select {item.name} first.
-                            </span>
-                          )}
-                        </div>
-                      ) : (
-                        <p className="signup-item__unavailable">
-                          <span className="visually-hidden">{item.name} </span>Simulcast unavailable
-                        </p>
-                      )}
-                    </li>
-                  );
-                })}
-              </ul>
-            </fieldset>
-          ))}
-          <div className="signup-footnotes">
-            {Object.values(FOOTNOTES).map((note) => (
-              <p key={note.marker} className="form-note">
-                <span aria-hidden="true">{note.marker} </span>
-                {note.text}
-              </p>
-            ))}
-          </div>
-        </fieldset>
+          legend="Choose your subscriptions"
+          selection={selection}
+          onToggle={toggle}
+          now={now}
+          error={error}
+        />
         <PricingCalculator codes={selection.codes} now={now} />
       </div>
       <div className="form-actions">

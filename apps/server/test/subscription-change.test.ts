@@ -1,0 +1,381 @@
+import { spawnSync } from 'node:child_process';
+import { and, eq, like } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
+import {
+  billingPeriods,
+  mailOutbox,
+  payments,
+  subscriptionChanges,
+  subscriptions,
+  users,
+} from '../src/db/schema.ts';
+import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { getBalanceCents } from '../src/services/billing/account-balance.ts';
+import { changeSubscription } from '../src/services/billing/change-subscription.ts';
+import { runBilling } from '../src/services/billing/run-billing.ts';
+import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
+import { createAccount, sessionFor } from './sign-in.ts';
+
+const APPROVED = '4111111111111111';
+const DECLINED = '4000000000000002';
+const URL = '/api/users/subscriptions/change';
+
+const pdfText = (pdf: Buffer) =>
+  spawnSync('/usr/bin/pdftotext', ['-', '-'], { input: pdf, encoding: 'latin1' }).stdout;
+
+/** Subscription changes (DECISIONS R10, docs/decisions/024). */
+describe('subscription changes (R10)', () => {
+  let t: TestApp;
+  let browser: TestBrowser;
+  // 2026-03-25 11:00 in New York: the period 2026-03-10 → 2026-04-10 has 16 of 31 days left.
+  let now = new Date('2026-03-25T15:00:00Z');
+  let counter = 0;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => now });
+    browser = await t.browser();
+  });
+  afterAll(() => t.close());
+
+  async function subscriber(
+    options: { codes?: string[]; card?: string; status?: string; details?: string } = {},
+  ) {
+    counter += 1;
+    const email = `change${counter}@example.com`;
+    const codes = options.codes ?? ['NADA'];
+    const { user } = await createAccount(t, {
+      email,
+      withIdentity: false,
+      subscriptions: codes,
+      accountStatus: options.status ?? 'active',
+      accountStatusDetails: options.details ?? null,
+    });
+    const token = await issueSandboxToken(
+      t.app.db,
+      {
+        creditCardNumber: options.card ?? APPROVED,
+        creditCardExpiration: '1230',
+        creditCardCode: '123',
+      },
+      now,
+    );
+    const profile = await t.app.payments.createCustomerProfile({
+      accountId: user.id,
+      email,
+      paymentToken: token.paymentToken,
+    });
+    await t.app.db
+      .update(users)
+      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
+      .where(eq(users.id, user.id));
+    await t.app.db.insert(subscriptions).values({
+      userId: user.id,
+      codes,
+      cycleAnchor: '2026-01-10',
+      currentPeriodStart: '2026-03-10',
+      currentPeriodEnd: '2026-04-10',
+      gatewayCustomerId: profile.customerProfileId,
+      gatewayPaymentProfileId: profile.paymentProfileId,
+    });
+    return { userId: user.id, session: await sessionFor(t, user.id, now), email };
+  }
+
+  const request = (method: 'GET' | 'POST', url: string, session: string, payload?: object) =>
+    t.app.inject({
+      method,
+      url,
+      headers: {
+        cookie: `${browser.cookie}; ${SESSION_COOKIE}=${session}`,
+        'x-csrf-token': browser.token,
+        ...(payload ? { 'content-type': 'application/json' } : {}),
+      },
+      ...(payload ? { payload: JSON.stringify(payload) } : {}),
+    });
+  const preview = (session: string, codes: string[]) =>
+    request('GET', `${URL}?codes=${codes.join(',')}`, session);
+  const change = (session: string, codes: string[], key: string = crypto.randomUUID()) =>
+    request('POST', URL, session, { codes, idempotencyKey: key });
+  const subscriptionOf = async (userId: string) =>
+    (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!;
+  const paymentsOf = (userId: string) =>
+    t.app.db.select().from(payments).where(eq(payments.userId, userId));
+
+  it('previews an addition: today prorated (R10), the next bill at the full new total', async () => {
+    const { session } = await subscriber();
+    const response = await preview(session, ['NADA', 'MMR']);
+    expect(response.statusCode).toBe(200);
+    // (138.00 − 73.00) × 16/31 = 33.548… → 33.55
+    expect(response.json().data).toMatchObject({
+      added: ['MMR'],
+      removed: [],
+      chargeTodayCents: 3355,
+      daysLeft: 16,
+      daysInPeriod: 31,
+      currentMonthlyCents: 7300,
+      nextBillCents: 13800,
+      nextBillDate: '2026-04-10',
+      allowance: 'any',
+    });
+  });
+
+  it('validates every field with the domain schema', async () => {
+    const { session } = await subscriber();
+    for (const codes of [['GALVES_S', 'GALVES'], ['BOGUS'], ['KBB_S'], ['NADA', 'NADA']]) {
+      expect((await change(session, codes)).statusCode, codes.join()).toBe(400);
+      expect((await preview(session, codes)).statusCode, codes.join()).toBe(400);
+    }
+    const badKey = await request('POST', URL, session, {
+      codes: ['NADA', 'MMR'],
+      idempotencyKey: 'x',
+    });
+    expect(badKey.statusCode).toBe(400);
+    const extra = await request('POST', URL, session, {
+      codes: ['NADA', 'MMR'],
+      idempotencyKey: crypto.randomUUID(),
+      amount: 0,
+    });
+    expect(extra.statusCode).toBe(400);
+    const none = await change(session, ['NADA']);
+    expect(none.statusCode).toBe(400);
+    expect(none.json().errors[0].source).toBe('codes');
+  });
+
+  it('charges an addition at once, exactly once per key: payment, receipt with the prorated line and period, e-mail, balance', async () => {
+    const { userId, session, email } = await subscriber();
+    const key = crypto.randomUUID();
+    const first = await change(session, ['NADA', 'MMR'], key);
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data).toMatchObject({ chargeTodayCents: 3355, added: ['MMR'] });
+    const again = await change(session, ['NADA', 'MMR'], key);
+    expect(again.json()).toEqual(first.json());
+    const paid = await paymentsOf(userId);
+    expect(paid).toHaveLength(1);
+    expect(paid[0]!.amountCents).toBe(3355);
+    expect(first.json().data.paymentId).toBe(paid[0]!.id);
+    const text = pdfText(paid[0]!.receiptPdf);
+    expect(text).toContain('Prorated: Manheim Market Report (16 of 31 days)');
+    expect(text).toContain('Mar 25, 2026');
+    expect(text).toContain('Apr 09, 2026');
+    expect(text).toContain('$33.55');
+    expect(await getBalanceCents(t.app.db, userId)).toBe(0);
+    const [mail] = await t.app.db
+      .select()
+      .from(mailOutbox)
+      .where(and(eq(mailOutbox.toAddress, email), like(mailOutbox.subject, '%receipt%')));
+    expect(mail!.textBody).toContain('We charged $33.55');
+    expect(mail!.receiptPaymentId).toBe(paid[0]!.id);
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA', 'MMR']);
+    const [user] = await t.app.db.select().from(users).where(eq(users.id, userId));
+    expect(user!.subscriptions).toEqual(['NADA', 'MMR']);
+  });
+
+  it('a declined prorated charge changes nothing and answers the transaction message', async () => {
+    const { userId, session } = await subscriber({ card: DECLINED });
+    const key = crypto.randomUUID();
+    const response = await change(session, ['NADA', 'KBB'], key);
+    expect(response.statusCode).toBe(402);
+    expect(response.json()).toMatchObject({
+      code: 'CHANGE_DECLINED',
+      message: 'The transaction was not successful. Please try again or contact Customer Support.',
+    });
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA']);
+    expect(await paymentsOf(userId)).toEqual([]);
+    expect(await getBalanceCents(t.app.db, userId)).toBe(0);
+    expect((await change(session, ['NADA', 'KBB'], key)).statusCode).toBe(402);
+  });
+
+  it('a second paid item that makes extras free charges nothing', async () => {
+    const { userId, session } = await subscriber({ codes: ['NADA', 'CF', 'AC'] });
+    const response = await change(session, ['NADA', 'MMR', 'CF', 'AC']);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.chargeTodayCents).toBe(0);
+    expect(await paymentsOf(userId)).toEqual([]);
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA', 'MMR', 'CF', 'AC']);
+  });
+
+  it('a removal waits for the next bill date, can be undone, and the bill date charges the new selection', async () => {
+    const { userId, session } = await subscriber({ codes: ['NADA', 'KBB'] });
+    const removed = await change(session, ['NADA']);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json().data).toMatchObject({
+      removed: ['KBB'],
+      chargeTodayCents: 0,
+      nextBillCents: 7300,
+      nextBillDate: '2026-04-10',
+    });
+    expect(await subscriptionOf(userId)).toMatchObject({
+      codes: ['NADA', 'KBB'],
+      pendingRemovals: ['KBB'],
+      pendingRemovalsAt: '2026-04-10',
+    });
+    const pending = await request('GET', '/api/users/subscriptions/pendingRemovals', session);
+    expect(pending.json().data).toEqual({
+      codes: ['KBB'],
+      takeEffectOn: '2026-04-10',
+      current: { codes: ['NADA', 'KBB'], autoExtras: [] },
+    });
+
+    const undone = await request('POST', '/api/users/subscriptions/pendingRemovals/undo', session, {
+      code: 'KBB',
+    });
+    expect(undone.statusCode).toBe(200);
+    expect((await subscriptionOf(userId)).pendingRemovals).toEqual([]);
+    expect(
+      (
+        await request('POST', '/api/users/subscriptions/pendingRemovals/undo', session, {
+          code: 'KBB',
+        })
+      ).statusCode,
+    ).toBe(400);
+
+    expect((await change(session, ['NADA'])).statusCode).toBe(200);
+    const saved = now;
+    now = new Date('2026-04-10T15:00:00Z');
+    try {
+      await runBilling({ ...t.app.deps.billing, now: () => now }, { userId });
+    } finally {
+      now = saved;
+    }
+    const paid = await paymentsOf(userId);
+    expect(paid.map((payment) => payment.amountCents)).toEqual([7300]);
+    expect(await subscriptionOf(userId)).toMatchObject({ codes: ['NADA'], pendingRemovals: [] });
+  });
+
+  it('access by status (R10): validating payment removes only; pending cancel, complimentary and inactive are refused', async () => {
+    const validating = await subscriber({ codes: ['NADA', 'KBB'], status: 'validating payment' });
+    expect((await change(validating.session, ['NADA', 'KBB', 'MMR'])).statusCode).toBe(403);
+    const removal = await change(validating.session, ['NADA']);
+    expect(removal.statusCode).toBe(200);
+    expect(removal.json().data.allowance).toBe('removalsOnly');
+
+    const pendingCancel = await subscriber({ status: 'pending cancel' });
+    const refused = await change(pendingCancel.session, ['NADA', 'MMR']);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('CHANGE_NOT_ALLOWED');
+    expect((await preview(pendingCancel.session, ['NADA'])).json().code).toBe('CHANGE_NOT_ALLOWED');
+
+    const complimentary = await subscriber({ details: 'complimentary' });
+    expect((await change(complimentary.session, ['NADA', 'MMR'])).statusCode).toBe(403);
+
+    const inactive = await subscriber({ status: 'inactive' });
+    const closed = await change(inactive.session, ['NADA', 'MMR']);
+    expect(closed.statusCode).toBe(403);
+    expect(closed.json().code).toBe('ACCOUNT_INACTIVE');
+    for (const account of [pendingCancel, complimentary, inactive]) {
+      expect((await subscriptionOf(account.userId)).codes).toEqual(['NADA']);
+    }
+  });
+
+  it('a second change while the first one’s charge is at the gateway is refused (409), and the first charges once', async () => {
+    const { userId } = await subscriber();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const real = t.app.payments;
+    const deps = {
+      ...t.app.deps.billing,
+      now: () => now,
+      payments: {
+        ...real,
+        charge: async (input: Parameters<typeof real.charge>[0]) => {
+          await gate;
+          return real.charge(input);
+        },
+      },
+    };
+    const first = changeSubscription(deps, userId, {
+      codes: ['NADA', 'MMR'],
+      idempotencyKey: crypto.randomUUID(),
+    });
+    // Wait until the first change is committed as in flight, its charge held at the gateway.
+    for (let i = 0; i < 200; i++) {
+      const rows = await t.app.db
+        .select()
+        .from(subscriptionChanges)
+        .where(
+          and(eq(subscriptionChanges.userId, userId), eq(subscriptionChanges.status, 'charging')),
+        );
+      if (rows.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await expect(
+      changeSubscription(deps, userId, {
+        codes: ['NADA', 'KBB'],
+        idempotencyKey: crypto.randomUUID(),
+      }),
+    ).rejects.toMatchObject({ code: 'CHANGE_IN_PROGRESS', statusCode: 409 });
+    release();
+    expect((await first).chargeTodayCents).toBe(3355);
+    expect((await paymentsOf(userId)).map((payment) => payment.amountCents)).toEqual([3355]);
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA', 'MMR']);
+  });
+
+  it('409 while another change is in flight; after its lease, the next request finishes it with its own key', async () => {
+    const { userId, session } = await subscriber();
+    const today = '2026-03-25';
+    const changeId = crypto.randomUUID();
+    const sub = await subscriptionOf(userId);
+    // A change whose request stopped after its period was opened, before its charge was recorded.
+    const [period] = await t.app.db
+      .insert(billingPeriods)
+      .values({
+        userId,
+        kind: 'change',
+        periodStart: today,
+        periodEnd: '2026-04-10',
+        amountCents: 3355,
+        quote: {
+          lines: [
+            {
+              code: 'PRORATED',
+              name: 'Prorated: Manheim Market Report (16 of 31 days)',
+              cents: 3355,
+              listCents: 3355,
+              free: false,
+            },
+          ],
+          subtotalCents: 3355,
+          platformFeeCents: 0,
+          totalCents: 3355,
+        },
+        idempotencyKey: `change:${changeId}`,
+        gatewayCustomerId: sub.gatewayCustomerId,
+        gatewayPaymentProfileId: sub.gatewayPaymentProfileId,
+        cardBrand: 'visa',
+        cardLast4: '1111',
+      })
+      .returning();
+    const firstKey = crypto.randomUUID();
+    await t.app.db.insert(subscriptionChanges).values({
+      id: changeId,
+      userId,
+      idempotencyKey: firstKey,
+      status: 'charging',
+      codesBefore: ['NADA'],
+      codesRequested: ['NADA', 'MMR'],
+      amountCents: 3355,
+      billingPeriodId: period!.id,
+      createdAt: now,
+      result: {
+        ...(await preview(session, ['NADA', 'MMR'])).json().data,
+        changeId,
+        paymentId: null,
+      },
+    });
+    const busy = await change(session, ['NADA', 'KBB']);
+    expect(busy.statusCode).toBe(409);
+    expect(busy.json().code).toBe('CHANGE_IN_PROGRESS');
+    expect(await paymentsOf(userId)).toEqual([]);
+
+    now = new Date(now.getTime() + 2 * 60_000);
+    const resumed = await change(session, ['NADA', 'MMR'], firstKey);
+    expect(resumed.statusCode).toBe(200);
+    expect((await paymentsOf(userId)).map((payment) => payment.amountCents)).toEqual([3355]);
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA', 'MMR']);
+    const repeat = await change(session, ['NADA', 'MMR'], firstKey);
+    expect(repeat.json()).toEqual(resumed.json());
+    expect(await paymentsOf(userId)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
+import { CHANGE_TEXTS } from '@dealerpass/domain/messages/ui-texts';
+import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { Button } from '../../../components/ui/button.tsx';
+import { failureMessage } from '../../../lib/error-text.ts';
+import {
+  getSelectionStateQueryOptions,
+  undoRemoval,
+  useSelectionState,
+} from '../api/subscription-change.ts';
+
+/**
+ * The removals a change left waiting for the next bill date (R10), each with Undo until then.
+ * Nothing is shown while there are none.
+ */
+export function PendingRemovals() {
+  const state = useSelectionState();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<TSubscriptionCode | null>(null);
+  const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
+  const pending = state.data?.codes ?? [];
+
+  const undo = async (code: TSubscriptionCode) => {
+    setBusy(code);
+    setMessage(null);
+    try {
+      await undoRemoval(code);
+      await queryClient.invalidateQueries({ queryKey: getSelectionStateQueryOptions().queryKey });
+      setMessage({ text: `${nameOf(code)} stays in your subscriptions.`, failed: false });
+    } catch (failure) {
+      setMessage({ text: failureMessage(failure), failed: true });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <>
+      {pending.length > 0 ? (
+        <section
+          className="card pending-removals"
+          aria-labelledby="pending-removals-heading"
+          data-testid="pending-removals"
+        >
+          <h2 id="pending-removals-heading">{CHANGE_TEXTS.pendingHeading}</h2>
+          <p>
+            These stop on{' '}
+            {formatCalendarDate(
+              state.data?.takeEffectOn ? parseIsoDate(state.data.takeEffectOn) : null,
+            )}
+            ; until then they keep running.
+          </p>
+          <ul>
+            {pending.map((code) => (
+              <li key={code} data-code={code}>
+                <span>{nameOf(code)}</span>
+                <Button
+                  variant="secondary"
+                  busy={busy === code}
+                  aria-label={`${CHANGE_TEXTS.undo}: keep ${nameOf(code)}`}
+                  onClick={() => void undo(code)}
+                >
+                  {CHANGE_TEXTS.undo}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <div role={message?.failed ? 'alert' : 'status'}>
+        {message ? (
+          <p className={message.failed ? 'field__error' : undefined}>{message.text}</p>
+        ) : null}
+      </div>
+    </>
+  );
+}

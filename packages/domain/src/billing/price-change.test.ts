@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { R3_PRICE_TABLE, nextPriceChangeAfter, priceOf, quote } from '../prices.ts';
+import {
+  ZSchedulePriceChangeRequestSchema,
+  earliestPriceChangeDate,
+  monthlyTotalChange,
+  priceChangeProblem,
+  priceChangeRows,
+} from './price-change.ts';
+
+const ZONE = 'America/New_York';
+const NOW = new Date('2026-03-15T15:00:00Z');
+
+describe('scheduling a price change (R11, 001 §9)', () => {
+  it('needs 30 days: the 30th business day from today is the first allowed', () => {
+    expect(earliestPriceChangeDate(NOW, ZONE)).toEqual({ year: 2026, month: 4, day: 14 });
+    expect(priceChangeProblem('2026-04-13', NOW, ZONE)).toBe('tooSoon');
+    expect(priceChangeProblem('2026-04-14', NOW, ZONE)).toBeNull();
+    expect(priceChangeProblem('2026-02-30', NOW, ZONE)).toBe('dateInvalid');
+    // Late evening in New York is still that day there, though UTC has moved on.
+    expect(priceChangeProblem('2026-04-14', new Date('2026-03-16T03:30:00Z'), ZONE)).toBeNull();
+  });
+
+  it('takes effect at midnight in the business time zone (EST and EDT alike)', () => {
+    const rows = priceChangeRows(
+      { effectiveDate: '2026-07-01', prices: [{ item: 'KBB', cents: 7000 }] },
+      ZONE,
+    );
+    expect(rows).toEqual([{ item: 'KBB', from: '2026-07-01T04:00:00.000Z', cents: 7000 }]);
+    const winter = priceChangeRows(
+      { effectiveDate: '2026-12-01', prices: [{ item: 'SIMULCAST', cents: 4000 }] },
+      ZONE,
+    );
+    expect(winter[0]!.from).toBe('2026-12-01T05:00:00.000Z');
+  });
+
+  it('a new row changes prices from its instant only, and is the next change a screen waits for', () => {
+    const rows = priceChangeRows(
+      {
+        effectiveDate: '2026-07-01',
+        prices: [
+          { item: 'KBB', cents: 7000 },
+          { item: 'PLATFORM_FEE', cents: 500 },
+        ],
+      },
+      ZONE,
+    );
+    const table = [...R3_PRICE_TABLE, ...rows];
+    const before = new Date('2026-07-01T03:59:59.999Z');
+    const at = new Date('2026-07-01T04:00:00Z');
+    expect(priceOf('KBB', before, table)).toBe(6500);
+    expect(priceOf('KBB', at, table)).toBe(7000);
+    expect(quote(['KBB'], at, table).totalCents).toBe(7500);
+    expect(quote(['KBB'], before, table)).toEqual(quote(['KBB'], before, R3_PRICE_TABLE));
+    expect(nextPriceChangeAfter(NOW, table)).toEqual(at);
+  });
+
+  it('monthlyTotalChange: old and new totals, or null when the total stays', () => {
+    const rows = priceChangeRows(
+      { effectiveDate: '2026-07-01', prices: [{ item: 'KBB', cents: 7000 }] },
+      ZONE,
+    );
+    expect(monthlyTotalChange(['KBB', 'NADA'], R3_PRICE_TABLE, rows, '2026-07-01')).toEqual({
+      oldTotalCents: 13800,
+      newTotalCents: 14300,
+      effectiveDate: '2026-07-01',
+    });
+    expect(monthlyTotalChange(['NADA'], R3_PRICE_TABLE, rows, '2026-07-01')).toBeNull();
+    expect(monthlyTotalChange([], R3_PRICE_TABLE, rows, '2026-07-01')).toBeNull();
+    expect(monthlyTotalChange(['KBB'], R3_PRICE_TABLE, [], '2026-07-01')).toBeNull();
+  });
+
+  it.each([
+    [{ effectiveDate: '2026-7-1', prices: [{ item: 'KBB', cents: 1 }] }],
+    [{ effectiveDate: '2026-07-01', prices: [] }],
+    [{ effectiveDate: '2026-07-01', prices: [{ item: 'KBB_S', cents: 1 }] }],
+    [{ effectiveDate: '2026-07-01', prices: [{ item: 'KBB', cents: 1.5 }] }],
+    [{ effectiveDate: '2026-07-01', prices: [{ item: 'KBB', cents: -1 }] }],
+    [
+      {
+        effectiveDate: '2026-07-01',
+        prices: [
+          { item: 'KBB', cents: 1 },
+          { item: 'KBB', cents: 2 },
+        ],
+      },
+    ],
+    [{ effectiveDate: '2026-07-01', prices: [{ item: 'KBB', cents: 1 }], extra: true }],
+  ])('refuses %j', (body) => {
+    expect(ZSchedulePriceChangeRequestSchema.safeParse(body).success).toBe(false);
+  });
+});

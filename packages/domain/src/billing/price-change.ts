@@ -1,0 +1,116 @@
+/**
+ * Scheduling a price change (DECISIONS R11, 001 §9): at least 30 days' notice, effective at
+ * midnight in the business time zone, and who must be told (every account whose monthly total
+ * changes).
+ */
+import { z } from 'zod';
+import type { TSubscriptionCode } from '../catalogue.ts';
+import type { TCents } from '../money.ts';
+import {
+  PRICED_ITEMS,
+  quote,
+  type IPriceRow,
+  type TPricedItem,
+  type TPriceTable,
+} from '../prices.ts';
+import {
+  addDays,
+  calendarDateIn,
+  compareDates,
+  parseIsoDate,
+  startOfDayIn,
+  type ICalendarDate,
+} from '../time/calendar-date.ts';
+
+/** 001 §9: a price change is announced 30 days ahead. */
+export const PRICE_CHANGE_NOTICE_DAYS = 30;
+/** No single monthly price above $10,000 (a typo guard, not a business rule). */
+export const MAX_PRICE_CENTS = 1_000_000;
+
+export const PRICE_CHANGE_MESSAGES = {
+  dateInvalid: 'Enter the date as YYYY-MM-DD.',
+  tooSoon: `A price change needs at least ${PRICE_CHANGE_NOTICE_DAYS} days' notice.`,
+  priceInvalid: 'Enter a whole number of cents from 0 to 1000000.',
+  duplicateItem: 'Name each item once.',
+  noPrices: 'Name at least one price.',
+} as const;
+
+export const ZSchedulePriceChangeRequestSchema = z.strictObject({
+  /** The business date the prices take effect (midnight in the business time zone). */
+  effectiveDate: z
+    .string()
+    .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && parseIsoDate(value) !== null, {
+      message: PRICE_CHANGE_MESSAGES.dateInvalid,
+    }),
+  prices: z
+    .array(
+      z.strictObject({
+        item: z.enum(PRICED_ITEMS as [TPricedItem, ...TPricedItem[]]),
+        cents: z
+          .number({ message: PRICE_CHANGE_MESSAGES.priceInvalid })
+          .int({ message: PRICE_CHANGE_MESSAGES.priceInvalid })
+          .min(0, { message: PRICE_CHANGE_MESSAGES.priceInvalid })
+          .max(MAX_PRICE_CENTS, { message: PRICE_CHANGE_MESSAGES.priceInvalid }),
+      }),
+    )
+    .min(1, { message: PRICE_CHANGE_MESSAGES.noPrices })
+    .max(PRICED_ITEMS.length)
+    .refine((rows) => new Set(rows.map((row) => row.item)).size === rows.length, {
+      message: PRICE_CHANGE_MESSAGES.duplicateItem,
+    }),
+});
+export type TSchedulePriceChangeRequest = z.infer<typeof ZSchedulePriceChangeRequestSchema>;
+
+/** The first business date a change scheduled at `now` may take effect (R11: 30 days later). */
+export function earliestPriceChangeDate(now: Date, timeZone: string): ICalendarDate {
+  return addDays(calendarDateIn(now, timeZone), PRICE_CHANGE_NOTICE_DAYS);
+}
+
+/** Why a change for this business date cannot be scheduled now, or null. */
+export function priceChangeProblem(
+  effectiveDate: string,
+  now: Date,
+  timeZone: string,
+): keyof typeof PRICE_CHANGE_MESSAGES | null {
+  const date = parseIsoDate(effectiveDate);
+  if (!date) return 'dateInvalid';
+  return compareDates(date, earliestPriceChangeDate(now, timeZone)) < 0 ? 'tooSoon' : null;
+}
+
+/** The rows a change adds to the table (R11: a change is a new dated row, never an edit). */
+export function priceChangeRows(
+  request: TSchedulePriceChangeRequest,
+  timeZone: string,
+): IPriceRow[] {
+  const date = parseIsoDate(request.effectiveDate);
+  if (!date) throw new RangeError(`not a date: ${request.effectiveDate}`);
+  const from = startOfDayIn(date, timeZone).toISOString();
+  return request.prices.map((row) => ({ item: row.item, from, cents: row.cents }));
+}
+
+export interface IMonthlyTotalChange {
+  oldTotalCents: TCents;
+  newTotalCents: TCents;
+  effectiveDate: string;
+}
+
+/**
+ * How a selection's monthly total moves at a change's instant: the total just before it (with
+ * the table as it is) against the total from it (with the change's rows added); null when it
+ * does not move (R11: only those accounts are told).
+ */
+export function monthlyTotalChange(
+  codes: readonly TSubscriptionCode[],
+  table: TPriceTable,
+  changeRows: readonly IPriceRow[],
+  effectiveDate: string,
+): IMonthlyTotalChange | null {
+  const first = changeRows[0];
+  if (!first?.from) return null;
+  const at = new Date(first.from);
+  const before = new Date(at.getTime() - 1);
+  const oldTotalCents = quote(codes, before, table).totalCents;
+  const newTotalCents = quote(codes, at, [...table, ...changeRows]).totalCents;
+  if (oldTotalCents === newTotalCents) return null;
+  return { oldTotalCents, newTotalCents, effectiveDate };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ZSubscriptionChangePreviewQuerySchema,
+  ZSubscriptionChangeRequestSchema,
+  ZUndoRemovalRequestSchema,
+} from './subscription-change.ts';
+
+describe('subscription change requests (R10)', () => {
+  it('the preview query: comma-separated codes, empty for none, the selection rules apply', () => {
+    expect(ZSubscriptionChangePreviewQuerySchema.parse({ codes: 'NADA,NADA_S' })).toEqual({
+      codes: ['NADA', 'NADA_S'],
+    });
+    expect(ZSubscriptionChangePreviewQuerySchema.parse({ codes: '' })).toEqual({ codes: [] });
+    for (const codes of ['NADA_S', 'GALVES_S,GALVES', 'BOGUS', 'NADA,NADA']) {
+      expect(ZSubscriptionChangePreviewQuerySchema.safeParse({ codes }).success, codes).toBe(false);
+    }
+    expect(ZSubscriptionChangePreviewQuerySchema.safeParse({ codes: 'NADA', x: 1 }).success).toBe(
+      false,
+    );
+  });
+
+  it('the change: a valid selection and a UUID key, nothing else', () => {
+    const key = '0b9a5f8e-7f63-4a43-9f0e-3b0d1f4c2a11';
+    expect(ZSubscriptionChangeRequestSchema.parse({ codes: ['KBB'], idempotencyKey: key })).toEqual(
+      { codes: ['KBB'], idempotencyKey: key },
+    );
+    expect(
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB'], idempotencyKey: 'k' }).success,
+    ).toBe(false);
+    expect(
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB_S'], idempotencyKey: key }).success,
+    ).toBe(false);
+  });
+
+  it('undo: one selectable code', () => {
+    expect(ZUndoRemovalRequestSchema.parse({ code: 'MMR' })).toEqual({ code: 'MMR' });
+    expect(ZUndoRemovalRequestSchema.safeParse({ code: 'GALVES_S' }).success).toBe(false);
+    expect(ZUndoRemovalRequestSchema.safeParse({ code: 7 }).success).toBe(false);
+  });
+});
