@@ -1,6 +1,6 @@
 /** `/account/subscriptions/change` and its calls (DECISIONS R10). */
 import { z } from 'zod';
-import { SELECTABLE_CODES, isSelectableCode } from '../catalogue.ts';
+import { ALL_SUBSCRIPTION_CODES, SELECTABLE_CODES, isSelectableCode } from '../catalogue.ts';
 import type { TSubscriptionCode } from '../catalogue.ts';
 import { ZSubscriptionSelectionSchema } from './signup-subscriptions.ts';
 
@@ -36,35 +36,43 @@ export const ZUndoRemovalRequestSchema = z.strictObject({
 });
 export type TUndoRemovalRequest = z.infer<typeof ZUndoRemovalRequestSchema>;
 
-/** What the preview and the change answer (amounts in cents, dates 'YYYY-MM-DD'). */
-export interface ISubscriptionChangePreview {
-  /** The codes in force now, pending removals included. */
-  currentCodes: TSubscriptionCode[];
-  added: TSubscriptionCode[];
-  removed: TSubscriptionCode[];
-  /** Pending removals already on the account and kept by this change. */
-  pendingRemovals: TSubscriptionCode[];
-  chargeTodayCents: number;
-  daysLeft: number;
-  daysInPeriod: number;
-  currentMonthlyCents: number;
-  nextBillCents: number;
-  nextBillDate: string;
-  /** 'any' or 'removalsOnly' (validating payment, R10). */
-  allowance: 'any' | 'removalsOnly';
-}
+const ZCodeListSchema = z.array(
+  z.enum(ALL_SUBSCRIPTION_CODES as [TSubscriptionCode, ...TSubscriptionCode[]]),
+);
+const ZIsoDateSchema = z.iso.date();
 
-export interface ISubscriptionChangeResult extends ISubscriptionChangePreview {
-  changeId: string;
+/** What the preview and the change answer (amounts in cents, dates 'YYYY-MM-DD'). */
+export const ZSubscriptionChangePreviewSchema = z.object({
+  /** The codes in force now, pending removals included. */
+  currentCodes: ZCodeListSchema,
+  added: ZCodeListSchema,
+  removed: ZCodeListSchema,
+  /** Pending removals already on the account and kept by this change. */
+  pendingRemovals: ZCodeListSchema,
+  chargeTodayCents: z.number().int(),
+  daysLeft: z.number().int(),
+  daysInPeriod: z.number().int(),
+  currentMonthlyCents: z.number().int(),
+  nextBillCents: z.number().int(),
+  nextBillDate: ZIsoDateSchema,
+  /** 'any' or 'removalsOnly' (validating payment, R10). */
+  allowance: z.enum(['any', 'removalsOnly']),
+});
+export type ISubscriptionChangePreview = z.infer<typeof ZSubscriptionChangePreviewSchema>;
+
+export const ZSubscriptionChangeResultSchema = ZSubscriptionChangePreviewSchema.extend({
+  changeId: z.string(),
   /** The payment of today's prorated charge, when there was one. */
-  paymentId: string | null;
-}
+  paymentId: z.string().nullable(),
+});
+export type ISubscriptionChangeResult = z.infer<typeof ZSubscriptionChangeResultSchema>;
 
 /** `GET /api/users/subscriptions/pendingRemovals`: the pending removals and the selection in force. */
-export interface ISubscriptionSelectionState {
+export const ZSubscriptionSelectionStateSchema = z.object({
   /** Codes removed by a change, running until `takeEffectOn`. */
-  codes: TSubscriptionCode[];
-  takeEffectOn: string | null;
+  codes: ZCodeListSchema,
+  takeEffectOn: ZIsoDateSchema.nullable(),
   /** The selection in force now (pending removals included) and its automatic extras. */
-  current: { codes: TSubscriptionCode[]; autoExtras: TSubscriptionCode[] };
-}
+  current: z.object({ codes: ZCodeListSchema, autoExtras: ZCodeListSchema }),
+});
+export type ISubscriptionSelectionState = z.infer<typeof ZSubscriptionSelectionStateSchema>;

@@ -1,8 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
+import { z } from 'zod';
 import {
   ZSubscriptionChangePreviewQuerySchema,
+  ZSubscriptionChangePreviewSchema,
   ZSubscriptionChangeRequestSchema,
+  ZSubscriptionChangeResultSchema,
+  ZSubscriptionSelectionStateSchema,
   ZUndoRemovalRequestSchema,
 } from '@dealerpass/domain/schemas/subscription-change';
 import {
@@ -31,7 +35,14 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/subscriptions/change',
     {
       config: { access: CHANGE_PAGE },
-      schema: { querystring: ZSubscriptionChangePreviewQuerySchema },
+      schema: {
+        summary: 'Preview a change of the subscriptions: today’s prorated charge and the next bill',
+        tags: ['Subscriptions'],
+        // 403: the account's status allows no change, or this one (CHANGE_NOT_ALLOWED).
+        errors: [403],
+        querystring: ZSubscriptionChangePreviewQuerySchema,
+        response: { 200: z.object({ data: ZSubscriptionChangePreviewSchema }) },
+      },
     },
     async (request) => ({
       data: await previewSubscriptionChange(
@@ -47,7 +58,16 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: CHANGE_PAGE },
       bodyLimit: 4 * 1024,
-      schema: { body: ZSubscriptionChangeRequestSchema },
+      schema: {
+        summary:
+          'Change the subscriptions: additions charged at once (prorated), removals at the bill date',
+        tags: ['Subscriptions'],
+        // 402: the prorated charge was declined (CHANGE_DECLINED), nothing changed; 403: not
+        // allowed in this status; 409: another change's charge is in flight (CHANGE_IN_PROGRESS).
+        errors: [402, 403, 409],
+        body: ZSubscriptionChangeRequestSchema,
+        response: { 200: z.object({ data: ZSubscriptionChangeResultSchema }) },
+      },
     },
     async (request) => {
       const result = await changeSubscription(
@@ -62,7 +82,14 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/api/users/subscriptions/pendingRemovals',
-    { config: { access: SUBSCRIPTIONS_PAGE } },
+    {
+      config: { access: SUBSCRIPTIONS_PAGE },
+      schema: {
+        summary: 'The subscriptions in force and the removals waiting for the next bill date',
+        tags: ['Subscriptions'],
+        response: { 200: z.object({ data: ZSubscriptionSelectionStateSchema }) },
+      },
+    },
     async (request) => ({ data: await getPendingRemovals(app.db, sessionOf(request).userId) }),
   );
 
@@ -71,7 +98,13 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: SUBSCRIPTIONS_PAGE },
       bodyLimit: 1024,
-      schema: { body: ZUndoRemovalRequestSchema },
+      schema: {
+        summary: 'Undo a pending removal: the subscription keeps running after the bill date',
+        tags: ['Subscriptions'],
+        errors: [403],
+        body: ZUndoRemovalRequestSchema,
+        response: { 200: z.object({ data: ZSubscriptionChangePreviewSchema }) },
+      },
     },
     async (request) => ({
       data: await undoPendingRemoval(
