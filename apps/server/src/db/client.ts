@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { attachPgliteRunner, attachPostgresRunner } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -46,6 +47,7 @@ export async function openDatabase(options: {
     // replaced by the pool on next use; unheard, its error would end the whole process.
     pool.on('error', (error) => (options.onConnectionError ?? defaultConnectionError)(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
+    attachPostgresRunner(db, pool);
     await migratePg(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
     return {
       db,
@@ -63,6 +65,7 @@ export async function openDatabase(options: {
     client = new PGlite();
   }
   const db = drizzlePglite(client, { schema }) as unknown as Database;
+  attachPgliteRunner(db, client);
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db,

@@ -8,7 +8,6 @@ import {
 } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
-import { getUserRow } from '../services/users/get-user-row.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';
 
 /**
@@ -94,9 +93,9 @@ export default fp(
       const access = request.routeOptions.config.access;
       if (access === undefined || access === 'public') return;
       await app.requireSession(request, reply);
-      if (!request.session) return reply; // refused and answered by the session guard
+      const row = request.account;
+      if (!request.session || !row) return reply; // refused and answered by the session guard
       if (access === 'session') return;
-      const row = await getUserRow(app.db, request.session.userId);
       const decision = accountApiAccess(access.page, {
         flags: accountFlags(row),
         subscriptions: row.subscriptions,
@@ -106,7 +105,6 @@ export default fp(
         const code = REFUSALS[decision.refusal];
         throw new AppError(code, { message: errorMessage(code, app.messageVars) });
       }
-      request.account = row;
     });
   },
   { name: 'route-access', dependencies: ['config', 'session'] },
@@ -124,7 +122,7 @@ declare module 'fastify' {
     routeTable: readonly RouteTableEntry[];
   }
   interface FastifyRequest {
-    /** The account's row, set on routes whose access names an account page. */
+    /** The account's row, read with the session on every signed-in route (session.ts). */
     account: UserRow | null;
   }
 }
