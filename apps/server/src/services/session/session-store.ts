@@ -90,24 +90,35 @@ export async function createSession(
 /**
  * The session and its account's row (with its balance) in one statement, one round trip
  * (docs/decisions/021): every signed-in request starts here. The account's columns are listed
- * from the schema, named as drizzle names them (`UserRow`), dates as text as drizzle gives them;
- * the balance is the one definition of it (account-balance.ts), rendered once.
+ * from the schema, named as drizzle names them (`UserRow`), and the balance is the one definition
+ * of it (account-balance.ts), rendered once. The row travels as one JSON value: the drivers decode
+ * a row of fifty columns field by field, which costs more than the query (PGlite most of all);
+ * dates stay text, as drizzle gives them, and timestamps are turned back into Dates here.
  */
+const ACCOUNT_COLUMNS = Object.entries(getTableColumns(users));
+const TIMESTAMP_KEYS = [
+  'sessionLastSeenAt',
+  'sessionExpiresAt',
+  'sessionEndedAt',
+  ...ACCOUNT_COLUMNS.filter(([, column]) => column.columnType === 'PgTimestamp').map(
+    ([key]) => key,
+  ),
+];
 const SESSION_WITH_ACCOUNT: PreparedStatement = (() => {
-  const accountColumns = Object.entries(getTableColumns(users)).map(([key, column]) => {
-    const value = `"users"."${column.name}"`;
-    return `${column.columnType === 'PgDateString' ? `${value}::text` : value} as "${key}"`;
-  });
   const balance = new PgDialect().sqlToQuery(balanceCentsOfUser());
   if (balance.params.length > 0) throw new Error('the balance expression takes no parameters');
+  const accountColumns = ACCOUNT_COLUMNS.map(
+    ([key, column]) => `"users"."${column.name}" as "${key}"`,
+  );
   return {
     name: 'dp_session_with_account',
-    text: `select s.context as "sessionContext", s.via_kar_id as "sessionViaKarId",
-        s.last_seen_at as "sessionLastSeenAt", s.absolute_expires_at as "sessionExpiresAt",
-        s.ended_at as "sessionEndedAt", s.end_reason as "sessionEndReason",
-        ${accountColumns.join(', ')}, ${balance.sql} as "balanceCents"
-      from sessions s join users on users.id = s.user_id
-      where s.id_hash = $1`,
+    text: `select row_to_json(found) as "row" from (
+        select s.context as "sessionContext", s.via_kar_id as "sessionViaKarId",
+          s.last_seen_at as "sessionLastSeenAt", s.absolute_expires_at as "sessionExpiresAt",
+          s.ended_at as "sessionEndedAt", s.end_reason as "sessionEndReason",
+          ${accountColumns.join(', ')}, ${balance.sql} as "balanceCents"
+        from sessions s join users on users.id = s.user_id
+        where s.id_hash = $1) found`,
   };
 })();
 
@@ -130,8 +141,15 @@ export async function resolveSession(
   now: Date,
 ): Promise<SessionLookup> {
   const idHash = hashSessionId(rawId);
-  const [row] = await runPrepared<SessionWithAccount>(db, SESSION_WITH_ACCOUNT, [idHash]);
-  if (!row) return { status: 'invalid' };
+  const [found] = await runPrepared<{ row: Record<string, unknown> }>(db, SESSION_WITH_ACCOUNT, [
+    idHash,
+  ]);
+  if (!found) return { status: 'invalid' };
+  for (const key of TIMESTAMP_KEYS) {
+    const value = found.row[key];
+    if (typeof value === 'string') found.row[key] = new Date(value);
+  }
+  const row = found.row as unknown as SessionWithAccount;
   const {
     sessionContext: context,
     sessionViaKarId: viaKarId,
