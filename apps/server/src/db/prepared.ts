@@ -5,14 +5,15 @@ import type { Database } from './client.ts';
 /**
  * A statement of the signed-in request path (docs/decisions/021), sent to the driver as it is:
  * no query builder on every request. On PostgreSQL it is a named (prepared) statement, parsed and
- * planned once per pooled connection. On PGlite (in this process) the cost is the number of
- * protocol messages handed to it, not a round trip: a statement whose parameters are all plain
- * tokens goes as one simple query with them inline, anything else as an extended query. Rows
+ * planned once per pooled connection. On PGlite (in this process) there is no round trip; the
+ * cost is parsing and planning in WebAssembly, and each protocol message handed over: the
+ * statement is prepared in SQL once (`PREPARE`) and run as one simple query, `EXECUTE name(…)`,
+ * with its parameters inline when they are all plain tokens (else as an extended query). Rows
  * come back as the driver reads them, so the text must alias its columns to the row's property
  * names.
  */
 export interface PreparedStatement {
-  /** Unique per statement text: PostgreSQL keeps a named statement per connection. */
+  /** Unique per statement text, an SQL identifier: the database keeps it per connection. */
   name: string;
   text: string;
 }
@@ -35,29 +36,19 @@ export function attachPostgresRunner(db: Database, pool: pg.Pool): void {
  */
 const PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 
-/** The statement cut at its `$n` placeholders: text, parameter index, text, … */
-const pieces = new WeakMap<PreparedStatement, (string | number)[]>();
-
-function piecesOf(statement: PreparedStatement): (string | number)[] {
-  let cut = pieces.get(statement);
-  if (!cut) {
-    cut = statement.text.split(/\$(\d+)/).map((piece, i) => (i % 2 ? Number(piece) - 1 : piece));
-    pieces.set(statement, cut);
-  }
-  return cut;
-}
-
 export function attachPgliteRunner(db: Database, client: PGlite): void {
+  const prepared = new Set<string>();
   runners.set(db, async <Row>(statement: PreparedStatement, values: unknown[]) => {
-    if (values.every((value) => typeof value === 'string' && PLAIN_TOKEN.test(value))) {
-      const text = piecesOf(statement)
-        .map((piece) => (typeof piece === 'number' ? `'${values[piece] as string}'` : piece))
-        .join('');
-      const [result] = await client.exec(text);
-      return (result?.rows ?? []) as Row[];
+    if (!values.every((value) => typeof value === 'string' && PLAIN_TOKEN.test(value))) {
+      return (await client.query<Row>(statement.text, values)).rows;
     }
-    const result = await client.query<Row>(statement.text, values);
-    return result.rows;
+    if (!prepared.has(statement.name)) {
+      await client.exec(`prepare ${statement.name} as ${statement.text}`);
+      prepared.add(statement.name);
+    }
+    const literals = values.map((value) => `'${value as string}'`).join(', ');
+    const [result] = await client.exec(`execute ${statement.name}(${literals})`);
+    return (result?.rows ?? []) as Row[];
   });
 }
 
