@@ -1,0 +1,30 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '/work/wt-hotpath/apps/server/src/db/client.ts';
+import { resolveSession } from '/work/wt-hotpath/apps/server/src/services/session/session-store.ts';
+const h = await openDatabase({ dataDir: null });
+const client = (h.db as any).$client;
+const raw = randomBytes(32).toString('base64url');
+const hash = createHash('sha256').update(raw).digest('base64url');
+await h.db.execute(sql`insert into users (dealerpass_user_id, email, first_name, last_name, dealership, phone, address1, city, state, zip) values ('a','a','a','a','a','a','a','a','a','a')`);
+await h.db.execute(sql`insert into sessions (id_hash, user_id, context, via_kar_id, last_seen_at, absolute_expires_at) select ${hash}, id, 'web', true, now(), now() + interval '1 hour' from users`);
+async function time(label: string, fn: () => Promise<unknown>, n = 2000) {
+  for (let i = 0; i < 100; i++) await fn();
+  const t = performance.now();
+  for (let i = 0; i < n; i++) await fn();
+  console.log(label, Math.round((n / (performance.now() - t)) * 1000), '/s');
+}
+await time('select 1', () => client.query('select 1'));
+await time('session by hash', () => client.query('select * from sessions where id_hash = $1', [hash]));
+await time('resolveSession', () => resolveSession(h.db, raw, new Date()));
+await time('simple users', () => client.query('select * from users'));
+await time('balance', () => client.query('select coalesce((select sum(e.amount_cents) from balance_entries e where e.user_id = users.id), 0)::int from users'));
+await time('resolveSession', () => resolveSession(h.db, raw, new Date()));
+const cols = `"id","dealerpass_user_id","kar_id","email","alt_email","first_name","last_name","dealership","phone","phone_country_code","alt_phone","alt_phone_country_code","auction_access_id","dealership_auction_access_id","address1","address2","city","state","zip","country","billing_first_name","billing_last_name","billing_country","billing_address1","billing_address2","billing_city","billing_state","billing_zip","card_brand","card_last4","card_expiration","subscriptions","account_status","account_status_details","next_bill_date","program_date","preferences","autocheck_id","autocheck_password_enc","autocheck_enabled","autocheck_auto_purchase","legacy_username","legacy_password_hash","created_at","updated_at"`;
+await time('users 45 cols', () => client.query(`select ${cols} from users`));
+await time('users row_to_json', () => client.query(`select row_to_json(u) from users u`));
+await time('users row_to_json text', () => client.query(`select row_to_json(u)::text from users u`));
+await time('users 45 cols rowMode array', () => client.query(`select ${cols} from users`, [], { rowMode: 'array' }));
+await time('users 45 cols exec', () => client.exec(`select ${cols} from users`));
+await time('session by hash json', () => client.query('select row_to_json(s)::text from sessions s where id_hash = $1', [hash]));
+await time('resolveSession json', () => resolveSession(h.db, raw, new Date()));
