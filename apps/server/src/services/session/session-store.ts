@@ -92,8 +92,9 @@ export async function createSession(
  * (docs/decisions/021): every signed-in request starts here. The account's columns are listed
  * from the schema, named as drizzle names them (`UserRow`), and the balance is the one definition
  * of it (account-balance.ts), rendered once. The row travels as one JSON value: the drivers decode
- * a row of fifty columns field by field, which costs more than the query (PGlite most of all);
- * dates stay text, as drizzle gives them, and timestamps are turned back into Dates here.
+ * a row of fifty columns field by field, which costs more than the query (PGlite most of all),
+ * so it comes as text and is parsed here once. Dates stay text, as drizzle gives them;
+ * timestamps are turned back into Dates.
  */
 const ACCOUNT_COLUMNS = Object.entries(getTableColumns(users));
 const TIMESTAMP_KEYS = [
@@ -112,7 +113,7 @@ const SESSION_WITH_ACCOUNT: PreparedStatement = (() => {
   );
   return {
     name: 'dp_session_with_account',
-    text: `select row_to_json(found) as "row" from (
+    text: `select row_to_json(found)::text as "row" from (
         select s.context as "sessionContext", s.via_kar_id as "sessionViaKarId",
           s.last_seen_at as "sessionLastSeenAt", s.absolute_expires_at as "sessionExpiresAt",
           s.ended_at as "sessionEndedAt", s.end_reason as "sessionEndReason",
@@ -141,15 +142,14 @@ export async function resolveSession(
   now: Date,
 ): Promise<SessionLookup> {
   const idHash = hashSessionId(rawId);
-  const [found] = await runPrepared<{ row: Record<string, unknown> }>(db, SESSION_WITH_ACCOUNT, [
-    idHash,
-  ]);
+  const [found] = await runPrepared<{ row: string }>(db, SESSION_WITH_ACCOUNT, [idHash]);
   if (!found) return { status: 'invalid' };
+  const fields = JSON.parse(found.row) as Record<string, unknown>;
   for (const key of TIMESTAMP_KEYS) {
-    const value = found.row[key];
-    if (typeof value === 'string') found.row[key] = new Date(value);
+    const value = fields[key];
+    if (typeof value === 'string') fields[key] = new Date(value);
   }
-  const row = found.row as unknown as SessionWithAccount;
+  const row = fields as unknown as SessionWithAccount;
   const {
     sessionContext: context,
     sessionViaKarId: viaKarId,
