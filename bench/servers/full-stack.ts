@@ -13,7 +13,9 @@ const app = await buildApp({
   webRoot: null,
   backgroundIntervalMs: 0,
 });
-app.get('/api/bench/ping', { config: { access: 'public', rateLimit: false } }, async () => ({ hello: 'world' }));
+app.get('/api/bench/ping', { config: { access: 'public', rateLimit: false } }, async () => ({
+  hello: 'world',
+}));
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
