@@ -130,4 +130,23 @@ describe('the response serializer', () => {
     const transformed = compile(z.object({ at: z.date().transform((date) => date.getTime()) }));
     expect(() => transformed({ at: 'not a date' })).toThrow();
   });
+
+  it('strips unknown keys inside a nullable object or a union of objects, as zod does', () => {
+    const nullable = compile(z.object({ card: z.object({ last4: z.string() }).nullable() }));
+    expect(JSON.parse(nullable({ card: { last4: '4242', token: 'secret' } }))).toEqual({
+      card: { last4: '4242' },
+    });
+    expect(JSON.parse(nullable({ card: null }))).toEqual({ card: null });
+    const union = compile(
+      z.object({
+        status: z.union([
+          z.object({ kind: z.literal('connected'), until: z.string() }),
+          z.object({ kind: z.literal('missing') }),
+        ]),
+      }),
+    );
+    expect(JSON.parse(union({ status: { kind: 'missing', token: 'secret' } }))).toEqual({
+      status: { kind: 'missing' },
+    });
+  });
 });

@@ -5,8 +5,8 @@ import { z } from 'zod';
 
 /**
  * The zod types a compiled serializer writes exactly as zod would: plain data, nothing computed.
- * A transform, a refinement, a default or any check (length, format, …) is zod's to run: a
- * schema holding one is serialized through zod.
+ * A transform, a refinement, a default or any check (length, format, …) is zod's to run, and so
+ * is a union or nullable of anything but scalars: a schema holding one is serialized through zod.
  */
 const PLAIN_TYPES = new Set([
   'object',
@@ -25,8 +25,25 @@ const PLAIN_TYPES = new Set([
   'any',
 ]);
 
+/**
+ * What a union's or a nullable's branch may be. fast-json-stringify picks a branch by validating
+ * the value against each (objects with `additionalProperties: false`), where zod strips unknown
+ * keys: an object branch would fail a value zod accepts.
+ */
+const SCALAR_TYPES = new Set(['string', 'number', 'boolean', 'null', 'enum', 'literal']);
+
 interface ZodInternals {
-  _zod: { def: { type: string; checks?: unknown[] } };
+  _zod: {
+    def: { type: string; checks?: unknown[]; options?: ZodInternals[]; innerType?: ZodInternals };
+  };
+}
+
+function plainType(def: ZodInternals['_zod']['def']): boolean {
+  if (!PLAIN_TYPES.has(def.type) || (def.checks?.length ?? 0) > 0) return false;
+  const scalar = (branch: ZodInternals) => SCALAR_TYPES.has(branch._zod.def.type);
+  if (def.type === 'union') return (def.options ?? []).every(scalar);
+  if (def.type === 'nullable') return def.innerType !== undefined && scalar(def.innerType);
+  return true;
 }
 
 /** Whether every type in the schema is plain (the walk sees each nested type through toJSONSchema). */
@@ -43,8 +60,7 @@ function plainJsonSchema(schema: z.ZodType): Record<string, unknown> | null {
       // every type is written out in place.
       metadata: z.registry(),
       override: ({ zodSchema }) => {
-        const def = (zodSchema as unknown as ZodInternals)._zod.def;
-        if (!PLAIN_TYPES.has(def.type) || (def.checks?.length ?? 0) > 0) plain = false;
+        if (!plainType((zodSchema as unknown as ZodInternals)._zod.def)) plain = false;
       },
     }) as Record<string, unknown>;
     delete json.$schema;
