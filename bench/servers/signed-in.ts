@@ -13,8 +13,7 @@ import { scratchDatabase } from '../scratch-database.ts';
  * sends the parent its port and the session cookies' values.
  *
  * Environment: BENCH_DATABASE_URL (PostgreSQL: a fresh database is made on its server for the
- * run and dropped when the parent goes) or PGlite in memory; BENCH_SESSIONS (default 1);
- * BENCH_POOL_SIZE (the PostgreSQL pool, default the server's own).
+ * run and dropped when the parent goes) or PGlite in memory; BENCH_SESSIONS (default 1).
  */
 const scratch = process.env.BENCH_DATABASE_URL
   ? await scratchDatabase(process.env.BENCH_DATABASE_URL)

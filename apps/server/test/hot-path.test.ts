@@ -77,6 +77,15 @@ describe('the session statement', () => {
     ]);
     expect(await t.app.db.$count(users)).toBeGreaterThan(0);
   });
+
+  it('answers calls that arrive together, before the statement is first prepared', async () => {
+    const statement = { name: 'dp_test_together', text: 'select $1::text as "value"' };
+    const values = Array.from({ length: 8 }, (_, i) => `token-${i}`);
+    const answers = await Promise.all(
+      values.map((value) => runPrepared(t.app.db, statement, [value])),
+    );
+    expect(answers).toEqual(values.map((value) => [{ value }]));
+  });
 });
 
 describe('the response serializer', () => {

@@ -37,15 +37,19 @@ export function attachPostgresRunner(db: Database, pool: pg.Pool): void {
 const PLAIN_TOKEN = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function attachPgliteRunner(db: Database, client: PGlite): void {
-  const prepared = new Set<string>();
+  // One PREPARE per statement, shared by the calls that arrive while it runs.
+  const prepared = new Map<string, Promise<unknown>>();
   runners.set(db, async <Row>(statement: PreparedStatement, values: unknown[]) => {
     if (!values.every((value) => typeof value === 'string' && PLAIN_TOKEN.test(value))) {
       return (await client.query<Row>(statement.text, values)).rows;
     }
-    if (!prepared.has(statement.name)) {
-      await client.exec(`prepare ${statement.name} as ${statement.text}`);
-      prepared.add(statement.name);
+    let preparing = prepared.get(statement.name);
+    if (!preparing) {
+      preparing = client.exec(`prepare ${statement.name} as ${statement.text}`);
+      prepared.set(statement.name, preparing);
+      preparing.catch(() => prepared.delete(statement.name)); // the next call tries again
     }
+    await preparing;
     const literals = values.map((value) => `'${value as string}'`).join(', ');
     const [result] = await client.exec(`execute ${statement.name}(${literals})`);
     return (result?.rows ?? []) as Row[];
