@@ -3,8 +3,11 @@
  * accounts all due today, each with an approved card at the sandbox gateway (no delay). The
  * accounts are seeded in bulk SQL first, outside the timing. On PGlite (in memory): 1,000 and
  * 10,000 accounts, each the median of three runs in fresh databases after a small warm-up run;
- * target time(10k)/time(1k) ≤ 11. With BENCH_DATABASE_URL (PostgreSQL): also 100,000 accounts in a
- * fresh database made for the run and dropped after; target ≥ 3,000 subscriptions per second.
+ * target time(10k)/time(1k) ≤ 10.5 (issue 16). With BENCH_DATABASE_URL (PostgreSQL): also
+ * 100,000 accounts, the median of BENCH_POSTGRES_RUNS (3) runs, each in a fresh database made for
+ * it and dropped after; target ≥ 3,500 subscriptions per second (issue 16). Each run also prints
+ * the CPU time the benchmark's own process spent (the run's JavaScript: receipts, statements), a
+ * figure less moved than the wall clock by other work on the machine.
  * Prints PASS/FAIL per target and exits 1 on a FAIL.
  */
 import { randomBytes } from 'node:crypto';
@@ -17,9 +20,10 @@ import { runBilling } from '../apps/server/src/services/billing/run-billing.ts';
 
 const NOW = new Date('2026-03-15T15:00:00Z'); // 11:00 in New York: business date 2026-03-15
 const TODAY = '2026-03-15';
-const RATIO_TARGET = 11;
-const POSTGRES_TARGET = 3000;
+const RATIO_TARGET = 10.5;
+const POSTGRES_TARGET = 3500;
 const POSTGRES_ACCOUNTS = Number(process.env.BENCH_POSTGRES_ACCOUNTS ?? 100_000);
+const POSTGRES_RUNS = Number(process.env.BENCH_POSTGRES_RUNS ?? 3);
 
 /** N accounts due today, each with a sandbox customer and an approved payment profile. */
 async function seed(handle: DatabaseHandle, n: number): Promise<void> {
@@ -61,6 +65,8 @@ interface Measured {
   n: number;
   ms: number;
   perSecond: number;
+  /** CPU time of this process during the run (user + system). */
+  cpuMs: number;
 }
 
 /** Seeds a fresh database, runs the billing run once, checks everyone was charged exactly once. */
@@ -78,8 +84,10 @@ async function measure(handle: DatabaseHandle, n: number): Promise<Measured> {
     log: { warn: () => {} },
   };
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   const result = await runBilling(deps);
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
   const [check] = (
     (await db.execute(sql`
       select count(*)::int as payments, count(distinct billing_period_id)::int as periods,
@@ -89,7 +97,7 @@ async function measure(handle: DatabaseHandle, n: number): Promise<Measured> {
   if (result.charged !== n || check?.payments !== n || check.periods !== n || check.left !== 0) {
     throw new Error(`expected ${n} charged once each: ${JSON.stringify({ result, check })}`);
   }
-  return { n, ms, perSecond: (n / ms) * 1000 };
+  return { n, ms, perSecond: (n / ms) * 1000, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
 async function onPglite(n: number): Promise<Measured> {
@@ -132,7 +140,8 @@ async function onPostgres(url: string, n: number): Promise<Measured> {
 
 const line = (label: string, m: Measured) =>
   console.log(
-    `${label}: ${m.n} subscriptions in ${(m.ms / 1000).toFixed(2)} s = ${Math.round(m.perSecond)} per second`,
+    `${label}: ${m.n} subscriptions in ${(m.ms / 1000).toFixed(2)} s = ${Math.round(m.perSecond)} per second ` +
+      `(this process's CPU ${(m.cpuMs / 1000).toFixed(2)} s)`,
   );
 
 let failed = false;
@@ -153,16 +162,22 @@ if (process.env.BENCH_PGLITE !== '0') {
   console.log(
     `time(10k)/time(1k): ${ratio.toFixed(2)} (target ≤ ${RATIO_TARGET}) ${ratio <= RATIO_TARGET ? 'PASS' : 'FAIL'}`,
   );
+  // PGlite runs in this process: its CPU time is the run's work, whatever else the machine does.
+  console.log(`CPU(10k)/CPU(1k): ${(large.cpuMs / small.cpuMs).toFixed(2)} (for comparison)`);
   if (ratio > RATIO_TARGET) failed = true;
 }
 
 const postgresUrl = process.env.BENCH_DATABASE_URL;
 if (postgresUrl) {
-  const big = await onPostgres(postgresUrl, POSTGRES_ACCOUNTS);
-  line('PostgreSQL', big);
+  const big = await medianOf(POSTGRES_RUNS, async () => {
+    const once = await onPostgres(postgresUrl, POSTGRES_ACCOUNTS);
+    line('PostgreSQL, one run', once);
+    return once;
+  });
+  line(`PostgreSQL, median of ${POSTGRES_RUNS}`, big);
   const ok = big.perSecond >= POSTGRES_TARGET;
   console.log(
-    `PostgreSQL: ${Math.round(big.perSecond)} subscriptions per second (target ≥ ${POSTGRES_TARGET}) ${ok ? 'PASS' : 'FAIL'}`,
+    `PostgreSQL: ${Math.round(big.perSecond)} subscriptions per second, median of ${POSTGRES_RUNS} (target ≥ ${POSTGRES_TARGET}) ${ok ? 'PASS' : 'FAIL'}`,
   );
   if (!ok) failed = true;
 } else {

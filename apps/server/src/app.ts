@@ -3,11 +3,12 @@ import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { CustomFetch } from 'openid-client';
 import type { Config } from './config.ts';
 import type { DatabaseHandle } from './db/client.ts';
 import { deriveKeys } from './lib/keys.ts';
+import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { scrubRequestUrl } from './lib/scrub.ts';
 import { serializeError } from './lib/serialize-error.ts';
 import csrf from './plugins/csrf.ts';
@@ -138,7 +139,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     parseJson(request, body.toString(), done);
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   const inspect = options.inspectResponse;
   if (inspect) {
     app.addHook('onSend', (request, reply, payload, done) => {

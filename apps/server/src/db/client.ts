@@ -8,6 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, migratePostgres } from './migrate.ts';
+import { attachPgliteRunner, attachPostgresRunner } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -48,6 +49,7 @@ export async function openDatabase(options: {
     // replaced by the pool on next use; unheard, its error would end the whole process.
     pool.on('error', (error) => (options.onConnectionError ?? defaultConnectionError)(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
+    attachPostgresRunner(db, pool);
     // Under an advisory lock: instances starting together migrate one at a time (R13).
     await migratePostgres(pool);
     return {
@@ -72,6 +74,7 @@ export async function openDatabase(options: {
     client = new PGlite();
   }
   const db = drizzlePglite(client, { schema }) as unknown as Database;
+  attachPgliteRunner(db, client);
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db,

@@ -8,7 +8,6 @@ import {
 } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { AppError } from '../errors/app-error.ts';
-import { getUserRow } from '../services/users/get-user-row.ts';
 import { hasBearerToken } from '../lib/bearer-token.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';
 
@@ -122,9 +121,9 @@ export default fp(
         return;
       }
       await app.requireSession(request, reply);
-      if (!request.session) return reply; // refused and answered by the session guard
+      const row = request.account;
+      if (!request.session || !row) return reply; // refused and answered by the session guard
       if (access === 'session') return;
-      const row = await getUserRow(app.db, request.session.userId);
       const decision = accountApiAccess(access.page, {
         flags: accountFlags(row),
         subscriptions: row.subscriptions,
@@ -134,7 +133,6 @@ export default fp(
         const code = REFUSALS[decision.refusal];
         throw new AppError(code, { message: errorMessage(code, app.messageVars) });
       }
-      request.account = row;
     });
   },
   { name: 'route-access', dependencies: ['config', 'session'] },
@@ -152,7 +150,7 @@ declare module 'fastify' {
     routeTable: readonly RouteTableEntry[];
   }
   interface FastifyRequest {
-    /** The account's row, set on routes whose access names an account page. */
+    /** The account's row, read with the session on every signed-in route (session.ts). */
     account: UserRow | null;
   }
 }

@@ -9,6 +9,7 @@ import {
   type ActiveSession,
   type SessionContext,
 } from '../services/session/session-store.ts';
+import type { UserRow } from '../services/users/serialize-user.ts';
 
 export const SESSION_COOKIE = '__Host-dp-session';
 
@@ -21,6 +22,15 @@ export function sessionOf(request: FastifyRequest): ActiveSession {
   return request.session;
 }
 
+/**
+ * The signed-in account's row as it was read with the session, at the start of this request
+ * (docs/decisions/021): a handler that changes the account reads it again after its change.
+ */
+export function accountOf(request: FastifyRequest): UserRow {
+  if (!request.session || !request.account) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+  return request.account;
+}
+
 const DUPLICATE_BODY: Record<SessionContext, string> = {
   web: SESSION_FAILURE_BODIES.duplicateSession,
   app: SESSION_FAILURE_BODIES.duplicateSession,
@@ -31,7 +41,8 @@ const DUPLICATE_BODY: Record<SessionContext, string> = {
 /**
  * `app.requireSession`: the guard of every signed-in route (docs/decisions/009). No cookie → 401;
  * unknown, ended or expired → 403 "invalidToken"; ended by a newer sign-in → 403 "duplicateSession"
- * (or its AF/Ext variant). Otherwise `request.session` is set.
+ * (or its AF/Ext variant). Otherwise `request.session` and `request.account` (the account's row,
+ * read in the same statement) are set.
  */
 export default fp(
   async (app) => {
@@ -67,6 +78,7 @@ export default fp(
       const lookup = await resolveSession(app.db, rawId, app.now());
       if (lookup.status === 'active') {
         request.session = lookup.session;
+        request.account = lookup.account;
         return;
       }
       const body =

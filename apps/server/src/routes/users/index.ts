@@ -4,11 +4,10 @@ import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ZConnectKarIdRequestSchema } from '@dealerpass/domain/schemas/identity';
 import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
 import { connectKarId } from '../../services/users/connect-kar-id.ts';
-import { getUserRow } from '../../services/users/get-user-row.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../../services/users/is-email-taken.ts';
 import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
 import { registerUpdateCurrentUser } from './update-current-user.ts';
-import { sessionOf } from '../../plugins/session.ts';
+import { accountOf, sessionOf } from '../../plugins/session.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
 const ZTakenResponseSchema = z.object({ data: z.boolean() });
@@ -31,8 +30,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { userId } = sessionOf(request);
-      return { data: serializeUser(await getUserRow(app.db, userId)) };
+      return { data: serializeUser(accountOf(request)) };
     },
   );
 

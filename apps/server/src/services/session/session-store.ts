@@ -1,8 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, isNull } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { Database, Transaction } from '../../db/client.ts';
+import { runPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { open, seal } from '../../lib/secret-box.ts';
+import { balanceCentsOfUser } from '../billing/account-balance.ts';
+import type { UserRow } from '../users/serialize-user.ts';
 
 /** DECISIONS R6: 30 minutes idle, 12 hours absolute. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -26,7 +30,7 @@ export interface ActiveSession {
 }
 
 export type SessionLookup =
-  | { status: 'active'; session: ActiveSession }
+  | { status: 'active'; session: ActiveSession; account: UserRow }
   | { status: 'invalid' }
   | { status: 'duplicate'; context: SessionContext };
 
@@ -83,34 +87,96 @@ export async function createSession(
   return { rawId, replaced };
 }
 
-/** Resolves a cookie value to its session, ending it if it has just run out, and keeps it alive. */
+/**
+ * The session and its account's row (with its balance) in one statement, one round trip
+ * (docs/decisions/021): every signed-in request starts here. The account's columns are listed
+ * from the schema, named as drizzle names them (`UserRow`), and the balance is the one definition
+ * of it (account-balance.ts), rendered once. The row travels as one JSON value: the drivers decode
+ * a row of fifty columns field by field, which costs more than the query (PGlite most of all),
+ * so it comes as text and is parsed here once. Dates stay text, as drizzle gives them;
+ * timestamps are turned back into Dates.
+ */
+const ACCOUNT_COLUMNS = Object.entries(getTableColumns(users));
+const TIMESTAMP_KEYS = [
+  'sessionLastSeenAt',
+  'sessionExpiresAt',
+  'sessionEndedAt',
+  ...ACCOUNT_COLUMNS.filter(([, column]) => column.columnType === 'PgTimestamp').map(
+    ([key]) => key,
+  ),
+];
+const SESSION_WITH_ACCOUNT: PreparedStatement = (() => {
+  const balance = new PgDialect().sqlToQuery(balanceCentsOfUser());
+  if (balance.params.length > 0) throw new Error('the balance expression takes no parameters');
+  const accountColumns = ACCOUNT_COLUMNS.map(
+    ([key, column]) => `"users"."${column.name}" as "${key}"`,
+  );
+  return {
+    name: 'dp_session_with_account',
+    text: `select row_to_json(found)::text as "row" from (
+        select s.context as "sessionContext", s.via_kar_id as "sessionViaKarId",
+          s.last_seen_at as "sessionLastSeenAt", s.absolute_expires_at as "sessionExpiresAt",
+          s.ended_at as "sessionEndedAt", s.end_reason as "sessionEndReason",
+          ${accountColumns.join(', ')}, ${balance.sql} as "balanceCents"
+        from sessions s join users on users.id = s.user_id
+        where s.id_hash = $1) found`,
+  };
+})();
+
+interface SessionWithAccount extends UserRow {
+  sessionContext: SessionContext;
+  sessionViaKarId: boolean;
+  sessionLastSeenAt: Date;
+  sessionExpiresAt: Date;
+  sessionEndedAt: Date | null;
+  sessionEndReason: (typeof sessions.$inferSelect)['endReason'];
+}
+
+/**
+ * Resolves a cookie value to its session and the account's row, ending the session if it has
+ * just run out, and keeps it alive.
+ */
 export async function resolveSession(
   db: Database,
   rawId: string,
   now: Date,
 ): Promise<SessionLookup> {
   const idHash = hashSessionId(rawId);
-  const [row] = await db.select().from(sessions).where(eq(sessions.idHash, idHash)).limit(1);
-  if (!row) return { status: 'invalid' };
-  if (row.endedAt) {
-    return row.endReason === 'duplicate'
-      ? { status: 'duplicate', context: row.context }
-      : { status: 'invalid' };
+  const [found] = await runPrepared<{ row: string }>(db, SESSION_WITH_ACCOUNT, [idHash]);
+  if (!found) return { status: 'invalid' };
+  const fields = JSON.parse(found.row) as Record<string, unknown>;
+  for (const key of TIMESTAMP_KEYS) {
+    const value = fields[key];
+    if (typeof value === 'string') fields[key] = new Date(value);
   }
-  const idleExpired = now.getTime() - row.lastSeenAt.getTime() > SESSION_IDLE_MS;
-  if (idleExpired || now >= row.absoluteExpiresAt) {
+  const row = fields as unknown as SessionWithAccount;
+  const {
+    sessionContext: context,
+    sessionViaKarId: viaKarId,
+    sessionLastSeenAt: lastSeenAt,
+    sessionExpiresAt: absoluteExpiresAt,
+    sessionEndedAt: endedAt,
+    sessionEndReason: endReason,
+    ...account
+  } = row;
+  if (endedAt) {
+    return endReason === 'duplicate' ? { status: 'duplicate', context } : { status: 'invalid' };
+  }
+  const idleExpired = now.getTime() - lastSeenAt.getTime() > SESSION_IDLE_MS;
+  if (idleExpired || now >= absoluteExpiresAt) {
     await db
       .update(sessions)
       .set({ endedAt: now, endReason: 'expired' })
       .where(eq(sessions.idHash, idHash));
     return { status: 'invalid' };
   }
-  if (now.getTime() - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+  if (now.getTime() - lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
     await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
   }
   return {
     status: 'active',
-    session: { idHash, userId: row.userId, context: row.context, viaKarId: row.viaKarId },
+    session: { idHash, userId: account.id, context, viaKarId },
+    account,
   };
 }
 
