@@ -1,10 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './build/precompress.ts';
 
 // The server serves dist/ and fills index.html's <!--app-head--> marker per response (CSRF token,
-// referrer origin, public configuration). For `npm run dev -w @dealerpass/web`, the API is proxied.
+// referrer origin, public configuration). Every other text file is written beside its brotli
+// and gzip copies (build/precompress.ts). For `npm run dev -w @dealerpass/web`, the API is proxied.
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     manifest: true,
     sourcemap: false,
