@@ -10,6 +10,7 @@ import type { DatabaseHandle } from './db/client.ts';
 import { deriveKeys } from './lib/keys.ts';
 import { scrubRequestUrl } from './lib/scrub.ts';
 import { serializeError } from './lib/serialize-error.ts';
+import compression from './plugins/compression.ts';
 import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
@@ -157,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allowList: (request) => STATIC_FILE.test(request.url),
   });
   await app.register(securityHeaders);
+  await app.register(compression);
   await app.register(csrf);
   await app.register(jsonOnly);
   await app.register(services, {

@@ -16,6 +16,9 @@ const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="u
  * Serves the built single-page app and everything it needs on the same port as the API:
  * hashed assets with a year-long cache, and for every other non-API path index.html with this
  * browser's CSRF token, the referrer origin and the public configuration in meta tags (001 §7).
+ * Files go out as the build's brotli or gzip copy when the request accepts one (`Vary:
+ * Accept-Encoding` either way); the page is compressed per response by plugins/compression.ts
+ * (docs/decisions/020).
  */
 export default fp(
   async (app, options: { webRoot: string | null }) => {
@@ -48,6 +51,9 @@ export default fp(
         prefix: '/',
         index: false,
         wildcard: false,
+        preCompressed: true,
+        // The compressed copies are chosen by negotiation, never requested by their own names.
+        globIgnore: ['**/*.br', '**/*.gz'],
         allowedPath: (pathName) => pathName !== '/index.html',
         setHeaders: (res, path) => {
           res.header(
@@ -57,6 +63,17 @@ export default fp(
               : 'public, max-age=3600',
           );
         },
+      });
+      // @fastify/send names a plain .js file application/javascript, @fastify/static its compressed
+      // copies text/javascript (RFC 9239): one media type whichever representation goes out.
+      app.addHook('onSend', (request, reply, payload, done) => {
+        if (
+          'file' in request.routeOptions.config &&
+          String(reply.getHeader('content-type')).startsWith('application/javascript')
+        ) {
+          reply.header('content-type', 'text/javascript; charset=utf-8');
+        }
+        done(null, payload);
       });
     }
 
@@ -83,6 +100,8 @@ export default fp(
       if (
         path === '/api' ||
         path.startsWith('/api/') ||
+        // A file the build does not have (an old chunk after a deploy) is missing, not a page.
+        path.startsWith('/assets/') ||
         (request.method !== 'GET' && request.method !== 'HEAD')
       ) {
         return reply.status(404).send({
