@@ -7,3 +7,4 @@
  */
 const zodGlobal = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 zodGlobal.__zod_globalConfig = { ...zodGlobal.__zod_globalConfig, jitless: true };
+export {};
