@@ -29,6 +29,7 @@ export default fp(
       : FALLBACK_TEMPLATE;
     if (!template.includes(HEAD_MARKER))
       throw new Error(`index.html lacks the ${HEAD_MARKER} marker`);
+    const preloads = webRoot ? readPagePreloads(webRoot) : [];
 
     const publicConfig = JSON.stringify({
       companyName: app.config.company.name,
@@ -77,12 +78,13 @@ export default fp(
       });
     }
 
-    function renderPage(_request: FastifyRequest, reply: FastifyReply) {
+    function renderPage(request: FastifyRequest, reply: FastifyReply) {
       const nonce = setPagePolicy(reply, app.config);
       const head = [
         `<meta name="csrf-token" content="${escapeAttribute(reply.csrfToken())}">`,
         `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
         `<meta name="dp-config" content="${escapeAttribute(publicConfig)}">`,
+        pagePreloadLinks(preloads, request.url),
       ].join('');
       const html = template
         .replace(HEAD_MARKER, head)
@@ -122,6 +124,48 @@ declare module 'fastify' {
     /** Answers with the web app's page, for server routes whose page is the single-page app. */
     sendAppPage(): FastifyReply;
   }
+}
+
+/** The build's list of each page's chunks and stylesheets (apps/web/build/page-preloads.ts). */
+const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
+
+interface PagePreload {
+  segments: string[];
+  links: string;
+}
+
+function readPagePreloads(webRoot: string): PagePreload[] {
+  const file = join(webRoot, PAGE_PRELOADS_FILE);
+  if (!existsSync(file)) return [];
+  const table = JSON.parse(readFileSync(file, 'utf8')) as Record<
+    string,
+    { js: string[]; css: string[] }
+  >;
+  return Object.entries(table).map(([path, { js, css }]) => ({
+    segments: segmentsOf(path),
+    links: [
+      ...css.map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}">`),
+      ...js.map((href) => `<link rel="modulepreload" href="${escapeAttribute(href)}">`),
+    ].join(''),
+  }));
+}
+
+function segmentsOf(path: string): string[] {
+  return path.toLowerCase().split('/').filter(Boolean);
+}
+
+/**
+ * The page's own code, named in its head so the browser fetches it with the entry rather than
+ * after it has run (docs/decisions/020); nothing for a path that is no page of the app.
+ */
+function pagePreloadLinks(preloads: PagePreload[], url: string): string {
+  const path = segmentsOf(url.split('?')[0] ?? '');
+  const page = preloads.find(
+    ({ segments }) =>
+      segments.length === path.length &&
+      segments.every((segment, i) => segment.startsWith(':') || segment === path[i]),
+  );
+  return page?.links ?? '';
 }
 
 function escapeAttribute(value: string): string {

@@ -69,7 +69,7 @@ const AutoCheckIntegrationsPage = lazyPage(
   () => import('../features/integrations/routes/autocheck-integrations-page.tsx'),
 );
 
-const APP_ROUTES = (
+export const APP_ROUTES = (
   <>
     <Route element={<PublicLayout />}>
       <Route index element={<Navigate to="/home" replace />} />

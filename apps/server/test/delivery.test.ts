@@ -1,7 +1,7 @@
 /**
- * Compressed delivery (docs/decisions/020): the build's brotli and gzip copies chosen by the
- * request's Accept-Encoding, the page and API JSON above 1 KB compressed per response, and
- * everything else (small answers, PDFs, zips) sent as it is.
+ * Delivery (docs/decisions/020): the build's brotli and gzip copies chosen by the request's
+ * Accept-Encoding, the page and API JSON above 1 KB compressed per response, everything else
+ * (small answers, PDFs, zips) sent as it is, and each page naming its own chunks for preloading.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,19 @@ beforeAll(async () => {
   // Only a gzip copy: a brotli request falls back to it.
   writeFileSync(join(webRoot, 'assets', 'style-9f8e7d.css'), SCRIPT);
   writeFileSync(join(webRoot, 'assets', 'style-9f8e7d.css.gz'), gzipSync(SCRIPT));
+  // As apps/web/build/page-preloads.ts writes it.
+  mkdirSync(join(webRoot, '.vite'));
+  writeFileSync(
+    join(webRoot, '.vite', 'page-preloads.json'),
+    JSON.stringify({
+      '/home': {
+        js: ['/assets/home-page-1.js', '/assets/quote-table-2.js'],
+        css: ['/assets/home-3.css'],
+      },
+      '/oidc/interaction/:uid': { js: ['/assets/sign-in-page-4.js'], css: [] },
+      '/account/carFaxIntegrations': { js: ['/assets/carfax-5.js'], css: [] },
+    }),
+  );
   t = await buildTestApp({
     webRoot,
     routes: (app) => {
@@ -264,5 +277,35 @@ describe('answers compressed per response', () => {
     // A stored zip: its first entry's local header, then the PDF's bytes as they are.
     expect(response.rawPayload.subarray(0, 4).toString('latin1')).toBe('PK\x03\x04');
     expect(response.rawPayload.includes(PDF.subarray(0, 64))).toBe(true);
+  });
+});
+
+describe('page preloads', () => {
+  const linksOf = (html: string) =>
+    [...html.matchAll(/<link rel="(modulepreload|stylesheet)" href="([^"]+)">/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+
+  it("names the page's own chunks and stylesheets in its head", async () => {
+    const home = await get('/home');
+    expect(linksOf(home.body)).toEqual([
+      'stylesheet /assets/home-3.css',
+      'modulepreload /assets/home-page-1.js',
+      'modulepreload /assets/quote-table-2.js',
+    ]);
+    expect(home.body.indexOf('modulepreload')).toBeLessThan(home.body.indexOf('</head>'));
+    expect(linksOf((await get('/oidc/interaction/bggANCgfn6pR_oVtdFmdzK4DOTrZR0GqNJIz-kzZlYi?x=1')).body)).toEqual([
+      'modulepreload /assets/sign-in-page-4.js',
+    ]);
+    // The router's paths are not case-sensitive, nor are these; a trailing slash is the same path.
+    expect(linksOf((await get('/account/carfaxintegrations/')).body)).toEqual([
+      'modulepreload /assets/carfax-5.js',
+    ]);
+  });
+
+  it('names nothing on a path that is no page of the app', async () => {
+    for (const url of ['/nowhere', '/oidc/interaction', '/home/more']) {
+      expect(linksOf((await get(url)).body), url).toEqual([]);
+    }
   });
 });
