@@ -4,7 +4,10 @@
  * with FCP, LCP, TBT and CLS per page, and the targets of issue 16: on the public pages
  * performance ≥ 98, CLS ≤ 0.02 and the other three categories 100; /account/billing, signed in
  * through the real sign-in page as a demo account, performance ≥ 95. Run after `npm run build`
- * (npm run bench:lighthouse does both). LIGHTHOUSE_PAGES=/home,/contact runs only those.
+ * (npm run bench:lighthouse does both). Each page is audited LIGHTHOUSE_RUNS times (default 3)
+ * and the run with the median performance score is reported, as Lighthouse advises for its
+ * simulated throttling, which scales the CPU time it observes (noisy on a shared machine).
+ * LIGHTHOUSE_PAGES=/home,/contact runs only those pages.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -37,6 +40,7 @@ const TARGETS: Target[] = [
 ];
 const only = process.env.LIGHTHOUSE_PAGES?.split(',');
 const targets = only ? TARGETS.filter((t) => only.includes(t.path)) : TARGETS;
+const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -129,7 +133,13 @@ let allMet = true;
 try {
   const cookie = targets.some((t) => t.signedIn) ? await signIn(app.url) : '';
   for (const target of targets) {
-    const lhr = await audit(`${app.url}${target.path}`, target.signedIn ? { cookie } : undefined);
+    const runs: Awaited<ReturnType<typeof audit>>[] = [];
+    for (let run = 0; run < RUNS; run++)
+      runs.push(await audit(`${app.url}${target.path}`, target.signedIn ? { cookie } : undefined));
+    const performanceOf = (run: (typeof runs)[number]) => run.categories.performance?.score ?? 0;
+    runs.sort((a, b) => performanceOf(a) - performanceOf(b));
+    const lhr = runs[runs.length >> 1]!;
+    const spread = runs.map((run) => Math.round(performanceOf(run) * 100)).join(', ');
     const reportFile = join(reportDir, `${target.path.replaceAll('/', '_')}.json`);
     writeFileSync(reportFile, JSON.stringify(lhr));
     const score = (id: (typeof CATEGORIES)[number]) =>
@@ -151,6 +161,7 @@ try {
     console.log(
       `${target.path.padEnd(17)} perf ${String(score('performance')).padStart(3)}  a11y ${String(score('accessibility')).padStart(3)}  bp ${String(score('best-practices')).padStart(3)}  seo ${String(score('seo')).padStart(3)}  ` +
         `FCP ${(fcp / 1000).toFixed(2)} s  LCP ${(lcp / 1000).toFixed(2)} s  TBT ${Math.round(tbt)} ms  CLS ${cls.toFixed(3)}  ` +
+        `(runs: ${spread})  ` +
         (failures.length ? `FAIL (${failures.join(', ')})` : 'PASS'),
     );
     // What Lighthouse holds against the page: every scored audit below full marks.
