@@ -31,6 +31,8 @@ interface Target {
   minPerformance: number;
   /** CLS limit and 100 in the other three categories: the public pages' targets. */
   strict: boolean;
+  /** Shown for reference, with no target of its own. */
+  reference?: boolean;
 }
 
 const TARGETS: Target[] = [
@@ -40,7 +42,7 @@ const TARGETS: Target[] = [
   // /login itself, as a visitor reaches the sign-in page: two redirects of the OpenID protocol
   // (our relying party → the provider's /oidc/auth → the interaction) are in its figures. Shown
   // for reference; the target applies to the sign-in page itself, audited next.
-  { path: '/login', signedIn: false, minPerformance: 0, strict: false },
+  { path: '/login', signedIn: false, minPerformance: 0, strict: false, reference: true },
   {
     path: '/oidc/interaction/:uid',
     signIn: true,
@@ -206,7 +208,11 @@ try {
       `${target.path.padEnd(17)} perf ${String(score('performance')).padStart(3)}  a11y ${String(score('accessibility')).padStart(3)}  bp ${String(score('best-practices')).padStart(3)}  seo ${String(score('seo')).padStart(3)}  ` +
         `FCP ${(fcp / 1000).toFixed(2)} s  LCP ${(lcp / 1000).toFixed(2)} s  TBT ${Math.round(tbt)} ms  CLS ${cls.toFixed(3)}  ` +
         `(runs: ${spread})  ` +
-        (failures.length ? `FAIL (${failures.join(', ')})` : 'PASS'),
+        (target.reference
+          ? 'reference'
+          : failures.length
+            ? `FAIL (${failures.join(', ')})`
+            : 'PASS'),
     );
     // What Lighthouse holds against the page: every scored audit below full marks.
     for (const id of CATEGORIES) {
