@@ -294,9 +294,11 @@ describe('page preloads', () => {
       'modulepreload /assets/quote-table-2.js',
     ]);
     expect(home.body.indexOf('modulepreload')).toBeLessThan(home.body.indexOf('</head>'));
-    expect(linksOf((await get('/oidc/interaction/bggANCgfn6pR_oVtdFmdzK4DOTrZR0GqNJIz-kzZlYi?x=1')).body)).toEqual([
-      'modulepreload /assets/sign-in-page-4.js',
-    ]);
+    expect(
+      linksOf(
+        (await get('/oidc/interaction/bggANCgfn6pR_oVtdFmdzK4DOTrZR0GqNJIz-kzZlYi?x=1')).body,
+      ),
+    ).toEqual(['modulepreload /assets/sign-in-page-4.js']);
     // The router's paths are not case-sensitive, nor are these; a trailing slash is the same path.
     expect(linksOf((await get('/account/carfaxintegrations/')).body)).toEqual([
       'modulepreload /assets/carfax-5.js',
