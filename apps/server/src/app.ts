@@ -11,6 +11,7 @@ import { deriveKeys } from './lib/keys.ts';
 import { responseSerializerCompiler } from './lib/response-serializer.ts';
 import { scrubRequestUrl } from './lib/scrub.ts';
 import { serializeError } from './lib/serialize-error.ts';
+import compression from './plugins/compression.ts';
 import csrf from './plugins/csrf.ts';
 import errorHandler from './plugins/error-handler.ts';
 import jsonOnly from './plugins/json-only.ts';
@@ -204,6 +205,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     allowList: (request) => STATIC_FILE.test(request.url),
   });
   await app.register(securityHeaders);
+  await app.register(compression);
   await app.register(csrf);
   await app.register(jsonOnly);
   await app.register(services, {

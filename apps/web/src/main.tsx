@@ -1,16 +1,24 @@
+import './lib/zod-jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ToastProvider } from './components/ui/toast.tsx';
-import { App } from './app/router.tsx';
+import { App, preloadPage } from './app/router.tsx';
 import './styles/global.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 
-createRoot(root).render(
-  <StrictMode>
-    <ToastProvider>
-      <App />
-    </ToastProvider>
-  </StrictMode>,
-);
+// The page's own code first, then one render: the layout does not show a loading state and then
+// move its footer when the page arrives (a layout shift). A page whose code fails to load renders
+// anyway and shows the route error.
+void preloadPage(window.location.pathname)
+  .catch(() => undefined)
+  .then(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <ToastProvider>
+          <App />
+        </ToastProvider>
+      </StrictMode>,
+    );
+  });

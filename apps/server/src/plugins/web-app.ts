@@ -21,6 +21,9 @@ const FALLBACK_TEMPLATE = `<!doctype html><html lang="en"><head><meta charset="u
  * Serves the built single-page app and everything it needs on the same port as the API:
  * hashed assets with a year-long cache, and for every other non-API path index.html with this
  * browser's CSRF token, the referrer origin and the public configuration in meta tags (001 §7).
+ * Files go out as the build's brotli or gzip copy when the request accepts one (`Vary:
+ * Accept-Encoding` either way); the page is compressed per response by plugins/compression.ts
+ * (docs/decisions/020).
  */
 export default fp(
   async (app, options: { webRoot: string | null; webDev?: WebDev | undefined }) => {
@@ -35,6 +38,7 @@ export default fp(
       : FALLBACK_TEMPLATE;
     if (!template.includes(HEAD_MARKER))
       throw new Error(`index.html lacks the ${HEAD_MARKER} marker`);
+    const preloads = webRoot ? readPagePreloads(webRoot) : [];
 
     const publicConfig = JSON.stringify({
       companyName: app.config.company.name,
@@ -57,6 +61,9 @@ export default fp(
         prefix: '/',
         index: false,
         wildcard: false,
+        preCompressed: true,
+        // The compressed copies are chosen by negotiation, never requested by their own names.
+        globIgnore: ['**/*.br', '**/*.gz'],
         allowedPath: (pathName) => pathName !== '/index.html',
         setHeaders: (res, path) => {
           res.header(
@@ -66,6 +73,17 @@ export default fp(
               : 'public, max-age=3600',
           );
         },
+      });
+      // @fastify/send names a plain .js file application/javascript, @fastify/static its compressed
+      // copies text/javascript (RFC 9239): one media type whichever representation goes out.
+      app.addHook('onSend', (request, reply, payload, done) => {
+        if (
+          'file' in request.routeOptions.config &&
+          String(reply.getHeader('content-type')).startsWith('application/javascript')
+        ) {
+          reply.header('content-type', 'text/javascript; charset=utf-8');
+        }
+        done(null, payload);
       });
     }
 
@@ -102,6 +120,7 @@ export default fp(
         `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
         `<meta name="dp-config" content="${escapeAttribute(publicConfig)}">`,
         priceTableElement(),
+        pagePreloadLinks(preloads, reply.request.url),
       ].join('');
       const html = page
         .replace(HEAD_MARKER, head)
@@ -119,6 +138,8 @@ export default fp(
       if (
         path === '/api' ||
         path.startsWith('/api/') ||
+        // A file the build does not have (an old chunk after a deploy) is missing, not a page.
+        path.startsWith('/assets/') ||
         (request.method !== 'GET' && request.method !== 'HEAD')
       ) {
         return reply.status(404).send({
@@ -139,6 +160,48 @@ declare module 'fastify' {
     /** Answers with the web app's page, for server routes whose page is the single-page app. */
     sendAppPage(): FastifyReply;
   }
+}
+
+/** The build's list of each page's chunks and stylesheets (apps/web/build/page-preloads.ts). */
+const PAGE_PRELOADS_FILE = '.vite/page-preloads.json';
+
+interface PagePreload {
+  segments: string[];
+  links: string;
+}
+
+function readPagePreloads(webRoot: string): PagePreload[] {
+  const file = join(webRoot, PAGE_PRELOADS_FILE);
+  if (!existsSync(file)) return [];
+  const table = JSON.parse(readFileSync(file, 'utf8')) as Record<
+    string,
+    { js: string[]; css: string[] }
+  >;
+  return Object.entries(table).map(([path, { js, css }]) => ({
+    segments: segmentsOf(path),
+    links: [
+      ...css.map((href) => `<link rel="stylesheet" href="${escapeAttribute(href)}">`),
+      ...js.map((href) => `<link rel="modulepreload" href="${escapeAttribute(href)}">`),
+    ].join(''),
+  }));
+}
+
+function segmentsOf(path: string): string[] {
+  return path.toLowerCase().split('/').filter(Boolean);
+}
+
+/**
+ * The page's own code, named in its head so the browser fetches it with the entry rather than
+ * after it has run (docs/decisions/020); nothing for a path that is no page of the app.
+ */
+function pagePreloadLinks(preloads: PagePreload[], url: string): string {
+  const path = segmentsOf(url.split('?')[0] ?? '');
+  const page = preloads.find(
+    ({ segments }) =>
+      segments.length === path.length &&
+      segments.every((segment, i) => segment.startsWith(':') || segment === path[i]),
+  );
+  return page?.links ?? '';
 }
 
 function escapeAttribute(value: string): string {

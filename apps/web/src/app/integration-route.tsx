@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '../lib/router/router.tsx';
 import { accountRouteAccess } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import {

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router/router.tsx';
 
 /** How long to wait for a lazily loaded page to render the element an anchor points at. */
 const ANCHOR_WAIT_MS = 3000;

@@ -1,6 +1,6 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Navigate, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Navigate, Route, Routes, useLocation } from '../../lib/router/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../components/ui/toast.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';

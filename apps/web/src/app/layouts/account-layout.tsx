@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef, useState } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { Outlet, useLocation, useNavigate } from '../../lib/router/router.tsx';
 import { BLOCKED_REDIRECT } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { ApiError } from '../../lib/api-client.ts';

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { Link, NavLink, Outlet, useLocation } from 'react-router';
+import { Link, NavLink, Outlet, useLocation } from '../../lib/router/router.tsx';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
 import {
   CookieConsent,

@@ -3,6 +3,7 @@ import { detectCardType, lastFour, type TCardType } from '@dealerpass/domain/val
 import { normalizeExpiry } from '@dealerpass/domain/validation/expiry';
 import { stripWhitespace } from '@dealerpass/domain/validation/text';
 import { readMeta } from '../runtime-config.ts';
+import { CardTokenizationError, type CardField } from './card-tokenization-error.ts';
 
 /**
  * Card fields go from the browser straight to the payment gateway, never to our API (DECISIONS
@@ -37,27 +38,7 @@ export interface TokenizedCard {
   creditCardExpiration: string;
 }
 
-export type CardField = 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode';
-
-/**
- * Why no token came back. CARD_INVALID carries each field's message under the card form's field
- * names; the others are for the form's general error.
- */
-export class CardTokenizationError extends Error {
-  override name = 'CardTokenizationError';
-  readonly code: 'CARD_INVALID' | 'RATE_LIMITED' | 'NETWORK_ERROR' | 'GATEWAY_ERROR';
-  readonly errors: { source: CardField; message: string }[];
-
-  constructor(
-    code: CardTokenizationError['code'],
-    message: string,
-    errors: CardTokenizationError['errors'] = [],
-  ) {
-    super(message);
-    this.code = code;
-    this.errors = errors;
-  }
-}
+export { CardTokenizationError, type CardField } from './card-tokenization-error.ts';
 
 /** The gateway the page names; the sandbox when it names none. */
 export function paymentGatewayConfig(): PaymentGatewayConfig {

@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
-import { NavLink, useLocation } from 'react-router';
+import { NavLink, useLocation } from '../../../lib/router/router.tsx';
 import { INACTIVE_NAV_ALERT, accountNavLinks } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { useToast } from '../../../components/ui/toast.tsx';

@@ -1,4 +1,4 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation } from '../../../lib/router/router.tsx';
 import { accountRouteAccess } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { useCancelling } from '../cancelling.tsx';

@@ -17,7 +17,7 @@ import { BillingAddressFields } from '../../../components/payment/billing-addres
 import { CardFields } from '../../../components/payment/card-fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
-import { CardTokenizationError, tokenizeCard } from '../../../lib/payments/tokenize-card.ts';
+import { CardTokenizationError } from '../../../lib/payments/card-tokenization-error.ts';
 import {
   reactivateAccount,
   updatePaymentProfile,
@@ -180,6 +180,8 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     summary.clear();
     let card;
     try {
+      // The tokenization code is loaded when a card is submitted, not with the page.
+      const { tokenizeCard } = await import('../../../lib/payments/tokenize-card.ts');
       card = await tokenizeCard({
         cardNumber: values.creditCardNumber,
         expiration: values.creditCardExpiration,

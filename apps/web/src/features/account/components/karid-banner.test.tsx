@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { BANNER_DISMISSED_STORAGE_KEY } from '@dealerpass/domain/account/karid-banner';
 import { CurrentUserProvider, type ICurrentUser } from '../current-user.tsx';

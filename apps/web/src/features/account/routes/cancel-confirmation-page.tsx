@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { SUBSCRIPTIONS_TEXTS, pendingCancelNotice } from '@dealerpass/domain/messages/ui-texts';

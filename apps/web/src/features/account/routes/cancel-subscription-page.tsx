@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { SUBSCRIPTIONS_TEXTS } from '@dealerpass/domain/messages/ui-texts';

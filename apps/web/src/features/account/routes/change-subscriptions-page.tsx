@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { KarIdConnectForm } from '../components/karid-connect-form.tsx';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useNavigate, useSearchParams } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { subscriptionsPageView } from '@dealerpass/domain/account/billing-view';
 import { accountFlags } from '@dealerpass/domain/account/status';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from '../../../lib/router/router.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { SESSION_MESSAGES, sessionMessageFor } from '../session-messages.ts';
 import '../auth.css';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import '../auth.css';
 
 /** /authlogout (001 §2): where every logout ends, through the context's logout callback. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/router.tsx';
 import { emitAnalyticsEvent } from '../../../lib/events.ts';
 import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { logout } from '../api/logout.ts';

@@ -1,6 +1,6 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter, Route, Routes } from 'react-router';
+import { MemoryRouter, Route, Routes } from '../../../lib/router/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPage } from '../../../lib/full-page-navigation.ts';
 import SignInPage from './sign-in-page.tsx';

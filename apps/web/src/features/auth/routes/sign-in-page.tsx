@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useParams } from 'react-router';
+import { useParams } from '../../../lib/router/router.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { getInteractionDetails, type IInteractionDetails } from '../api/get-interaction-details.ts';

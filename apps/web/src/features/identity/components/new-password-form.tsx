@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { type FieldErrors } from 'react-hook-form';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import {
   ZNewPasswordFormSchema,
   type TNewPasswordForm,

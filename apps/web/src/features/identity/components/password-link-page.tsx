@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link, useSearchParams } from '../../../lib/router/router.tsx';
 import { errorMessage } from '@dealerpass/domain/messages';
 import {
   IDENTITY_TOKEN_PATTERN,

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/router.tsx';
 import { CARFAX_TEXTS } from '@dealerpass/domain/integrations/carfax';
 import { CarfaxConnection } from '../components/carfax-connection.tsx';
 import { carfaxNoticeFrom } from '../carfax-navigation-state.ts';

@@ -1,5 +1,5 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from '../../../lib/router/router.tsx';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { storeCarfaxSignIn, takeCarfaxSignIn } from '../carfax-sign-in-storage.ts';
 import { ToastProvider } from '../../../components/ui/toast.tsx';

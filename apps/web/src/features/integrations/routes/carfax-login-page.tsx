@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { CARFAX_TEXTS, carfaxCodeForFailure } from '@dealerpass/domain/integrations/carfax';
 import { carfaxErrorMessage } from '@dealerpass/domain/messages/carfax-errors';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { CARFAX_TEXTS } from '@dealerpass/domain/integrations/carfax';
 import type { ICarfaxNavigationState } from '../carfax-navigation-state.ts';

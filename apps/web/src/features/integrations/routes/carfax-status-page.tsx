@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { CARFAX_TEXTS } from '@dealerpass/domain/integrations/carfax';
 import { CarfaxConnection } from '../components/carfax-connection.tsx';

@@ -1,7 +1,7 @@
 import '../terms-page.css';
 import { useEffect } from 'react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import { FOOTNOTES } from '@dealerpass/domain/catalogue';
 import { TRIAL_DAYS, CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import { formatCurrency } from '@dealerpass/domain/money';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/router.tsx';
 import { CATALOGUE, CATALOGUE_GROUPS, FOOTNOTES } from '@dealerpass/domain/catalogue';
 import HomePage from './home-page.tsx';
 

@@ -1,6 +1,6 @@
 import '../home-page.css';
 import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 // Only light, pure domain modules: /home must stay small (no schemas, nothing that imports zod).
 import { CATALOGUE, CATALOGUE_GROUPS, FOOTNOTES } from '@dealerpass/domain/catalogue';
 import type {

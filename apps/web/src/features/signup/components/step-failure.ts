@@ -1,7 +1,7 @@
 import type { IErrorSummaryItem } from '../../../components/ui/error-summary.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
-import { CardTokenizationError } from '../../../lib/payments/tokenize-card.ts';
+import { CardTokenizationError } from '../../../lib/payments/card-tokenization-error.ts';
 
 /** What a page's save or the final submit can fail with. */
 export type StepFailure = ApiError | CardTokenizationError | Error;

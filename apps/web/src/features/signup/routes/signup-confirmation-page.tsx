@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../../lib/router/router.tsx';
 import { SIGNUP_CONFIRMATION } from '@dealerpass/domain/messages/ui-texts';
 import { Button } from '../../../components/ui/button.tsx';
 import { replacePage } from '../../../lib/full-page-navigation.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router/router.tsx';
 import { errorMessage } from '@dealerpass/domain/messages';
 import {
   signupFailureMessage,
@@ -23,7 +23,6 @@ import { selectionFromCodes, type ISelection } from '@dealerpass/domain/selectio
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { emitAnalyticsEvent } from '../../../lib/events.ts';
-import { tokenizeCard } from '../../../lib/payments/tokenize-card.ts';
 import { createLead } from '../api/create-lead.ts';
 import { isUserIdTaken } from '../api/is-user-id-taken.ts';
 import { saveProgress } from '../api/save-progress.ts';
@@ -169,7 +168,10 @@ export default function SignupPage() {
     try {
       const token =
         payment.creditCardNumber !== ''
-          ? await tokenizeCard({
+          ? // The tokenization code is loaded when a card is submitted, not with the page.
+            await (
+              await import('../../../lib/payments/tokenize-card.ts')
+            ).tokenizeCard({
               cardNumber: payment.creditCardNumber,
               expiration: payment.creditCardExpiration,
               cvv: payment.creditCardCode,

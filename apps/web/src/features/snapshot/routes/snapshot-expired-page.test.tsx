@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router/router.tsx';
 import SnapshotExpiredPage from './snapshot-expired-page.tsx';
 
 describe('SnapshotExpiredPage', () => {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link } from 'react-router';
+import { Link } from '../../../lib/router/router.tsx';
 import { SNAPSHOT_EXPIRED } from '@dealerpass/domain/messages/ui-texts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 
