@@ -63,6 +63,8 @@ test.describe('subscription changes (R10)', () => {
       'Your subscriptions have been changed.',
     );
     await expect(page.getByTestId('change-applied')).toContainText(charged);
+    // The confirmation, at the top of the page, takes the focus from the button below.
+    await expect(page.getByTestId('change-applied')).toBeFocused();
 
     // The payment history's newest payment is the prorated charge, with its receipt (R10, R9).
     const year = new Date().getFullYear();

@@ -99,6 +99,13 @@ export default function ChangeSubscriptionsPage() {
     setSelection(next);
   };
 
+  // The confirmation sits at the top of the page, far above the button on a phone: it takes the
+  // focus, so it is scrolled into view and read out, as the error summary does for a failure.
+  const appliedNotice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (applied) appliedNotice.current?.focus();
+  }, [applied]);
+
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!hasChange || busy) return;
@@ -131,7 +138,13 @@ export default function ChangeSubscriptionsPage() {
         <Link to={ACCOUNT_ROUTES.subscriptions}>Back to Subscriptions</Link>
       </p>
       {applied ? (
-        <div className="account-notice" role="status" data-testid="change-applied">
+        <div
+          className="account-notice"
+          role="status"
+          data-testid="change-applied"
+          tabIndex={-1}
+          ref={appliedNotice}
+        >
           <p>{CHANGE_TEXTS.applied}</p>
           {applied.chargeTodayCents > 0 ? (
             <p>
