@@ -242,6 +242,24 @@ describe('subscription changes (R10)', () => {
     expect(await subscriptionOf(userId)).toMatchObject({ codes: ['NADA'], pendingRemovals: [] });
   });
 
+  it('a simulcast removed alone is pending, shown, and not billed from the bill date while its base is', async () => {
+    const { userId, session } = await subscriber({ codes: ['NADA', 'NADA_S'] });
+    const removed = await change(session, ['NADA']);
+    expect(removed.json().data).toMatchObject({ removed: ['NADA_S'], nextBillDate: '2026-04-10' });
+    const pending = await request('GET', '/api/users/subscriptions/pendingRemovals', session);
+    expect(pending.json().data).toMatchObject({ codes: ['NADA_S'], takeEffectOn: '2026-04-10' });
+    const saved = now;
+    now = new Date('2026-04-10T15:00:00Z');
+    try {
+      await runBilling({ ...t.app.deps.billing, now: () => now }, { userId });
+    } finally {
+      now = saved;
+    }
+    const [bill] = await paymentsOf(userId);
+    expect(bill?.amountCents).toBe(7300);
+    expect(await subscriptionOf(userId)).toMatchObject({ codes: ['NADA'], pendingRemovals: [] });
+  });
+
   it('access by status (R10): validating payment removes only; pending cancel, complimentary and inactive are refused', async () => {
     const validating = await subscriber({ codes: ['NADA', 'KBB'], status: 'validating payment' });
     expect((await change(validating.session, ['NADA', 'KBB', 'MMR'])).statusCode).toBe(403);

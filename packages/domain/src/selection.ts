@@ -46,6 +46,15 @@ export function sanitizeCodes(codes: readonly string[]): TSubscriptionCode[] {
   );
 }
 
+/**
+ * A list of codes that is not a selection (the removals waiting for a bill date): the selectable
+ * codes in catalogue order, without the selection rule that a simulcast needs its base, since a
+ * simulcast can be removed alone while its base stays.
+ */
+export function knownCodes(codes: readonly string[]): TSubscriptionCode[] {
+  return inCatalogueOrder(new Set(codes.filter(isSelectableCode)));
+}
+
 /** A selection from stored codes; nothing counts as automatic. */
 export function selectionFromCodes(codes: readonly string[]): ISelection {
   return { codes: sanitizeCodes(codes), autoExtras: [] };

@@ -257,6 +257,11 @@ describe('planSubscriptionChange (R10 with the sign-up rules of R3)', () => {
     expect(kept).toEqual({ codes: ['NADA'], autoExtras: [] });
   });
 
+  it('applyPendingRemovals: a simulcast removed alone leaves while its base stays', () => {
+    const selection = selectCode(withTwoPaid, 'NADA_S');
+    expect(applyPendingRemovals(selection, ['NADA_S']).codes).toEqual(withTwoPaid.codes);
+  });
+
   it.each([
     ['active', false, 'any'],
     ['validating payment', false, 'removalsOnly'],

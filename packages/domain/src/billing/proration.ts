@@ -6,7 +6,13 @@
 import type { TSubscriptionCode } from '../catalogue.ts';
 import type { TCents } from '../money.ts';
 import { quote, type TPriceTable } from '../prices.ts';
-import { deselectCode, sanitizeCodes, selectCode, type ISelection } from '../selection.ts';
+import {
+  deselectCode,
+  knownCodes,
+  sanitizeCodes,
+  selectCode,
+  type ISelection,
+} from '../selection.ts';
 import {
   calendarDateIn,
   compareDates,
@@ -131,7 +137,7 @@ export function applyPendingRemovals(
   pendingRemovals: readonly string[],
 ): ISelection {
   let next: ISelection = { codes: sanitizeCodes(current.codes), autoExtras: current.autoExtras };
-  for (const code of sanitizeCodes(pendingRemovals)) next = deselectCode(next, code);
+  for (const code of knownCodes(pendingRemovals)) next = deselectCode(next, code);
   return next;
 }
 

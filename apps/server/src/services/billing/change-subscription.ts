@@ -16,7 +16,7 @@ import type {
   ISubscriptionSelectionState,
 } from '@dealerpass/domain/schemas/subscription-change';
 import { SUBSCRIPTION_CHANGE_MESSAGES } from '@dealerpass/domain/schemas/subscription-change';
-import { sanitizeCodes } from '@dealerpass/domain/selection';
+import { knownCodes, sanitizeCodes } from '@dealerpass/domain/selection';
 import {
   calendarDateIn,
   compareDates,
@@ -213,7 +213,7 @@ export async function changeSubscription(
     const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now);
     if (
       plan.added.length === 0 &&
-      sameList(plan.removed, sanitizeCodes(subscription.pendingRemovals))
+      sameList(plan.removed, knownCodes(subscription.pendingRemovals))
     ) {
       throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
         message: SUBSCRIPTION_CHANGE_MESSAGES.noChange,
@@ -410,7 +410,7 @@ export async function getPendingRemovals(
     })
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId));
-  const pending = sanitizeCodes(row?.pending ?? []);
+  const pending = knownCodes(row?.pending ?? []);
   const codes = sanitizeCodes(row?.codes ?? []);
   return {
     codes: pending,
