@@ -458,6 +458,25 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
         .filter((e) => e.toStatus !== null)
         .map((e) => e.toStatus);
 
+    it('on the day of a sign-up cancelled in the trial: charged again, with a period of its own', async () => {
+      // Signed up and cancelled today (the refunded sign-up period starts today too).
+      const { userId, session, paymentId } = await signedUp(new Date('2026-03-15T14:00:00Z'));
+      expect((await call('PATCH', '/api/users/cancel', session, CANCEL)).statusCode).toBe(200);
+      expect(await paymentRow(paymentId)).toMatchObject({ status: 'refunded' });
+      const response = await call('PUT', '/api/users/reactivate', session, await profileBody());
+      expect(response.statusCode).toBe(200);
+      expect(response.json().data.accountStatus).toBe('active');
+      const periods = await periodsOf(userId);
+      expect(
+        periods.map((period) => [period.kind, period.periodStart, period.status]).sort(),
+      ).toEqual([
+        ['reactivation', '2026-03-15', 'paid'],
+        ['signup', '2026-03-15', 'refunded'],
+      ]);
+      const paid = (await paymentsOf(userId)).filter((payment) => payment.status === 'succeeded');
+      expect(paid).toHaveLength(1);
+    });
+
     it('during pending cancel: back to active with no charge', async () => {
       const { userId, session } = await signedUp(new Date('2026-02-15T15:00:00Z'));
       await call('PATCH', '/api/users/cancel', session, CANCEL);

@@ -330,6 +330,13 @@ export const subscriptions = pgTable(
  * promise that a period is billed once, whatever crashes or instances; the idempotency key is
  * sent with every try of the same gateway call, so a retry after a crash cannot charge twice.
  */
+/**
+ * The rows of `billing_periods` that are an account's periods, one per start date (the unique
+ * index's predicate; an `on conflict` naming that index repeats it): not a change's prorated
+ * charge, not a sign-up period refunded in the trial.
+ */
+export const BILLED_PERIOD = sql`kind <> 'change' and status <> 'refunded'`;
+
 export const billingPeriods = pgTable(
   'billing_periods',
   {
@@ -346,7 +353,8 @@ export const billingPeriods = pgTable(
     amountCents: integer('amount_cents').notNull(),
     /** The domain quote at the moment of the charge (line items, fee, total). */
     quote: jsonb('quote').notNull(),
-    status: text('status', { enum: ['due', 'paid', 'failed', 'waived'] })
+    /** 'refunded': a sign-up period whose charge was refunded in the trial (R4). */
+    status: text('status', { enum: ['due', 'paid', 'failed', 'waived', 'refunded'] })
       .notNull()
       .default('due'),
     /** Changes per attempt (a new dunning try is a new charge), never within one attempt. */
@@ -365,11 +373,12 @@ export const billingPeriods = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   // A period is billed once (R4); a change's prorated charge (R10) is beside its period, once per
-  // change by its own idempotency key.
+  // change by its own idempotency key; a sign-up period refunded in the trial was never a period,
+  // so a reactivation may start on the same day.
   (table) => [
     uniqueIndex('billing_periods_user_period_uq')
       .on(table.userId, table.periodStart)
-      .where(sql`kind <> 'change'`),
+      .where(BILLED_PERIOD),
   ],
 );
 

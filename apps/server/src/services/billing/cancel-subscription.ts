@@ -75,6 +75,14 @@ export async function cancelSubscription(
         .update(payments)
         .set({ status: 'refunded', refundedAt: now })
         .where(eq(payments.id, payment.id));
+      // The refunded sign-up period is no period of the account's any more: a reactivation
+      // the same day opens its own (R4).
+      if (payment.billingPeriodId) {
+        await tx
+          .update(billingPeriods)
+          .set({ status: 'refunded', settledAt: now })
+          .where(eq(billingPeriods.id, payment.billingPeriodId));
+      }
       await tx
         .update(users)
         .set({ nextBillDate: null, updatedAt: now })

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { reactivationChargeCents } from '@dealerpass/domain/billing/charges';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
@@ -6,7 +6,7 @@ import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { billingPeriods, subscriptions, users } from '../../db/schema.ts';
+import { BILLED_PERIOD, billingPeriods, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
@@ -167,12 +167,18 @@ async function openReactivationPeriod(
       })
       .onConflictDoNothing({
         target: [billingPeriods.userId, billingPeriods.periodStart],
-        where: sql`kind <> 'change'`,
+        where: BILLED_PERIOD,
       });
     const [period] = await tx
       .select()
       .from(billingPeriods)
-      .where(and(eq(billingPeriods.userId, userId), eq(billingPeriods.periodStart, today)));
+      .where(
+        and(
+          eq(billingPeriods.userId, userId),
+          eq(billingPeriods.periodStart, today),
+          BILLED_PERIOD,
+        ),
+      );
     if (!period || period.kind !== 'reactivation' || period.status === 'paid') {
       throw reactivationFailed();
     }

@@ -6,7 +6,7 @@ import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time
 import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import { anyOf, unnestRows } from '../../../db/bulk.ts';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
+import { BILLED_PERIOD, billingPeriods, subscriptions, users } from '../../../db/schema.ts';
 import { CHARGE_LEASE_MS } from '../charge-lease.ts';
 import { advancePeriod } from '../ledger/advance-periods.ts';
 import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/billing-deps.ts';
@@ -187,7 +187,7 @@ async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Pro
     })
     .onConflictDoNothing({
       target: [billingPeriods.userId, billingPeriods.periodStart],
-      where: sql`kind <> 'change'`,
+      where: BILLED_PERIOD,
     });
   await advancePeriod(tx, account.userId, periodEnd, account.periodStart, now);
 }
@@ -252,7 +252,7 @@ async function openPeriods(
   });
   const inserted = (await tx.execute(sql`
     insert into ${billingPeriods} (${opened.names}) ${opened.select}
-    on conflict (user_id, period_start) where kind <> 'change' do nothing
+    on conflict (user_id, period_start) where ${BILLED_PERIOD} do nothing
     returning ${PERIOD_FIELDS}`)) as unknown as { rows: ClaimedPeriod[] };
   const periods = inserted.rows;
   if (periods.length < toOpen.length) {
@@ -265,7 +265,7 @@ async function openPeriods(
         billingPeriods.userId,
         earlier.map((account) => account.userId),
         'uuid',
-      )} and (user_id, period_start) in (${
+      )} and ${BILLED_PERIOD} and (user_id, period_start) in (${
         unnestRows(earlier, {
           user_id: ['uuid', (account) => account.userId],
           period_start: ['date', (account) => account.periodStart],
