@@ -139,6 +139,14 @@ describe('subscription changes (R10)', () => {
     const none = await change(session, ['NADA']);
     expect(none.statusCode).toBe(400);
     expect(none.json().errors[0].source).toBe('codes');
+    // A change never leaves nothing to pay for: every subscription stops by cancelling (R4).
+    for (const empty of [await change(session, []), await preview(session, [])]) {
+      expect(empty.statusCode).toBe(400);
+      expect(empty.json().errors[0]).toMatchObject({
+        source: 'codes',
+        message: 'At least one subscription is required.',
+      });
+    }
   });
 
   it('charges an addition at once, exactly once per key: payment, receipt with the prorated line and period, e-mail, balance', async () => {
@@ -258,6 +266,39 @@ describe('subscription changes (R10)', () => {
     const [bill] = await paymentsOf(userId);
     expect(bill?.amountCents).toBe(7300);
     expect(await subscriptionOf(userId)).toMatchObject({ codes: ['NADA'], pendingRemovals: [] });
+  });
+
+  it('an addition on the bill date, before the run, does not postpone a removal waiting for that date', async () => {
+    const { userId, session } = await subscriber({ codes: ['NADA', 'MMR'] });
+    expect((await change(session, ['NADA'])).json().data).toMatchObject({
+      removed: ['MMR'],
+      nextBillDate: '2026-04-10',
+    });
+    const saved = now;
+    now = new Date('2026-04-10T13:00:00Z'); // the bill date, the run not yet through
+    try {
+      const added = await change(await sessionFor(t, userId, now), ['NADA', 'KBB']);
+      expect(added.statusCode).toBe(200);
+      expect(added.json().data).toMatchObject({ removed: ['MMR'], nextBillDate: '2026-04-10' });
+      expect(await subscriptionOf(userId)).toMatchObject({
+        pendingRemovals: ['MMR'],
+        pendingRemovalsAt: '2026-04-10',
+      });
+      await runBilling({ ...t.app.deps.billing, now: () => now }, { userId });
+    } finally {
+      now = saved;
+    }
+    const [renewal] = await t.app.db
+      .select()
+      .from(billingPeriods)
+      .where(and(eq(billingPeriods.userId, userId), eq(billingPeriods.kind, 'renewal')));
+    const codes = (renewal!.quote as { lines: { code: string }[] }).lines.map((line) => line.code);
+    expect(codes).toContain('KBB');
+    expect(codes).not.toContain('MMR');
+    expect(await subscriptionOf(userId)).toMatchObject({
+      codes: ['NADA', 'KBB'],
+      pendingRemovals: [],
+    });
   });
 
   it('access by status (R10): validating payment removes only; pending cancel, complimentary and inactive are refused', async () => {

@@ -19,6 +19,8 @@ function selectionField(min: number) {
 
 /** A stored selection (may be empty): known selectable codes, simulcasts with their base. */
 export const ZSubscriptionSelectionSchema = selectionField(0);
+/** A selection to keep paying for (a subscription change, R10): at least one subscription. */
+export const ZRequiredSubscriptionSelectionSchema = selectionField(1);
 
 export const ZSignupSubscriptionsFieldsSchema = z.object({ subscriptions: selectionField(1) });
 

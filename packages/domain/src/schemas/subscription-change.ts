@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { ALL_SUBSCRIPTION_CODES, SELECTABLE_CODES, isSelectableCode } from '../catalogue.ts';
 import type { TSubscriptionCode } from '../catalogue.ts';
-import { ZSubscriptionSelectionSchema } from './signup-subscriptions.ts';
+import { ZRequiredSubscriptionSelectionSchema } from './signup-subscriptions.ts';
 
 export const SUBSCRIPTION_CHANGE_MESSAGES = {
   noChange: 'Choose at least one subscription to add or remove.',
@@ -10,18 +10,21 @@ export const SUBSCRIPTION_CHANGE_MESSAGES = {
   codeInvalid: 'Please choose subscriptions from the list.',
 } as const;
 
-/** The codes a change asks for, as the query of the preview (`codes=NADA,MMR`, empty for none). */
+/**
+ * The codes a change asks for, as the query of the preview (`codes=NADA,MMR`). At least one: an
+ * account stops every subscription by cancelling (R4), not by a change to nothing.
+ */
 export const ZSubscriptionChangePreviewQuerySchema = z.strictObject({
   codes: z
     .string()
     .max(SELECTABLE_CODES.length * 10)
     .transform((text) => (text === '' ? [] : text.split(',')))
-    .pipe(ZSubscriptionSelectionSchema),
+    .pipe(ZRequiredSubscriptionSelectionSchema),
 });
 export type TSubscriptionChangePreviewQuery = z.infer<typeof ZSubscriptionChangePreviewQuerySchema>;
 
 export const ZSubscriptionChangeRequestSchema = z.strictObject({
-  codes: ZSubscriptionSelectionSchema,
+  codes: ZRequiredSubscriptionSelectionSchema,
   /** One per change the page prepares: a repeated submit is answered with the first result. */
   idempotencyKey: z.uuid({ message: SUBSCRIPTION_CHANGE_MESSAGES.keyInvalid }),
 });

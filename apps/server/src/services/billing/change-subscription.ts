@@ -84,9 +84,18 @@ function evaluate(
   const plan = planSubscriptionChange(current, requested);
   if (allowance === 'removalsOnly' && plan.added.length > 0) throw notAllowed();
   const table = deps.prices.table();
-  const removalsOn = removalsTakeEffectOn(subscription, now, deps.timeZone);
+  const nextCycle = removalsTakeEffectOn(subscription, now, deps.timeZone);
   // A period the run has not renewed yet is over: nothing of it is left to prorate.
-  const periodOver = removalsOn !== subscription.currentPeriodEnd;
+  const periodOver = nextCycle !== subscription.currentPeriodEnd;
+  // Removals already waiting for a bill date the run has not reached yet keep it: a later change
+  // (an addition the day the period ends, before the run) does not postpone them (R10). The
+  // pending removals share one date, so the ones this change adds take that date too.
+  const waiting = subscription.pendingRemovalsAt;
+  const keepsWaiting =
+    waiting !== null &&
+    waiting < nextCycle &&
+    plan.removed.some((code) => subscription.pendingRemovals.includes(code));
+  const removalsOn = keepsWaiting ? waiting : nextCycle;
   const proration = prorateChange({
     currentCodes: current.codes,
     newCodes: plan.inForceNow.codes,

@@ -9,6 +9,7 @@ import {
   pendingRemovalsText,
 } from '@dealerpass/domain/messages/ui-texts';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { SUBSCRIPTIONS_REQUIRED_MESSAGE } from '@dealerpass/domain/schemas/signup-subscriptions';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { toggleCode, type ISelection } from '@dealerpass/domain/selection';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
@@ -61,7 +62,10 @@ export default function ChangeSubscriptionsPage() {
   const shown = selection ?? start;
   const codes = shown?.codes ?? [];
   const codesKey = codes.join(',');
-  const preview = useChangePreview(codes, shown !== null);
+  // Nothing left ticked: the rule is shown here, nothing is asked of the server (cancelling is how
+  // every subscription stops).
+  const noneLeft = shown !== null && codes.length === 0;
+  const preview = useChangePreview(codes, shown !== null && !noneLeft);
   // One key per selection until it is answered: a double click or a resubmit of the same
   // selection is the same change (R10); after an answer, the next confirm is a new change.
   const keys = useRef(new Map<string, string>());
@@ -108,7 +112,7 @@ export default function ChangeSubscriptionsPage() {
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
-    if (!hasChange || busy) return;
+    if (!hasChange || noneLeft || busy) return;
     summary.clear();
     setBusy(true);
     try {
@@ -190,7 +194,11 @@ export default function ChangeSubscriptionsPage() {
                 aria-busy={preview.isFetching || undefined}
                 data-testid="change-preview"
               >
-                {preview.isError ? (
+                {noneLeft ? (
+                  <p role="alert" data-testid="none-left">
+                    {SUBSCRIPTIONS_REQUIRED_MESSAGE}
+                  </p>
+                ) : preview.isError ? (
                   <div role="alert">
                     <p>{failureMessage(preview.error)}</p>
                     <Button variant="secondary" onClick={() => void preview.refetch()}>
@@ -227,12 +235,12 @@ export default function ChangeSubscriptionsPage() {
                     ) : null}
                   </dl>
                 )}
-                {previewData && !hasChange && !preview.isFetching ? (
+                {previewData && !noneLeft && !hasChange && !preview.isFetching ? (
                   <p className="form-note">{CHANGE_TEXTS.noChange}</p>
                 ) : null}
               </div>
               <div className="form-actions">
-                <SubmitButton busy={busy} disabled={!hasChange}>
+                <SubmitButton busy={busy} disabled={!hasChange || noneLeft}>
                   {busy ? CHANGE_TEXTS.confirming : CHANGE_TEXTS.confirm}
                 </SubmitButton>
               </div>
