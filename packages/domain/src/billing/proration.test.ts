@@ -257,6 +257,29 @@ describe('planSubscriptionChange (R10 with the sign-up rules of R3)', () => {
     expect(kept).toEqual({ codes: ['NADA'], autoExtras: [] });
   });
 
+  it('the removals applied at the bill date leave exactly the selection the change asked for', () => {
+    const selectionFrom = (codes: TSubscriptionCode[]) =>
+      codes.reduce((selection, code) => selectCode(selection, code), EMPTY_SELECTION);
+    const codes = fc.subarray([...SELECTABLE_CODES]);
+    fc.assert(
+      fc.property(codes, codes, (held, requested) => {
+        const plan = planSubscriptionChange(selectionFrom(held), requested);
+        // An extra the change keeps while paid items go (fewer than two left) is chosen, not
+        // automatic: it stays at the bill date and is charged, as the preview said.
+        expect(applyPendingRemovals(plan.inForceNow, plan.removed).codes).toEqual(
+          plan.fromNextBill.codes,
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('an extra kept alone after the paid items go is kept at the bill date', () => {
+    const held = selectCode(withTwoPaid, 'CF');
+    const plan = planSubscriptionChange(held, ['CF']);
+    expect(applyPendingRemovals(plan.inForceNow, plan.removed).codes).toEqual(['CF']);
+  });
+
   it('applyPendingRemovals: a simulcast removed alone leaves while its base stays', () => {
     const selection = selectCode(withTwoPaid, 'NADA_S');
     expect(applyPendingRemovals(selection, ['NADA_S']).codes).toEqual(withTwoPaid.codes);

@@ -121,8 +121,12 @@ export function planSubscriptionChange(
   const nowCodes = sanitizeCodes([...current.codes, ...added]);
   const inForceNow: ISelection = {
     codes: nowCodes,
-    autoExtras: [...new Set([...current.autoExtras, ...fromNextBill.autoExtras])].filter((code) =>
-      nowCodes.includes(code),
+    // An extra the request keeps that is not automatic from the next bill (fewer than two paid
+    // items are left) is chosen from now on: the removals at the bill date must not take it.
+    autoExtras: [...new Set([...current.autoExtras, ...fromNextBill.autoExtras])].filter(
+      (code) =>
+        nowCodes.includes(code) &&
+        (!target.includes(code) || fromNextBill.autoExtras.includes(code)),
     ),
   };
   return { added, removed, inForceNow, fromNextBill };
