@@ -17,6 +17,7 @@ import type {
 } from '@dealerpass/domain/schemas/subscription-change';
 import { SUBSCRIPTION_CHANGE_MESSAGES } from '@dealerpass/domain/schemas/subscription-change';
 import { knownCodes, sanitizeCodes } from '@dealerpass/domain/selection';
+import { SUBSCRIPTIONS_REQUIRED_MESSAGE } from '@dealerpass/domain/schemas/signup-subscriptions';
 import {
   calendarDateIn,
   compareDates,
@@ -82,6 +83,14 @@ function evaluate(
     autoExtras: sanitizeCodes(subscription.autoExtras),
   };
   const plan = planSubscriptionChange(current, requested);
+  // The route's schema asks for one at least; the service holds to it for every caller: an
+  // account stops every subscription by cancelling, and a bill never charges nothing.
+  if (plan.fromNextBill.codes.length === 0) {
+    throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
+      message: SUBSCRIPTIONS_REQUIRED_MESSAGE,
+      errors: [{ source: 'codes', message: SUBSCRIPTIONS_REQUIRED_MESSAGE }],
+    });
+  }
   if (allowance === 'removalsOnly' && plan.added.length > 0) throw notAllowed();
   const table = deps.prices.table();
   const nextCycle = removalsTakeEffectOn(subscription, now, deps.timeZone);
