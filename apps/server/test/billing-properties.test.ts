@@ -35,10 +35,8 @@ import {
   type BillingDeps,
 } from '../src/services/billing/run-billing.ts';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import {
-  changeSubscription,
-  undoPendingRemoval,
-} from '../src/services/billing/change-subscription.ts';
+import { changeSubscription } from '../src/services/billing/change-subscription.ts';
+import { undoPendingRemoval } from '../src/services/billing/changes/pending-removals.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { addOpeningBalance, createAccount } from './sign-in.ts';
 

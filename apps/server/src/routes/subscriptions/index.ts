@@ -11,10 +11,12 @@ import {
 } from '@dealerpass/domain/schemas/subscription-change';
 import {
   changeSubscription,
-  getPendingRemovals,
   previewSubscriptionChange,
-  undoPendingRemoval,
 } from '../../services/billing/change-subscription.ts';
+import {
+  getPendingRemovals,
+  undoPendingRemoval,
+} from '../../services/billing/changes/pending-removals.ts';
 import { sessionOf } from '../../plugins/session.ts';
 
 /** The change page's calls: an inactive account reactivates first (R10), so they are active-only. */

@@ -1,31 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
-import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import {
-  changeAllowance,
   planSubscriptionChange,
-  prorateChange,
   type ISubscriptionChangePlan,
 } from '@dealerpass/domain/billing/proration';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
-import { quote, type IQuote } from '@dealerpass/domain/prices';
 import type {
   ISubscriptionChangePreview,
   ISubscriptionChangeResult,
-  ISubscriptionSelectionState,
 } from '@dealerpass/domain/schemas/subscription-change';
 import { SUBSCRIPTION_CHANGE_MESSAGES } from '@dealerpass/domain/schemas/subscription-change';
 import { knownCodes, sanitizeCodes } from '@dealerpass/domain/selection';
-import { SUBSCRIPTIONS_REQUIRED_MESSAGE } from '@dealerpass/domain/schemas/signup-subscriptions';
-import {
-  calendarDateIn,
-  compareDates,
-  parseIsoDate,
-  startOfDayIn,
-  toIsoDate,
-} from '@dealerpass/domain/time/calendar-date';
-import type { Database, Transaction } from '../../db/client.ts';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import type { Transaction } from '../../db/client.ts';
 import { billingPeriods, subscriptionChanges, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { CHARGE_LEASE_MS } from './charge-lease.ts';
@@ -33,133 +19,9 @@ import type { BillingDeps, ClaimedRenewal } from './ledger/billing-deps.ts';
 import { recordChangePayment } from './ledger/record-change-payment.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 
-/** The receipt line's code for a prorated charge (R10): not a catalogue code. */
-export const PRORATED_LINE_CODE = 'PRORATED';
+import { accountRows, evaluate, PRORATED_LINE_CODE } from './changes/evaluate-change.ts';
 
-type SubscriptionRow = typeof subscriptions.$inferSelect;
-type UserRow = typeof users.$inferSelect;
-
-const isoDate = (text: string) => {
-  const date = parseIsoDate(text);
-  if (!date) throw new Error(`not a date: ${text}`);
-  return date;
-};
-
-const notAllowed = () => new AppError(ERROR_CODES.CHANGE_NOT_ALLOWED);
-
-/**
- * The next bill date the change's removals wait for (R10): the current period's end, or for an
- * account whose renewal is still unpaid (validating payment, or a bill date the run has not
- * reached yet) the bill date after it, since that renewal is owed for the old selection.
- */
-function removalsTakeEffectOn(subscription: SubscriptionRow, now: Date, timeZone: string): string {
-  const end = isoDate(subscription.currentPeriodEnd);
-  const today = calendarDateIn(now, timeZone);
-  if (compareDates(end, today) > 0) return subscription.currentPeriodEnd;
-  return toIsoDate(nextBillDate(isoDate(subscription.cycleAnchor), end));
-}
-
-interface Evaluated {
-  plan: ISubscriptionChangePlan;
-  preview: ISubscriptionChangePreview;
-  /** The receipt's quote of today's prorated charge. */
-  charged: IQuote | null;
-}
-
-/** Everything a change means for an account now, or why it may not change (R10). */
-function evaluate(
-  deps: BillingDeps,
-  user: UserRow,
-  subscription: SubscriptionRow,
-  requested: readonly string[],
-  now: Date,
-): Evaluated {
-  const complimentary =
-    (user.accountStatusDetails ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL;
-  const allowance = changeAllowance(user.accountStatus, complimentary);
-  if (allowance === 'none') throw notAllowed();
-  const current = {
-    codes: sanitizeCodes(subscription.codes),
-    autoExtras: sanitizeCodes(subscription.autoExtras),
-  };
-  const plan = planSubscriptionChange(current, requested);
-  // The route's schema asks for one at least; the service holds to it for every caller: an
-  // account stops every subscription by cancelling, and a bill never charges nothing.
-  if (plan.fromNextBill.codes.length === 0) {
-    throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
-      message: SUBSCRIPTIONS_REQUIRED_MESSAGE,
-      errors: [{ source: 'codes', message: SUBSCRIPTIONS_REQUIRED_MESSAGE }],
-    });
-  }
-  if (allowance === 'removalsOnly' && plan.added.length > 0) throw notAllowed();
-  const table = deps.prices.table();
-  const nextCycle = removalsTakeEffectOn(subscription, now, deps.timeZone);
-  // A period the run has not renewed yet is over: nothing of it is left to prorate.
-  const periodOver = nextCycle !== subscription.currentPeriodEnd;
-  // Removals already waiting for a bill date the run has not reached yet keep it: a later change
-  // (an addition the day the period ends, before the run) does not postpone them (R10). The
-  // pending removals share one date, so the ones this change adds take that date too.
-  const waiting = subscription.pendingRemovalsAt;
-  const keepsWaiting =
-    waiting !== null &&
-    waiting < nextCycle &&
-    plan.removed.some((code) => subscription.pendingRemovals.includes(code));
-  const removalsOn = keepsWaiting ? waiting : nextCycle;
-  const proration = prorateChange({
-    currentCodes: current.codes,
-    newCodes: plan.inForceNow.codes,
-    at: now,
-    timeZone: deps.timeZone,
-    periodStart: subscription.currentPeriodStart,
-    periodEnd: subscription.currentPeriodEnd,
-    table,
-  });
-  const chargeTodayCents = periodOver ? 0 : proration.chargeCents;
-  // R10: the next bill charges the selection in force that day at that day's prices.
-  const billAt = startOfDayIn(isoDate(removalsOn), deps.timeZone);
-  const preview: ISubscriptionChangePreview = {
-    currentCodes: current.codes,
-    added: plan.added,
-    removed: plan.removed,
-    pendingRemovals: plan.removed,
-    chargeTodayCents,
-    daysLeft: periodOver ? 0 : proration.daysLeft,
-    daysInPeriod: proration.daysInPeriod,
-    currentMonthlyCents: proration.currentMonthlyCents,
-    nextBillCents: quote(plan.fromNextBill.codes, billAt, table).totalCents,
-    nextBillDate: removalsOn,
-    allowance,
-  };
-  const charged: IQuote | null =
-    chargeTodayCents > 0
-      ? {
-          lines: [
-            {
-              code: PRORATED_LINE_CODE as TSubscriptionCode,
-              name: `Prorated: ${plan.added.map(nameOf).join(', ')} (${preview.daysLeft} of ${preview.daysInPeriod} days)`,
-              cents: chargeTodayCents,
-              listCents: chargeTodayCents,
-              free: false,
-            },
-          ],
-          subtotalCents: chargeTodayCents,
-          platformFeeCents: 0,
-          totalCents: chargeTodayCents,
-        }
-      : null;
-  return { plan, preview, charged };
-}
-
-async function accountRows(db: Database | Transaction, userId: string, lock: boolean) {
-  const query = db
-    .select({ user: users, subscription: subscriptions })
-    .from(users)
-    .innerJoin(subscriptions, eq(subscriptions.userId, users.id))
-    .where(eq(users.id, userId));
-  const [row] = lock ? await query.for('update') : await query;
-  if (!row) throw notAllowed();
-  return row;
-}
+export { PRORATED_LINE_CODE };
 
 /** `GET /api/users/subscriptions/change`: what the requested selection would mean, changing nothing. */
 export async function previewSubscriptionChange(
@@ -371,71 +233,4 @@ async function finishChange(deps: BillingDeps, change: ChangeRow): Promise<Chang
       .returning();
     return applied!;
   });
-}
-
-/**
- * Undoes a pending removal (R10): the code keeps running after its bill date. A simulcast whose
- * base is still leaving cannot stay without it; undoing a base keeps only the base.
- */
-export async function undoPendingRemoval(
-  deps: BillingDeps,
-  userId: string,
-  code: TSubscriptionCode,
-): Promise<ISubscriptionChangePreview> {
-  const now = deps.now();
-  return deps.db.transaction(async (tx) => {
-    const { user, subscription } = await accountRows(tx, userId, true);
-    const complimentary =
-      (user.accountStatusDetails ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL;
-    if (changeAllowance(user.accountStatus, complimentary) === 'none') throw notAllowed();
-    if (!subscription.pendingRemovals.includes(code)) {
-      throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
-        message: SUBSCRIPTION_CHANGE_MESSAGES.codeInvalid,
-        errors: [{ source: 'code', message: SUBSCRIPTION_CHANGE_MESSAGES.codeInvalid }],
-      });
-    }
-    let remaining = subscription.pendingRemovals.filter((pending) => pending !== code);
-    // A simulcast cannot outlive its base: undoing one whose base still leaves undoes the base too.
-    if (code.endsWith('_S')) remaining = remaining.filter((pending) => `${pending}_S` !== code);
-    await tx
-      .update(subscriptions)
-      .set({
-        pendingRemovals: remaining,
-        pendingRemovalsAt: remaining.length > 0 ? subscription.pendingRemovalsAt : null,
-        updatedAt: now,
-      })
-      .where(eq(subscriptions.userId, userId));
-    const refreshed = await accountRows(tx, userId, false);
-    const requested = refreshed.subscription.codes.filter((held) => !remaining.includes(held));
-    return evaluate(deps, refreshed.user, refreshed.subscription, requested, now).preview;
-  });
-}
-
-/**
- * The selection as the change page starts from it and the pending removals the Subscriptions
- * page shows (R10), with the bill date they wait for.
- */
-export async function getPendingRemovals(
-  db: Database,
-  userId: string,
-): Promise<ISubscriptionSelectionState> {
-  const [row] = await db
-    .select({
-      codes: subscriptions.codes,
-      autoExtras: subscriptions.autoExtras,
-      pending: subscriptions.pendingRemovals,
-      at: subscriptions.pendingRemovalsAt,
-    })
-    .from(subscriptions)
-    .where(eq(subscriptions.userId, userId));
-  const pending = knownCodes(row?.pending ?? []);
-  const codes = sanitizeCodes(row?.codes ?? []);
-  return {
-    codes: pending,
-    takeEffectOn: pending.length > 0 ? (row?.at ?? null) : null,
-    current: {
-      codes,
-      autoExtras: sanitizeCodes(row?.autoExtras ?? []).filter((code) => codes.includes(code)),
-    },
-  };
 }

@@ -13,6 +13,7 @@ import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/bi
 import { recordDecline } from '../ledger/record-decline.ts';
 import { changeAccountStatus } from '../ledger/change-account-status.ts';
 import { applyDueRemovals } from './apply-pending-removals.ts';
+import { endCancellation } from './end-cancellation.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
 
 /** What the claim reads of a billing period (raw SQL: dates as text, like the schema's). */
@@ -76,7 +77,7 @@ export async function claimDueAccounts(
         continue;
       }
       if (account.status === 'pending cancel') {
-        if (await endCancellation(tx, account, now)) result.deactivated += 1;
+        if (await endCancellation(tx, account.userId, now)) result.deactivated += 1;
         continue;
       }
       if (account.status === 'pending reactivation') {
@@ -190,33 +191,6 @@ async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Pro
       where: BILLED_PERIOD,
     });
   await advancePeriod(tx, account.userId, periodEnd, account.periodStart, now);
-}
-
-/**
- * R4: a cancellation takes effect at the period's end, with no further charge. The lock above
- * covers the subscription only, so the status is read again under a lock of its row: a batch
- * running beside this one may have ended the same cancellation a moment ago.
- */
-async function endCancellation(tx: Transaction, account: DueAccount, now: Date): Promise<boolean> {
-  const [current] = await tx
-    .select({ status: users.accountStatus })
-    .from(users)
-    .where(eq(users.id, account.userId))
-    .for('update');
-  if (current?.status !== 'pending cancel') return false;
-  await changeAccountStatus(tx, {
-    userId: account.userId,
-    from: 'pending cancel',
-    event: 'billDateReached',
-    note: 'cancellation took effect',
-    actor: 'billing-run',
-    now,
-  });
-  await tx
-    .update(subscriptions)
-    .set({ nextRetryAt: null, updatedAt: now })
-    .where(eq(subscriptions.userId, account.userId));
-  return true;
 }
 
 /** Every period of the batch in one statement; an existing one (a retry) is read as it is. */

@@ -1,0 +1,35 @@
+import { eq } from 'drizzle-orm';
+import type { Transaction } from '../../../db/client.ts';
+import { subscriptions, users } from '../../../db/schema.ts';
+import { changeAccountStatus } from '../ledger/change-account-status.ts';
+
+/**
+ * R4: a cancellation takes effect at the period's end, with no further charge. The status is read
+ * again under a lock of its row: a batch running beside this one may have ended the same
+ * cancellation a moment ago. False when it had.
+ */
+export async function endCancellation(
+  tx: Transaction,
+  userId: string,
+  now: Date,
+): Promise<boolean> {
+  const [current] = await tx
+    .select({ status: users.accountStatus })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  if (current?.status !== 'pending cancel') return false;
+  await changeAccountStatus(tx, {
+    userId: userId,
+    from: 'pending cancel',
+    event: 'billDateReached',
+    note: 'cancellation took effect',
+    actor: 'billing-run',
+    now,
+  });
+  await tx
+    .update(subscriptions)
+    .set({ nextRetryAt: null, updatedAt: now })
+    .where(eq(subscriptions.userId, userId));
+  return true;
+}
