@@ -92,7 +92,7 @@ test('sign-up → verify → sign in → change card → cancel → reactivate a
   await page.getByRole('textbox', { name: 'New password', exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm new password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Set password' }).click();
-  await expect(page).toHaveURL(/\/account$/);
+  await expect(page).toHaveURL(/\/account(\/profile)?$/);
 
   // Sign out, and in again with the new password.
   await page.getByRole('link', { name: 'Logout' }).click();
@@ -134,8 +134,28 @@ test('sign-up → verify → sign in → change card → cancel → reactivate a
   await expect(toast(page, 'Changes have been saved.')).toBeVisible();
   await expect(page.getByTestId('card-tile')).toContainText(/Mastercard.*4444/s);
 
-  // Cancel, then REACTIVATE, with an account past its trial (a new account's cancellation inside
-  // its trial ends it at once, 001 §1): the seeded test account, signed in through the balancer.
+  // Cancel inside the trial: refunded, inactive at once (R4); then reactivate the same day with a
+  // card, charged again.
+  await nav(page).getByRole('link', { name: 'Subscriptions' }).click();
+  await page.getByRole('link', { name: 'Cancel Subscription' }).click();
+  await expect(page).toHaveURL(/\/account\/subscriptions\/cancel$/);
+  await page.getByLabel('Changing vendor').check();
+  await page.getByLabel(/^Please tell us more/).fill('Trying another vendor first.');
+  await page.getByRole('button', { name: 'Cancel Subscription' }).click();
+  await page.getByRole('button', { name: 'Confirm Cancel' }).click();
+  await expect(toast(page, 'Your subscription has been cancelled.')).toBeVisible();
+  await page.goto('/account/billing');
+  await expect(page.getByTestId('summary-status')).toHaveText('Inactive');
+  await page.getByLabel('My account and billing details are the same').check();
+  await page.getByLabel(/^Credit card number/).fill('4242 4242 4242 4242');
+  await page.getByLabel(/^Expiration/).fill(EXPIRY);
+  await page.getByLabel(/^CVV/).fill('123');
+  await page.getByRole('button', { name: 'Reactivate Account' }).click();
+  await expect(toast(page, 'Changes have been saved.')).toBeVisible();
+  await expect(page.getByTestId('summary-status')).toHaveText('Active');
+
+  // Cancel, then REACTIVATE, with an account past its trial (pending cancel until its period
+  // ends, 001 §1): the seeded test account, signed in through the balancer.
   await page.getByRole('link', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/authlogout$/);
   await signInAs(page, account('cancelFlow'));
