@@ -6,11 +6,13 @@ import {
 } from './subscription-change.ts';
 
 describe('subscription change requests (R10)', () => {
-  it('the preview query: comma-separated codes, empty for none, the selection rules apply', () => {
+  it('the preview query: comma-separated codes, at least one, the selection rules apply', () => {
     expect(ZSubscriptionChangePreviewQuerySchema.parse({ codes: 'NADA,NADA_S' })).toEqual({
       codes: ['NADA', 'NADA_S'],
     });
-    expect(ZSubscriptionChangePreviewQuerySchema.parse({ codes: '' })).toEqual({ codes: [] });
+    // Every subscription stops by cancelling, never by a change to nothing.
+    const none = ZSubscriptionChangePreviewQuerySchema.safeParse({ codes: '' });
+    expect(none.error?.issues[0]?.message).toBe('At least one subscription is required.');
     for (const codes of ['NADA_S', 'GALVES_S,GALVES', 'BOGUS', 'NADA,NADA']) {
       expect(ZSubscriptionChangePreviewQuerySchema.safeParse({ codes }).success, codes).toBe(false);
     }
@@ -30,6 +32,10 @@ describe('subscription change requests (R10)', () => {
     expect(
       ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB_S'], idempotencyKey: key }).success,
     ).toBe(false);
+    expect(
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: [], idempotencyKey: key }).error
+        ?.issues[0]?.message,
+    ).toBe('At least one subscription is required.');
   });
 
   it('undo: one selectable code', () => {
