@@ -66,5 +66,24 @@ export function periodChargeEntry(period: {
   };
 }
 
+/**
+ * A paid period as entries (R4): its charge, and the payment that settles it. The balance moves by
+ * the two together, so a payment for the period's amount leaves it where it was.
+ */
+export function paidPeriodEntries(
+  period: Parameters<typeof periodChargeEntry>[0],
+  payment: { id: string; amountCents: number },
+): BalanceEntry[] {
+  return [
+    periodChargeEntry(period),
+    {
+      userId: period.userId,
+      kind: 'payment',
+      amountCents: -payment.amountCents,
+      source: `payment:${payment.id}`,
+    },
+  ];
+}
+
 /** The receipt line code of a balance a charge collected (a reactivation's previous balance or credit). */
 export const CARRIED_BALANCE_CODE = 'BALANCE';

@@ -22,7 +22,11 @@ import { billingPeriods, identities, payments, subscriptions, users } from '../.
 import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { addBalanceEntries, periodChargeEntry } from '../billing/account-balance.ts';
+import {
+  addBalanceEntries,
+  paidPeriodEntries,
+  periodChargeEntry,
+} from '../billing/account-balance.ts';
 import { paymentRecord } from '../billing/ledger/payment-record.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount } from './demo-accounts.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
@@ -318,15 +322,7 @@ async function seedPaymentHistory(
     await tx.insert(payments).values({ ...row, createdAt: chargedAt });
     await addBalanceEntries(
       tx,
-      [
-        periodChargeEntry(period),
-        {
-          userId: user.id,
-          kind: 'payment',
-          amountCents: -row.amountCents,
-          source: `payment:${row.id!}`,
-        },
-      ],
+      paidPeriodEntries(period, { id: row.id!, amountCents: row.amountCents }),
       chargedAt,
     );
     start = end;

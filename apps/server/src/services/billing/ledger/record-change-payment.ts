@@ -3,7 +3,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, payments, users } from '../../../db/schema.ts';
 import { enqueueMail } from '../../mail/enqueue-mail.ts';
-import { addBalanceEntries, periodChargeEntry } from '../account-balance.ts';
+import { addBalanceEntries, paidPeriodEntries } from '../account-balance.ts';
 import type { BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { paymentRecord } from './payment-record.ts';
 
@@ -50,15 +50,7 @@ export async function recordChangePayment(
   await tx.insert(payments).values(row);
   await addBalanceEntries(
     tx,
-    [
-      periodChargeEntry(period),
-      {
-        userId: user.id,
-        kind: 'payment',
-        amountCents: -row.amountCents,
-        source: `payment:${row.id!}`,
-      },
-    ],
+    paidPeriodEntries(period, { id: row.id!, amountCents: row.amountCents }),
     now,
   );
   await tx

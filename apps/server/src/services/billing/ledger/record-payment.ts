@@ -6,7 +6,7 @@ import { anyOf, unnestRows } from '../../../db/bulk.ts';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, payments, users } from '../../../db/schema.ts';
 import { enqueueMails, type MailToSend } from '../../mail/enqueue-mail.ts';
-import { addBalanceEntries, periodChargeEntry, type BalanceEntry } from '../account-balance.ts';
+import { addBalanceEntries, paidPeriodEntries, type BalanceEntry } from '../account-balance.ts';
 import { advancePeriods } from './advance-periods.ts';
 import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { paymentRecord } from './payment-record.ts';
@@ -115,15 +115,12 @@ export async function recordPayments(
     tx,
     rows
       .filter((row) => recorded.has(row.billingPeriodId))
-      .flatMap((row): BalanceEntry[] => [
-        periodChargeEntry(periodOf.get(row.billingPeriodId)!),
-        {
-          userId: row.userId,
-          kind: 'payment',
-          amountCents: -row.amountCents,
-          source: `payment:${row.id!}`,
-        },
-      ]),
+      .flatMap((row): BalanceEntry[] =>
+        paidPeriodEntries(periodOf.get(row.billingPeriodId)!, {
+          id: row.id!,
+          amountCents: row.amountCents,
+        }),
+      ),
     now,
   );
   await tx
