@@ -23,6 +23,7 @@ import identity from './plugins/identity.ts';
 import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
 import session from './plugins/session.ts';
+import staffSession from './plugins/staff-session.ts';
 import sharedCounters from './plugins/shared-counters.ts';
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     backgroundIntervalMs: options.backgroundIntervalMs,
   } satisfies ServiceOverrides);
   await app.register(session);
+  await app.register(staffSession);
   await app.register(routeAccess);
   // Before the routes it describes (its onRoute hook collects them); never in production.
   if (config.apiDocs) await app.register(apiDocs);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { SESSION_FAILURE_BODIES } from '@dealerpass/domain/account/session-failure';
 import type { LightMyRequestResponse } from 'fastify';
-import type { RouteTableEntry } from '../src/plugins/route-access.ts';
+import { isStaffAccess, type RouteTableEntry } from '../src/plugins/route-access.ts';
 import { users } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import {
@@ -49,6 +49,8 @@ function expectedFor(route: RouteTableEntry, scenario: TScenario): TExpected {
   }
   // The staff API (docs/decisions/025): no session of any kind opens it, only its bearer token.
   if (access === 'staff-token') return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
+  // The operator console (R12): a dealer's session, in any state, is no staff session.
+  if (isStaffAccess(access)) return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
   switch (scenario) {
     case 'no cookie':
       return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };

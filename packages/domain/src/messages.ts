@@ -69,6 +69,15 @@ export const ERROR_CODES = {
   CHANGE_IN_PROGRESS: 'CHANGE_IN_PROGRESS',
   CHANGE_NOT_ALLOWED: 'CHANGE_NOT_ALLOWED',
   PRICE_CHANGE_TOO_SOON: 'PRICE_CHANGE_TOO_SOON',
+  // The operator console (R12, docs/decisions/026)
+  STAFF_SECOND_FACTOR_REQUIRED: 'STAFF_SECOND_FACTOR_REQUIRED',
+  STAFF_ROLE_REQUIRED: 'STAFF_ROLE_REQUIRED',
+  TOTP_INVALID: 'TOTP_INVALID',
+  ACTION_NOT_ALLOWED: 'ACTION_NOT_ALLOWED',
+  ACTION_IN_PROGRESS: 'ACTION_IN_PROGRESS',
+  REFUND_NOT_ALLOWED: 'REFUND_NOT_ALLOWED',
+  REFUND_FAILED: 'REFUND_FAILED',
+  PROMO_CODE_EXISTS: 'PROMO_CODE_EXISTS',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
@@ -170,6 +179,15 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   CHANGE_NOT_ALLOWED: 'Your subscriptions cannot be changed in the current account status.',
   // Ours (R11): 30 days' notice.
   PRICE_CHANGE_TOO_SOON: "A price change needs at least 30 days' notice.",
+  // Ours (R12): the operator console's own texts, for staff only.
+  STAFF_SECOND_FACTOR_REQUIRED: 'Enter the code from your authenticator app to continue.',
+  STAFF_ROLE_REQUIRED: 'Your role does not allow this action.',
+  TOTP_INVALID: 'That code is not valid. Enter the current 6-digit code from your authenticator app.',
+  ACTION_NOT_ALLOWED: 'This action is not possible in the account’s current state.',
+  ACTION_IN_PROGRESS: 'This action is already being processed. Please wait a moment.',
+  REFUND_NOT_ALLOWED: 'This payment cannot be refunded for that amount.',
+  REFUND_FAILED: 'The payment gateway refused the refund. Nothing was refunded.',
+  PROMO_CODE_EXISTS: 'A promotion code with this name already exists.',
 };
 
 /** HTTP status per code, so the server's one error handler and the client agree (STYLE §6). */
@@ -230,6 +248,14 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CHANGE_IN_PROGRESS: 409,
   CHANGE_NOT_ALLOWED: 403,
   PRICE_CHANGE_TOO_SOON: 400,
+  STAFF_SECOND_FACTOR_REQUIRED: 403,
+  STAFF_ROLE_REQUIRED: 403,
+  TOTP_INVALID: 400,
+  ACTION_NOT_ALLOWED: 409,
+  ACTION_IN_PROGRESS: 409,
+  REFUND_NOT_ALLOWED: 409,
+  REFUND_FAILED: 502,
+  PROMO_CODE_EXISTS: 409,
 };
 
 export interface IMessageVars {

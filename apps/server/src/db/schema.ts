@@ -45,6 +45,11 @@ export const contactRequests = pgTable('contact_requests', {
   auctionAccessNumber: text('auction_access_number'),
   comments: text('comments').notNull(),
   source: text('source').notNull(),
+  /** The operator console's inbox (R12): new until a staff member replies. */
+  status: text('status', { enum: ['new', 'answered'] })
+    .notNull()
+    .default('new'),
+  answeredAt: timestamp('answered_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
 
@@ -520,6 +525,10 @@ export const promotionCodes = pgTable(
     maxRedemptions: integer('max_redemptions'),
     redemptionCount: integer('redemption_count').notNull().default(0),
     requiresCard: boolean('requires_card').notNull().default(false),
+    /** Set by staff (R12): a disabled code is refused like an expired one; its history stays. */
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    /** 'seed' or the staff member's e-mail. */
+    createdBy: text('created_by').notNull().default('seed'),
     createdAt: createdAt(),
   },
   (table) => [
@@ -698,4 +707,138 @@ export const subscriptionChanges = pgTable(
       .on(table.userId)
       .where(sql`status = 'charging'`),
   ],
+);
+
+/*
+ * The operator console (issue 19; DECISIONS R12; docs/decisions/026).
+ */
+
+export const STAFF_ROLES = ['support', 'billing', 'admin'] as const;
+
+/**
+ * Staff: not dealers. Their own identities (the embedded provider's `staff:<id>` subjects, or an
+ * external provider's subject bound on first sign-in by e-mail), a role, and a TOTP second factor
+ * (RFC 6238) whose secret is sealed and whose last accepted time step is kept, so a code is
+ * accepted once.
+ */
+export const staffUsers = pgTable('staff_users', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  /** Lower-cased. */
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  role: text('role', { enum: STAFF_ROLES }).notNull(),
+  /** Argon2id, for the embedded provider; null with an external one. */
+  passwordHash: text('password_hash'),
+  /** An external provider's subject, bound at the first sign-in. */
+  externalSubject: text('external_subject').unique(),
+  totpSecretEnc: text('totp_secret_enc'),
+  totpEnrolledAt: timestamp('totp_enrolled_at', { withTimezone: true }),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Staff sessions (R12: 15 minutes idle, 8 hours absolute), their own cookie. A session opens
+ * nothing until its second factor is verified (`second_factor_at`).
+ */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    staffId: uuid('staff_id')
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
+    /** The TOTP secret offered at enrolment, sealed, until a code proves it (then it moves to the user). */
+    pendingTotpSecretEnc: text('pending_totp_secret_enc'),
+    tokensEnc: text('tokens_enc'),
+    createdAt: createdAt(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
+    absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    endReason: text('end_reason', { enum: ['logout', 'expired', 'reset', 'disabled'] }),
+  },
+  (table) => [index('staff_sessions_staff_idx').on(table.staffId)],
+);
+
+/**
+ * Every staff action (R12), append-only: the migration's trigger refuses UPDATE and DELETE.
+ * `request_key` is the action's idempotency key, unique: a repeated request finds its row and
+ * does not act twice.
+ */
+export const staffAudit = pgTable(
+  'staff_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    staffId: uuid('staff_id').notNull(),
+    staffEmail: text('staff_email').notNull(),
+    /** The account acted on, when the action is about one (no foreign key: the log outlives it). */
+    userId: uuid('user_id'),
+    action: text('action').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    reason: text('reason'),
+    requestKey: text('request_key').unique(),
+  },
+  (table) => [
+    index('staff_audit_user_idx').on(table.userId, table.at),
+    index('staff_audit_at_idx').on(table.at),
+  ],
+);
+
+/**
+ * Refunds by staff (R12): of an approved payment, up to what is not yet refunded; one row per
+ * request key, `pending` while the gateway call is in flight, so it goes out exactly once.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    amountCents: integer('amount_cents').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed'] }).notNull(),
+    requestKey: text('request_key').notNull().unique(),
+    gatewayRefundId: text('gateway_refund_id'),
+    failureReason: text('failure_reason'),
+    reason: text('reason').notNull(),
+    staffId: uuid('staff_id').notNull(),
+    /** The refund receipt (a PDF), stored when the refund succeeds. */
+    receiptPdf: bytea('receipt_pdf'),
+    createdAt: createdAt(),
+    settledAt: timestamp('settled_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('refunds_payment_idx').on(table.paymentId),
+    check('refunds_amount_ck', sql`${table.amountCents} > 0`),
+  ],
+);
+
+/** A staff reply to a Contact Us message, e-mailed to the sender and kept (R12). */
+export const contactReplies = pgTable(
+  'contact_replies',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    contactRequestId: uuid('contact_request_id')
+      .notNull()
+      .references(() => contactRequests.id, { onDelete: 'cascade' }),
+    staffId: uuid('staff_id').notNull(),
+    staffEmail: text('staff_email').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('contact_replies_request_idx').on(table.contactRequestId)],
 );

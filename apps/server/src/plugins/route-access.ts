@@ -7,6 +7,7 @@ import {
   type TAccountRoute,
 } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
+import { roleAllows, type TStaffRole } from '@dealerpass/domain/staff/roles';
 import { AppError } from '../errors/app-error.ts';
 import { hasBearerToken } from '../lib/bearer-token.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';
@@ -23,13 +24,25 @@ import type { UserRow } from '../services/users/serialize-user.ts';
  *   docs/decisions/023).
  * - `'staff-token'`: the staff API's bearer token from configuration, the interim until staff
  *   sign-in exists (docs/decisions/025). No session cookie opens it, and it opens nothing else.
+ * - `'staff-pending'`: a live staff session whose second factor may still be missing: only the
+ *   console's own session, enrolment, verification and sign-out (docs/decisions/026).
+ * - `{ staff: role }`: a live staff session with its second factor verified, whose member has
+ *   that role or one above it (R12). A dealer session opens none of these, and a staff session no
+ *   dealer route: each has its own cookie.
  */
 export type TRouteAccess =
   | 'public'
   | 'session'
   | 'metrics-token'
   | 'staff-token'
+  | 'staff-pending'
+  | { staff: TStaffRole }
   | { page: TAccountRoute; activeOnly?: boolean };
+
+/** Whether a route belongs to the operator console (a staff session opens it, nothing else). */
+export function isStaffAccess(access: TRouteAccess): access is 'staff-pending' | { staff: TStaffRole } {
+  return access === 'staff-pending' || (typeof access === 'object' && 'staff' in access);
+}
 
 /**
  * Who calls the route: our web app (the default: unsafe methods need the CSRF token and a JSON
@@ -120,6 +133,16 @@ export default fp(
         }
         return;
       }
+      if (isStaffAccess(access)) {
+        await app.requireStaff(request);
+        const staff = request.staff;
+        if (!staff) throw new AppError(ERROR_CODES.UNAUTHORIZED);
+        if (access === 'staff-pending') return;
+        if (!staff.secondFactor) throw new AppError(ERROR_CODES.STAFF_SECOND_FACTOR_REQUIRED);
+        if (!roleAllows(staff.role, access.staff))
+          throw new AppError(ERROR_CODES.STAFF_ROLE_REQUIRED);
+        return;
+      }
       await app.requireSession(request, reply);
       const row = request.account;
       if (!request.session || !row) return reply; // refused and answered by the session guard
@@ -135,7 +158,7 @@ export default fp(
       }
     });
   },
-  { name: 'route-access', dependencies: ['config', 'session'] },
+  { name: 'route-access', dependencies: ['config', 'session', 'staff-session'] },
 );
 
 declare module 'fastify' {
