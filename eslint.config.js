@@ -18,6 +18,7 @@ const FEATURES = [
   'snapshot',
   'signup',
   'integrations',
+  'admin',
 ];
 
 // A feature folder missing from the list would escape the no-cross-feature-imports rule below.

@@ -7,7 +7,11 @@ export interface IInteractionDetails {
   prompt: unknown;
   /** The e-mail the relying party passed as `login_hint`, if any. */
   loginHint: string | null;
+  /** Whose sign-in this is: the dealers' or the operator console's (decision 026). */
+  client: TInteractionClient;
 }
+
+export type TInteractionClient = 'dealer' | 'staff' | 'other';
 
 export function interactionDetailsEndpoint(uid: string): string {
   return `/oidc/interaction/${encodeURIComponent(uid)}/details`;
@@ -18,7 +22,7 @@ export class UnexpectedResponseError extends Error {
   override name = 'UnexpectedResponseError';
 }
 
-/** GET /oidc/interaction/:uid/details → `{ data: { uid, prompt, loginHint } }`. */
+/** GET /oidc/interaction/:uid/details → `{ data: { uid, prompt, client, loginHint } }`. */
 export async function getInteractionDetails(
   uid: string,
   signal?: AbortSignal,
@@ -36,5 +40,7 @@ export async function getInteractionDetails(
     uid: data.uid,
     prompt: data.prompt ?? null,
     loginHint: typeof data.loginHint === 'string' ? data.loginHint : null,
+    // Only the staff client gets the staff form; anything else is the dealers' sign-in.
+    client: data.client === 'staff' ? 'staff' : data.client === 'other' ? 'other' : 'dealer',
   };
 }

@@ -1,10 +1,13 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useParams } from '../../../lib/router/router.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { getInteractionDetails, type IInteractionDetails } from '../api/get-interaction-details.ts';
 import { SignInForm } from '../components/sign-in-form.tsx';
 import '../auth.css';
+
+// The staff variant is a chunk of its own: a dealer's sign-in page does not load it.
+const StaffSignInForm = lazy(() => import('../components/staff-sign-in-form.tsx'));
 
 type TState =
   | { status: 'loading' }
@@ -29,14 +32,20 @@ export default function SignInPage() {
   const [state, setState] = useState<TState>({ status: 'loading' });
   const [attempt, setAttempt] = useState(0);
 
+  // Kept once known: an interaction that expires later still restarts the same sign-in.
+  const [staff, setStaff] = useState(false);
+  const restart = staff ? '/admin/login' : '/login';
   useEffect(() => {
-    document.title = 'Sign in · DealerPass';
-  }, []);
+    document.title = staff ? 'Staff sign-in · DealerPass' : 'Sign in · DealerPass';
+  }, [staff]);
 
   useEffect(() => {
     const controller = new AbortController();
     getInteractionDetails(uid, controller.signal).then(
-      (details) => setState({ status: 'ready', details }),
+      (details) => {
+        setStaff(details.client === 'staff');
+        setState({ status: 'ready', details });
+      },
       (error: unknown) => {
         if (controller.signal.aborted) return;
         setState({ status: isGone(error) ? 'expired' : 'failed' });
@@ -47,7 +56,7 @@ export default function SignInPage() {
 
   return (
     <div className="page auth-page">
-      <h1>Sign in to {runtimeConfig().companyName}</h1>
+      <h1>{staff ? 'DealerPass staff sign-in' : `Sign in to ${runtimeConfig().companyName}`}</h1>
       {state.status === 'loading' ? (
         <div className="page-loading" role="status">
           <span className="spinner" aria-hidden="true" />
@@ -58,7 +67,7 @@ export default function SignInPage() {
         <div className="auth-notice auth-notice--warning" role="alert">
           <p>This sign-in page has expired or is no longer valid.</p>
           <p>
-            <a href="/login">Start signing in again</a>
+            <a href={restart}>Start signing in again</a>
           </p>
         </div>
       ) : null}
@@ -76,11 +85,27 @@ export default function SignInPage() {
             >
               Try again
             </button>
-            <a href="/login">Start signing in again</a>
+            <a href={restart}>Start signing in again</a>
           </p>
         </div>
       ) : null}
-      {state.status === 'ready' ? (
+      {state.status === 'ready' && staff ? (
+        <Suspense
+          fallback={
+            <div className="page-loading" role="status">
+              <span className="spinner" aria-hidden="true" />
+              <span>Loading sign-in…</span>
+            </div>
+          }
+        >
+          <StaffSignInForm
+            uid={uid}
+            loginHint={state.details.loginHint}
+            onExpired={() => setState({ status: 'expired' })}
+          />
+        </Suspense>
+      ) : null}
+      {state.status === 'ready' && !staff ? (
         <SignInForm
           uid={uid}
           loginHint={state.details.loginHint}

@@ -1,0 +1,103 @@
+import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { Outlet, useLocation } from '../../lib/router/router.tsx';
+import { ApiError, onApiFailure } from '../../lib/api-client.ts';
+import { loadPage } from '../../lib/full-page-navigation.ts';
+import { createQueryClient } from '../../lib/react-query.ts';
+import { getStaffSessionQueryOptions } from '../../features/admin/api/get-staff-session.ts';
+import { AdminHeader } from '../../features/admin/components/admin-header.tsx';
+import { LoadFailed, Loading } from '../../features/admin/components/query-state.tsx';
+import { SecondFactor } from '../../features/admin/components/second-factor.tsx';
+import { StaffMemberProvider } from '../../features/admin/staff-member.tsx';
+import '../../features/admin/admin.css';
+import { PageLoading } from '../page-loading.tsx';
+import { RouteErrorBoundary } from '../route-error.tsx';
+import { useNavigationEffects } from '../use-navigation-effects.ts';
+
+/** The server's staff sign-in (decision 026): the staff client of the embedded provider. */
+export const STAFF_LOGIN_URL = '/admin/login';
+
+/** The code a console call gets once the session still lacks its second factor. */
+const SECOND_FACTOR_REQUIRED = 'STAFF_SECOND_FACTOR_REQUIRED';
+
+/**
+ * The operator console's shell (/admin/*, issue 19, decision 026), a chunk of its own: nothing of
+ * it is in the public or account first load. It asks who is signed in; without a staff session
+ * the server's staff sign-in takes over (a full page load), without a verified second factor the
+ * enrolment or code page shows, and only then the console with its header and the page.
+ */
+function AdminShell() {
+  const queryClient = useQueryClient();
+  const session = useQuery(getStaffSessionQueryOptions());
+  const location = useLocation();
+  const main = useRef<HTMLElement>(null);
+  useNavigationEffects(main);
+
+  const signedOut =
+    session.isError && session.error instanceof ApiError && session.error.status === 401;
+  const [expired, setExpired] = useState(false);
+
+  // A session that ends while a page is open (15 minutes idle, 8 hours, ended by an admin) makes
+  // every console call 401: back to the sign-in. A lost second factor asks for the code again.
+  useEffect(
+    () =>
+      onApiFailure((error, endpoint) => {
+        if (!endpoint.startsWith('/api/admin/')) return;
+        if (error.status === 401) setExpired(true);
+        else if (error.status === 403 && error.code === SECOND_FACTOR_REQUIRED) {
+          void queryClient.invalidateQueries({ queryKey: getStaffSessionQueryOptions().queryKey });
+        }
+      }),
+    [queryClient],
+  );
+  useEffect(() => {
+    if (signedOut || expired) loadPage(STAFF_LOGIN_URL);
+  }, [signedOut, expired]);
+
+  let content;
+  if (session.isPending) content = <Loading text="Checking your staff sign-in…" />;
+  else if (signedOut || expired) content = <Loading text="Taking you to the staff sign-in…" />;
+  else if (session.isError) {
+    content = (
+      <LoadFailed
+        text="The console could not be opened."
+        error={session.error}
+        onRetry={() => void session.refetch()}
+      />
+    );
+  } else if (!session.data.secondFactor) content = <SecondFactor session={session.data} />;
+
+  return (
+    <div className="admin">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      {content === undefined && session.data ? (
+        <StaffMemberProvider member={session.data}>
+          <AdminHeader />
+          <main id="main" ref={main} tabIndex={-1} className="admin-main">
+            <RouteErrorBoundary resetKey={location.pathname}>
+              <Suspense fallback={<PageLoading />}>
+                <Outlet />
+              </Suspense>
+            </RouteErrorBoundary>
+          </main>
+        </StaffMemberProvider>
+      ) : (
+        <main id="main" ref={main} tabIndex={-1} className="admin-main admin-main--gate">
+          {content}
+        </main>
+      )}
+    </div>
+  );
+}
+
+/** The console's own query client: nothing of it is shared with the account area. */
+export default function AdminLayout() {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <AdminShell />
+    </QueryClientProvider>
+  );
+}

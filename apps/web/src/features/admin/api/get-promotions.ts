@@ -1,0 +1,15 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
+import { request } from '../../../lib/api-client.ts';
+
+/** GET /api/admin/promotions → `{ data: promotions }` with their recent redemptions. */
+export async function getPromotions(signal?: AbortSignal): Promise<TStaffPromotion[]> {
+  const response = await request<{ data: TStaffPromotion[] }>('/api/admin/promotions', { signal });
+  return response.data.data;
+}
+
+export const getPromotionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['admin', 'promotions'],
+    queryFn: ({ signal }) => getPromotions(signal),
+  });

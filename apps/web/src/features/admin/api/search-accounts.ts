@@ -1,0 +1,25 @@
+import { queryOptions } from '@tanstack/react-query';
+import type { TAccountSearchResult } from '@dealerpass/domain/staff/console-views';
+import { request } from '../../../lib/api-client.ts';
+
+/**
+ * GET /api/admin/accounts?q= → `{ data: results }`: by e-mail, name, dealership, user id, card
+ * last four or payment id (decision 026).
+ */
+export async function searchAccounts(
+  q: string,
+  signal?: AbortSignal,
+): Promise<TAccountSearchResult[]> {
+  const response = await request<{ data: TAccountSearchResult[] }>(
+    `/api/admin/accounts?q=${encodeURIComponent(q)}`,
+    { signal },
+  );
+  return response.data.data;
+}
+
+export const searchAccountsQueryOptions = (q: string) =>
+  queryOptions({
+    queryKey: ['admin', 'accounts', 'search', q],
+    queryFn: ({ signal }) => searchAccounts(q, signal),
+    enabled: q.trim().length >= 2,
+  });

@@ -1,0 +1,98 @@
+import { useState } from 'react';
+import { Link, useLocation } from '../../../lib/router/router.tsx';
+import { loadPage } from '../../../lib/full-page-navigation.ts';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { failureMessage } from '../../../lib/error-text.ts';
+import { signOut } from '../api/sign-out.ts';
+import { useRoleAllows, useStaffMember } from '../staff-member.tsx';
+
+const ROLE_LABELS = { support: 'Support', billing: 'Billing', admin: 'Admin' } as const;
+
+interface INavItem {
+  to: string;
+  label: string;
+  /** The paths that belong to this section besides `to` and the paths below it. */
+  also?: RegExp;
+}
+
+const NAV: INavItem[] = [
+  { to: '/admin', label: 'Accounts', also: /^\/admin\/accounts(\/|$)/ },
+  { to: '/admin/promotions', label: 'Promotions' },
+  { to: '/admin/prices', label: 'Prices' },
+  { to: '/admin/dunning', label: 'Dunning' },
+  { to: '/admin/inbox', label: 'Inbox' },
+];
+
+function isCurrent(item: INavItem, pathname: string): boolean {
+  const here = pathname.replace(/\/+$/, '').toLowerCase() || '/';
+  if (item.to === '/admin') return here === '/admin' || Boolean(item.also?.test(here));
+  return here === item.to || here.startsWith(`${item.to}/`);
+}
+
+/** The console's header: who is signed in with which role, the sections, and Sign out. */
+export function AdminHeader() {
+  const member = useStaffMember();
+  const isAdmin = useRoleAllows('admin');
+  const { pathname } = useLocation();
+  const toast = useToast();
+  const [leaving, setLeaving] = useState(false);
+  const items = isAdmin ? [...NAV, { to: '/admin/staff', label: 'Staff' }] : NAV;
+
+  const onSignOut = async () => {
+    setLeaving(true);
+    try {
+      const { redirectTo } = await signOut();
+      loadPage(redirectTo || '/admin/login');
+    } catch (error) {
+      setLeaving(false);
+      toast.error(failureMessage(error));
+    }
+  };
+
+  return (
+    <header className="admin-header">
+      <div className="admin-header__top">
+        <Link to="/admin" className="admin-header__brand">
+          DealerPass <span className="admin-header__console">staff console</span>
+        </Link>
+        <p className="admin-header__who">
+          <span className="visually-hidden">Signed in as </span>
+          <strong data-testid="admin-member-name">{member.name}</strong>
+          <span aria-hidden="true"> · </span>
+          <span className="visually-hidden">, role: </span>
+          <span className="admin-role" data-testid="admin-member-role">
+            {ROLE_LABELS[member.role]}
+          </span>
+        </p>
+      </div>
+      <nav aria-label="Console" className="admin-nav">
+        <ul>
+          {items.map((item) => {
+            const current = isCurrent(item, pathname);
+            return (
+              <li key={item.to}>
+                <Link
+                  to={item.to}
+                  className={current ? 'active' : undefined}
+                  aria-current={current ? 'page' : undefined}
+                >
+                  {item.label}
+                </Link>
+              </li>
+            );
+          })}
+          <li className="admin-nav__sign-out">
+            <button
+              type="button"
+              className="button button--link"
+              onClick={() => void onSignOut()}
+              disabled={leaving}
+            >
+              {leaving ? 'Signing out…' : 'Sign out'}
+            </button>
+          </li>
+        </ul>
+      </nav>
+    </header>
+  );
+}

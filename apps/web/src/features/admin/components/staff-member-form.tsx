@@ -1,0 +1,134 @@
+import { useState } from 'react';
+import { z } from 'zod';
+import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/staff/roles';
+import {
+  ZCreateStaffMemberRequestSchema,
+  type TCreateStaffMemberRequest,
+} from '@dealerpass/domain/staff/staff-members';
+import { SubmitButton } from '../../../components/ui/button.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
+import { SelectField, TextField } from '../../../components/ui/fields.tsx';
+import { useToast } from '../../../components/ui/toast.tsx';
+import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { useValidatedForm } from '../../../lib/use-validated-form.ts';
+import { createStaffMember } from '../api/create-staff-member.ts';
+
+export const ROLE_TEXT: Record<TStaffRole, string> = {
+  support: 'Support: read accounts, resend, end sessions, block, answer messages',
+  billing: 'Billing: support, plus refunds, balances, promotions',
+  admin: 'Admin: billing, plus staff and prices',
+};
+
+const FIELD_IDS = {
+  name: 'staff-name',
+  email: 'staff-email',
+  role: 'staff-role',
+  password: 'staff-password',
+} as const;
+
+interface IFormValues {
+  name: string;
+  email: string;
+  role: string;
+  password: string;
+}
+
+/** An admin adds a staff member (R12); they enrol their authenticator at their first sign-in. */
+export function StaffMemberForm({ onCreated }: { onCreated: () => void }) {
+  const toast = useToast();
+  const [requestKey, setRequestKey] = useState<string>(() => crypto.randomUUID());
+  const schema = z
+    .object({ name: z.string(), email: z.string(), role: z.string(), password: z.string() })
+    .transform(({ password, ...form }) => ({
+      ...form,
+      ...(password ? { password } : {}),
+      requestKey,
+    }))
+    .pipe(ZCreateStaffMemberRequestSchema);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    reset,
+    formState: { errors, isSubmitting },
+    summary,
+    onInvalid,
+    errorSummary,
+  } = useValidatedForm<IFormValues, TCreateStaffMemberRequest, keyof typeof FIELD_IDS>(
+    schema,
+    FIELD_IDS,
+    { defaultValues: { name: '', email: '', role: '', password: '' } },
+  );
+
+  const onValid = async (values: TCreateStaffMemberRequest) => {
+    summary.clear();
+    try {
+      await createStaffMember(values);
+      toast.success(`${values.name} was added.`);
+      reset();
+      setRequestKey(crypto.randomUUID());
+      onCreated();
+    } catch (error) {
+      for (const { field, message } of fieldErrorsOf(
+        error,
+        Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[],
+      )) {
+        setError(field, { message });
+      }
+      summary.show('The member was not added', [{ message: failureMessage(error) }]);
+    }
+  };
+
+  return (
+    <form
+      className="admin-form"
+      onSubmit={handleSubmit(onValid, onInvalid)}
+      noValidate
+      aria-labelledby="staff-form-title"
+    >
+      <h2 id="staff-form-title">Add a staff member</h2>
+      <ErrorSummary {...errorSummary} />
+      <div className="admin-form__grid">
+        <TextField
+          id={FIELD_IDS.name}
+          label="Name"
+          autoComplete="off"
+          required
+          {...register('name')}
+          error={errors.name?.message}
+        />
+        <TextField
+          id={FIELD_IDS.email}
+          label="E-mail"
+          type="email"
+          autoComplete="off"
+          spellCheck={false}
+          required
+          {...register('email')}
+          error={errors.email?.message}
+        />
+        <SelectField
+          id={FIELD_IDS.role}
+          label="Role"
+          placeholder="Choose a role"
+          options={STAFF_ROLES.map((role) => ({ value: role, label: ROLE_TEXT[role] }))}
+          required
+          {...register('role')}
+          error={errors.role?.message}
+        />
+        <TextField
+          id={FIELD_IDS.password}
+          label="First password"
+          hint="For the built-in sign-in; leave empty when staff sign in through the company's provider."
+          type="password"
+          autoComplete="new-password"
+          {...register('password')}
+          error={errors.password?.message}
+        />
+      </div>
+      <div className="form-actions">
+        <SubmitButton busy={isSubmitting}>{isSubmitting ? 'Adding…' : 'Add member'}</SubmitButton>
+      </div>
+    </form>
+  );
+}

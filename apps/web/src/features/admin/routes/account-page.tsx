@@ -1,0 +1,114 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '../../../lib/router/router.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { auditCsvUrl } from '../api/account-file-urls.ts';
+import { getAccountQueryOptions } from '../api/get-account.ts';
+import { AccountActions } from '../components/account-actions.tsx';
+import {
+  EmailsSection,
+  SessionsSection,
+  TimelineSection,
+} from '../components/account-activity.tsx';
+import { BalanceSection, DeclinesSection, PaymentsSection } from '../components/account-money.tsx';
+import {
+  IntegrationsSection,
+  ProfileSection,
+  StatusSection,
+  SubscriptionSection,
+} from '../components/account-overview.tsx';
+import { LoadFailed, Loading } from '../components/query-state.tsx';
+import { StatusLabel } from '../components/status-label.tsx';
+import { useAdminTitle } from '../use-admin-title.ts';
+
+/**
+ * One account (/admin/accounts/:userId): everything staff may see of it (R7, R12) and the actions
+ * of the member's role. An action reloads the account and its timeline.
+ */
+export default function AccountPage() {
+  const { userId = '' } = useParams();
+  const queryClient = useQueryClient();
+  const query = useQuery(getAccountQueryOptions(userId));
+  const name = query.data
+    ? `${query.data.profile.firstName} ${query.data.profile.lastName}`.trim() ||
+      query.data.profile.email
+    : 'Account';
+  useAdminTitle(name);
+
+  const reload = () =>
+    void queryClient.invalidateQueries({ queryKey: getAccountQueryOptions(userId).queryKey });
+
+  if (query.isPending) {
+    return (
+      <div className="admin-page">
+        <h1>Account</h1>
+        <Loading text="Loading the account…" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    const missing = query.error instanceof ApiError && query.error.status === 404;
+    return (
+      <div className="admin-page">
+        <h1>Account</h1>
+        {missing ? (
+          <div className="admin-problem" role="alert">
+            <p>There is no account with this id.</p>
+            <Link to="/admin">Search accounts</Link>
+          </div>
+        ) : (
+          <LoadFailed
+            text="The account could not be loaded."
+            error={query.error}
+            onRetry={() => void query.refetch()}
+          />
+        )}
+      </div>
+    );
+  }
+
+  const detail = query.data;
+  return (
+    <div className="admin-page">
+      <p className="admin-breadcrumb">
+        <Link to="/admin">Accounts</Link>
+      </p>
+      <div className="admin-title">
+        <h1>{name}</h1>
+        <StatusLabel
+          status={detail.status.accountStatus}
+          details={detail.status.accountStatusDetails}
+        />
+      </div>
+      <p className="admin-subtitle">
+        {detail.profile.dealership} · {detail.profile.email}
+      </p>
+      <AccountActions detail={detail} onChanged={reload} />
+      <div className="admin-grid">
+        <ProfileSection profile={detail.profile} />
+        <StatusSection status={detail.status} />
+      </div>
+      <SubscriptionSection subscription={detail.subscription} changes={detail.changes} />
+      <PaymentsSection
+        userId={userId}
+        payments={detail.payments}
+        refunds={detail.refunds}
+        onChanged={reload}
+      />
+      <div className="admin-grid">
+        <BalanceSection balance={detail.balance} />
+        <IntegrationsSection integrations={detail.integrations} />
+      </div>
+      <DeclinesSection declines={detail.declines} retries={detail.retries} />
+      <SessionsSection sessions={detail.sessions} />
+      <EmailsSection emails={detail.emails} />
+      <TimelineSection
+        userId={userId}
+        actions={
+          <a className="button button--secondary" href={auditCsvUrl(userId)} download>
+            Download audit log (CSV)
+          </a>
+        }
+      />
+    </div>
+  );
+}

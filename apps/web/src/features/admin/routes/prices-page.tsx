@@ -1,0 +1,124 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { TableRegion } from '../../../components/ui/table-region.tsx';
+import { getPricesQueryOptions, type TStaffPrices } from '../api/get-prices.ts';
+import { dateTime, money } from '../components/format.ts';
+import { ITEM_LABELS, PriceChangeForm } from '../components/price-change-form.tsx';
+import { QueryState } from '../components/query-state.tsx';
+import { Empty, Section } from '../components/section.tsx';
+import { useMayTake } from '../staff-member.tsx';
+import { useAdminTitle } from '../use-admin-title.ts';
+
+type TPriceRow = TStaffPrices['prices'][number];
+
+function label(item: string): string {
+  return ITEM_LABELS[item as keyof typeof ITEM_LABELS] ?? item;
+}
+
+/** Each item's price in force now: its latest row that has taken effect (R11). */
+function currentPrices(rows: readonly TPriceRow[], now: number): TPriceRow[] {
+  const byItem = new Map<string, TPriceRow>();
+  for (const row of rows) {
+    const from = row.effectiveFrom ? Date.parse(row.effectiveFrom) : Number.NEGATIVE_INFINITY;
+    if (from > now) continue;
+    const known = byItem.get(row.item);
+    const knownFrom = known?.effectiveFrom
+      ? Date.parse(known.effectiveFrom)
+      : Number.NEGATIVE_INFINITY;
+    if (!known || from >= knownFrom) byItem.set(row.item, row);
+  }
+  return [...byItem.values()];
+}
+
+/** Prices (/admin/prices): what is charged now, the changes ahead, and (admins) a new change. */
+export default function PricesPage() {
+  useAdminTitle('Prices');
+  const mayTake = useMayTake();
+  const queryClient = useQueryClient();
+  const query = useQuery(getPricesQueryOptions());
+  // The moment the page opened: which prices are "now" does not change while it is read.
+  const [now] = useState(() => Date.now());
+  const reload = () =>
+    void queryClient.invalidateQueries({ queryKey: getPricesQueryOptions().queryKey });
+
+  return (
+    <div className="admin-page">
+      <h1>Prices</h1>
+      <QueryState query={query} loading="Loading prices…" failed="The prices could not be loaded.">
+        {(data) => (
+          <>
+            <Section title="Scheduled changes">
+              {data.scheduled.length === 0 ? (
+                <Empty>No price change is scheduled.</Empty>
+              ) : (
+                data.scheduled.map((change) => (
+                  <div key={change.effectiveFrom} className="admin-scheduled">
+                    <h3>From {dateTime(change.effectiveFrom)}</h3>
+                    <p>
+                      {change.accountsAffected === 1
+                        ? '1 account is affected'
+                        : `${change.accountsAffected} accounts are affected`}
+                      ;{' '}
+                      {change.noticesSent === 1
+                        ? '1 notice was sent.'
+                        : `${change.noticesSent} notices were sent.`}
+                    </p>
+                    <TableRegion label={`Prices from ${dateTime(change.effectiveFrom)}`}>
+                      <table className="admin-table">
+                        <thead>
+                          <tr>
+                            <th scope="col">Item</th>
+                            <th scope="col">New price</th>
+                            <th scope="col">Scheduled by</th>
+                            <th scope="col">Scheduled</th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {change.rows.map((row) => (
+                            <tr key={row.item}>
+                              <th scope="row">{label(row.item)}</th>
+                              <td className="admin-amount">{money(row.cents)}</td>
+                              <td>{row.scheduledBy}</td>
+                              <td>{dateTime(row.scheduledAt)}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </TableRegion>
+                  </div>
+                ))
+              )}
+            </Section>
+            <Section title="Prices in force now">
+              <TableRegion label="Prices in force now">
+                <table className="admin-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Item</th>
+                      <th scope="col">Monthly price</th>
+                      <th scope="col">Since</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {currentPrices(data.prices, now).map((row) => (
+                      <tr key={row.item}>
+                        <th scope="row">{label(row.item)}</th>
+                        <td className="admin-amount">{money(row.cents)}</td>
+                        <td>{row.effectiveFrom ? dateTime(row.effectiveFrom) : 'Always'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </TableRegion>
+            </Section>
+          </>
+        )}
+      </QueryState>
+      {mayTake('schedulePrice') ? (
+        <section className="admin-section card">
+          <PriceChangeForm onScheduled={reload} />
+        </section>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
+import { TableRegion } from '../../../components/ui/table-region.tsx';
+import { disablePromotion } from '../api/disable-promotion.ts';
+import { getPromotionsQueryOptions } from '../api/get-promotions.ts';
+import { ActionButton } from '../components/action-dialog.tsx';
+import { dateTime, money, yesNo } from '../components/format.ts';
+import { KIND_LABELS, PromotionForm } from '../components/promotion-form.tsx';
+import { QueryState } from '../components/query-state.tsx';
+import { Section } from '../components/section.tsx';
+import { useMayTake } from '../staff-member.tsx';
+import { useAdminTitle } from '../use-admin-title.ts';
+
+function valueText(promotion: TStaffPromotion): string {
+  if (promotion.kind === 'percent_off') return `${promotion.value}% off`;
+  if (promotion.kind === 'amount_off') return `${money(promotion.value)} off`;
+  return promotion.value === 1 ? '1 free month' : `${promotion.value} free months`;
+}
+
+/** Promotions (/admin/promotions): every code with its redemptions; billing creates and disables. */
+export default function PromotionsPage() {
+  useAdminTitle('Promotions');
+  const mayTake = useMayTake();
+  const queryClient = useQueryClient();
+  const query = useQuery(getPromotionsQueryOptions());
+  const reload = () =>
+    void queryClient.invalidateQueries({ queryKey: getPromotionsQueryOptions().queryKey });
+
+  return (
+    <div className="admin-page">
+      <h1>Promotions</h1>
+      {mayTake('createPromotion') ? (
+        <section className="admin-section card">
+          <PromotionForm onCreated={reload} />
+        </section>
+      ) : null}
+      <Section title="Promotion codes">
+        <QueryState
+          query={query}
+          loading="Loading promotion codes…"
+          failed="The promotion codes could not be loaded."
+          empty="There are no promotion codes yet."
+          isEmpty={(rows) => rows.length === 0}
+        >
+          {(rows) => (
+            <TableRegion label="Promotion codes">
+              <table className="admin-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Code</th>
+                    <th scope="col">Offer</th>
+                    <th scope="col">Redemptions</th>
+                    <th scope="col">Expires</th>
+                    <th scope="col">Card needed</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Created by</th>
+                    <th scope="col">Recent redemptions</th>
+                    {mayTake('disablePromotion') ? <th scope="col">Actions</th> : null}
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((promotion) => (
+                    <tr key={promotion.code} data-testid={`promotion-${promotion.code}`}>
+                      <th scope="row" className="admin-mono">
+                        {promotion.code}
+                      </th>
+                      <td>
+                        {valueText(promotion)}
+                        <span className="admin-muted"> · {KIND_LABELS[promotion.kind]}</span>
+                        {promotion.description ? (
+                          <span className="admin-muted"> · {promotion.description}</span>
+                        ) : null}
+                      </td>
+                      <td>
+                        {promotion.redemptionCount}
+                        {promotion.maxRedemptions !== null ? ` of ${promotion.maxRedemptions}` : ''}
+                      </td>
+                      <td>{promotion.expiresAt ? dateTime(promotion.expiresAt) : 'Never'}</td>
+                      <td>{yesNo(promotion.requiresCard)}</td>
+                      <td>
+                        {promotion.disabled
+                          ? `Disabled ${promotion.disabledAt ? dateTime(promotion.disabledAt) : ''}`
+                          : 'Active'}
+                      </td>
+                      <td>{promotion.createdBy}</td>
+                      <td>
+                        {promotion.recentRedemptions.length === 0 ? (
+                          'None'
+                        ) : (
+                          <ul className="admin-plain-list">
+                            {promotion.recentRedemptions.map((redemption, index) => (
+                              <li key={`${redemption.redeemedAt}-${index}`}>
+                                {redemption.email}, {money(redemption.discountCents)} off,{' '}
+                                {dateTime(redemption.redeemedAt)}
+                              </li>
+                            ))}
+                          </ul>
+                        )}
+                      </td>
+                      {mayTake('disablePromotion') ? (
+                        <td>
+                          {promotion.disabled ? null : (
+                            <ActionButton
+                              spec={{
+                                label: 'Disable',
+                                title: `Disable ${promotion.code}`,
+                                description: (
+                                  <p>
+                                    Sign-ups can no longer use {promotion.code}. Its redemptions
+                                    stay as they are.
+                                  </p>
+                                ),
+                                confirmLabel: 'Disable',
+                                danger: true,
+                                done: `${promotion.code} was disabled.`,
+                              }}
+                              run={({ requestKey, reason }) =>
+                                disablePromotion(promotion.code, {
+                                  requestKey,
+                                  reason: reason ?? '',
+                                })
+                              }
+                              onDone={reload}
+                            />
+                          )}
+                        </td>
+                      ) : null}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </TableRegion>
+          )}
+        </QueryState>
+      </Section>
+    </div>
+  );
+}
