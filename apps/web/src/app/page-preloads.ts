@@ -11,8 +11,6 @@ const ACCOUNT = [
   'src/features/account/components/account-route-guard.tsx',
 ];
 const INTEGRATION = [...ACCOUNT, 'src/app/integration-route.tsx'];
-const ADMIN = ['src/app/layouts/admin-layout.tsx'];
-const ADMIN_ROUTES = 'src/features/admin/routes';
 
 export const PAGE_PRELOADS: Record<string, string[]> = {
   '/home': ['src/features/marketing/routes/home-page.tsx'],
@@ -65,12 +63,6 @@ export const PAGE_PRELOADS: Record<string, string[]> = {
     ...INTEGRATION,
     'src/features/integrations/routes/autocheck-integrations-page.tsx',
   ],
-  '/admin': [...ADMIN, `${ADMIN_ROUTES}/accounts-page.tsx`],
-  '/admin/accounts/:userId': [...ADMIN, `${ADMIN_ROUTES}/account-page.tsx`],
-  '/admin/promotions': [...ADMIN, `${ADMIN_ROUTES}/promotions-page.tsx`],
-  '/admin/prices': [...ADMIN, `${ADMIN_ROUTES}/prices-page.tsx`],
-  '/admin/dunning': [...ADMIN, `${ADMIN_ROUTES}/dunning-page.tsx`],
-  '/admin/inbox': [...ADMIN, `${ADMIN_ROUTES}/inbox-page.tsx`],
-  '/admin/inbox/:messageId': [...ADMIN, `${ADMIN_ROUTES}/contact-message-page.tsx`],
-  '/admin/staff': [...ADMIN, `${ADMIN_ROUTES}/staff-page.tsx`],
+  // The console's shell; it loads its own pages (admin-layout.tsx).
+  '/admin': ['src/app/layouts/admin-layout.tsx'],
 };

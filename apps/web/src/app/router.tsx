@@ -71,34 +71,15 @@ const CarfaxLogoutPage = lazyPage(
 const AutoCheckIntegrationsPage = lazyPage(
   () => import('../features/integrations/routes/autocheck-integrations-page.tsx'),
 );
-// The operator console (issue 19, decision 026): its layout and each of its pages are chunks of
-// their own, outside the public layout, so none of it is in the public or account first load.
+// The operator console (issue 19, decision 026): one route into a chunk of its own, outside the
+// public layout. Its pages are declared and loaded inside that chunk (admin-layout.tsx), so the
+// entry carries nothing of the console but this line.
 const AdminLayout = lazyPage(() => import('./layouts/admin-layout.tsx'));
-const AdminAccountsPage = lazyPage(() => import('../features/admin/routes/accounts-page.tsx'));
-const AdminAccountPage = lazyPage(() => import('../features/admin/routes/account-page.tsx'));
-const AdminPromotionsPage = lazyPage(() => import('../features/admin/routes/promotions-page.tsx'));
-const AdminPricesPage = lazyPage(() => import('../features/admin/routes/prices-page.tsx'));
-const AdminDunningPage = lazyPage(() => import('../features/admin/routes/dunning-page.tsx'));
-const AdminInboxPage = lazyPage(() => import('../features/admin/routes/inbox-page.tsx'));
-const AdminMessagePage = lazyPage(
-  () => import('../features/admin/routes/contact-message-page.tsx'),
-);
-const AdminStaffPage = lazyPage(() => import('../features/admin/routes/staff-page.tsx'));
 
 export const APP_ROUTES = (
   <>
     {/* /admin/login and /admin/oauth/callback are the server's (full page loads). */}
-    <Route path="admin" element={<AdminLayout />}>
-      <Route index element={<AdminAccountsPage />} />
-      <Route path="accounts/:userId" element={<AdminAccountPage />} />
-      <Route path="promotions" element={<AdminPromotionsPage />} />
-      <Route path="prices" element={<AdminPricesPage />} />
-      <Route path="dunning" element={<AdminDunningPage />} />
-      <Route path="inbox" element={<AdminInboxPage />} />
-      <Route path="inbox/:messageId" element={<AdminMessagePage />} />
-      <Route path="staff" element={<AdminStaffPage />} />
-      <Route path="*" element={<Navigate to="/admin" replace />} />
-    </Route>
+    <Route path="admin/*" element={<AdminLayout />} />
     <Route element={<PublicLayout />}>
       <Route index element={<Navigate to="/home" replace />} />
       <Route path="home" element={<HomePage />} />

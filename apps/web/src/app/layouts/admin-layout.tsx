@@ -1,6 +1,13 @@
 import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef, useState } from 'react';
-import { Outlet, useLocation } from '../../lib/router/router.tsx';
+import { Suspense, useEffect, useRef, useState, type RefObject } from 'react';
+import {
+  Navigate,
+  Outlet,
+  Route,
+  Routes,
+  lazyPage,
+  useLocation,
+} from '../../lib/router/router.tsx';
 import { ApiError, onApiFailure } from '../../lib/api-client.ts';
 import { loadPage } from '../../lib/full-page-navigation.ts';
 import { createQueryClient } from '../../lib/react-query.ts';
@@ -12,10 +19,53 @@ import { StaffMemberProvider } from '../../features/admin/staff-member.tsx';
 import '../../features/admin/admin.css';
 import { PageLoading } from '../page-loading.tsx';
 import { RouteErrorBoundary } from '../route-error.tsx';
-import { useNavigationEffects } from '../use-navigation-effects.ts';
+
+// Each console page is a chunk of its own, declared here rather than in router.tsx: the public
+// entry then holds one route for the whole console (docs/decisions/006).
+const AccountsPage = lazyPage(() => import('../../features/admin/routes/accounts-page.tsx'));
+const AccountPage = lazyPage(() => import('../../features/admin/routes/account-page.tsx'));
+const PromotionsPage = lazyPage(() => import('../../features/admin/routes/promotions-page.tsx'));
+const PricesPage = lazyPage(() => import('../../features/admin/routes/prices-page.tsx'));
+const DunningPage = lazyPage(() => import('../../features/admin/routes/dunning-page.tsx'));
+const InboxPage = lazyPage(() => import('../../features/admin/routes/inbox-page.tsx'));
+const MessagePage = lazyPage(() => import('../../features/admin/routes/contact-message-page.tsx'));
+const StaffPage = lazyPage(() => import('../../features/admin/routes/staff-page.tsx'));
+
+/** The console's pages; paths are whole (our router matches the full path in nested Routes). */
+export const ADMIN_ROUTES = (
+  <Route path="admin" element={<Outlet />}>
+    <Route index element={<AccountsPage />} />
+    <Route path="accounts/:userId" element={<AccountPage />} />
+    <Route path="promotions" element={<PromotionsPage />} />
+    <Route path="prices" element={<PricesPage />} />
+    <Route path="dunning" element={<DunningPage />} />
+    <Route path="inbox" element={<InboxPage />} />
+    <Route path="inbox/:messageId" element={<MessagePage />} />
+    <Route path="staff" element={<StaffPage />} />
+    <Route path="*" element={<Navigate to="/admin" replace />} />
+  </Route>
+);
 
 /** The server's staff sign-in (decision 026): the staff client of the embedded provider. */
 export const STAFF_LOGIN_URL = '/admin/login';
+
+/**
+ * A new console page starts at the top with focus on its content, so screen readers hear the
+ * change (not on the first load). The public layout's useNavigationEffects does the same and
+ * more (anchors); importing it here made the build split React's runtime out of the entry into a
+ * chunk of its own, a larger public first load (docs/decisions/006), so the console has this.
+ */
+function useFocusOnNavigation(main: RefObject<HTMLElement | null>, pathname: string): void {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    window.scrollTo(0, 0);
+    main.current?.focus({ preventScroll: true });
+  }, [main, pathname]);
+}
 
 /** The code a console call gets once the session still lacks its second factor. */
 const SECOND_FACTOR_REQUIRED = 'STAFF_SECOND_FACTOR_REQUIRED';
@@ -31,7 +81,7 @@ function AdminShell() {
   const session = useQuery(getStaffSessionQueryOptions());
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
-  useNavigationEffects(main);
+  useFocusOnNavigation(main, location.pathname);
 
   const signedOut =
     session.isError && session.error instanceof ApiError && session.error.status === 401;
@@ -78,7 +128,7 @@ function AdminShell() {
           <main id="main" ref={main} tabIndex={-1} className="admin-main">
             <RouteErrorBoundary resetKey={location.pathname}>
               <Suspense fallback={<PageLoading />}>
-                <Outlet />
+                <Routes>{ADMIN_ROUTES}</Routes>
               </Suspense>
             </RouteErrorBoundary>
           </main>
