@@ -12,7 +12,7 @@ import { ApiError, onApiFailure } from '../../lib/api-client.ts';
 import { loadPage } from '../../lib/full-page-navigation.ts';
 import { createQueryClient } from '../../lib/react-query.ts';
 import { getStaffSessionQueryOptions } from '../../features/admin/api/get-staff-session.ts';
-import { AdminHeader } from '../../features/admin/components/admin-header.tsx';
+import { AdminHeader, GateHeader } from '../../features/admin/components/admin-header.tsx';
 import { LoadFailed, Loading } from '../../features/admin/components/query-state.tsx';
 import { SecondFactor } from '../../features/admin/components/second-factor.tsx';
 import { StaffMemberProvider } from '../../features/admin/staff-member.tsx';
@@ -134,9 +134,12 @@ function AdminShell() {
           </main>
         </StaffMemberProvider>
       ) : (
-        <main id="main" ref={main} tabIndex={-1} className="admin-main admin-main--gate">
-          {content}
-        </main>
+        <>
+          <GateHeader signedIn={Boolean(session.data)} />
+          <main id="main" ref={main} tabIndex={-1} className="admin-main admin-main--gate">
+            {content}
+          </main>
+        </>
       )}
     </div>
   );

@@ -29,15 +29,10 @@ function isCurrent(item: INavItem, pathname: string): boolean {
   return here === item.to || here.startsWith(`${item.to}/`);
 }
 
-/** The console's header: who is signed in with which role, the sections, and Sign out. */
-export function AdminHeader() {
-  const member = useStaffMember();
-  const isAdmin = useRoleAllows('admin');
-  const { pathname } = useLocation();
+/** Sign out: the server ends the staff session and says where the browser goes next. */
+function useSignOut(): { leaving: boolean; onSignOut: () => void } {
   const toast = useToast();
   const [leaving, setLeaving] = useState(false);
-  const items = isAdmin ? [...NAV, { to: '/admin/staff', label: 'Staff' }] : NAV;
-
   const onSignOut = async () => {
     setLeaving(true);
     try {
@@ -48,6 +43,38 @@ export function AdminHeader() {
       toast.error(failureMessage(error));
     }
   };
+  return { leaving, onSignOut: () => void onSignOut() };
+}
+
+function SignOutButton() {
+  const { leaving, onSignOut } = useSignOut();
+  return (
+    <button type="button" className="button button--link" onClick={onSignOut} disabled={leaving}>
+      {leaving ? 'Signing out…' : 'Sign out'}
+    </button>
+  );
+}
+
+/** The header of the second-factor step: the console's name, and a way out. */
+export function GateHeader({ signedIn }: { signedIn: boolean }) {
+  return (
+    <header className="admin-header admin-header--gate">
+      <div className="admin-header__top">
+        <span className="admin-header__brand">
+          DealerPass <span className="admin-header__console">staff console</span>
+        </span>
+        {signedIn ? <SignOutButton /> : null}
+      </div>
+    </header>
+  );
+}
+
+/** The console's header: who is signed in with which role, the sections, and Sign out. */
+export function AdminHeader() {
+  const member = useStaffMember();
+  const isAdmin = useRoleAllows('admin');
+  const { pathname } = useLocation();
+  const items = isAdmin ? [...NAV, { to: '/admin/staff', label: 'Staff' }] : NAV;
 
   return (
     <header className="admin-header">
@@ -82,14 +109,7 @@ export function AdminHeader() {
             );
           })}
           <li className="admin-nav__sign-out">
-            <button
-              type="button"
-              className="button button--link"
-              onClick={() => void onSignOut()}
-              disabled={leaving}
-            >
-              {leaving ? 'Signing out…' : 'Sign out'}
-            </button>
+            <SignOutButton />
           </li>
         </ul>
       </nav>

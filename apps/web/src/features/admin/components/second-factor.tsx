@@ -33,11 +33,15 @@ export function SecondFactor({ session }: { session: IStaffSession }) {
         Signed in as <strong>{session.name}</strong> ({session.email}).
       </p>
       {session.enrolled ? (
-        <p>Open your authenticator app and type the 6-digit code it shows for DealerPass staff.</p>
+        <>
+          <p>
+            Open your authenticator app and type the 6-digit code it shows for DealerPass staff.
+          </p>
+          <CodeForm />
+        </>
       ) : (
         <Enrolment />
       )}
-      <CodeForm />
     </div>
   );
 }
@@ -64,31 +68,38 @@ function Enrolment() {
   if (!enrolment.data) return <Loading text="Making your authenticator secret…" />;
   const { secret, otpauthUri } = enrolment.data;
   return (
-    <section className="admin-enrolment card" aria-labelledby="admin-enrolment-title">
-      <h2 id="admin-enrolment-title">1. Add DealerPass staff to your authenticator app</h2>
-      <p>
-        Choose “enter a setup key” in the app (time-based, 6 digits) and type this key. It is shown
-        only now.
-      </p>
-      <p className="admin-secret">
-        <span className="visually-hidden">Setup key: </span>
-        <code data-testid="totp-secret">{groupSecret(secret)}</code>
-      </p>
-      <p>
-        On a phone, this link opens the app directly:{' '}
-        <a href={otpauthUri} className="admin-break">
-          add to authenticator
-        </a>
-        .
-      </p>
-      <details>
-        <summary>Show the setup link as text</summary>
-        <p className="admin-break">
-          <code data-testid="totp-uri">{otpauthUri}</code>
+    <>
+      <section className="admin-enrolment card" aria-labelledby="admin-enrolment-title">
+        <h2 id="admin-enrolment-title">1. Add DealerPass staff to your authenticator app</h2>
+        <p>
+          Choose “enter a setup key” in the app (time-based, 6 digits) and type this key. It is
+          shown only now.
         </p>
-      </details>
-      <h2>2. Type the code the app shows</h2>
-    </section>
+        <p className="admin-secret">
+          <span className="visually-hidden">Setup key: </span>
+          <code data-testid="totp-secret">{groupSecret(secret)}</code>
+        </p>
+        <p>
+          On a phone, this link opens the app directly:{' '}
+          <a href={otpauthUri} className="admin-break">
+            add to authenticator
+          </a>
+          .
+        </p>
+        <details>
+          <summary>Show the setup link as text</summary>
+          <p className="admin-break">
+            <code data-testid="totp-uri">{otpauthUri}</code>
+          </p>
+        </details>
+      </section>
+      <section aria-labelledby="admin-enrolment-code-title">
+        <h2 id="admin-enrolment-code-title" className="admin-step-title">
+          2. Type the code the app shows
+        </h2>
+        <CodeForm />
+      </section>
+    </>
   );
 }
 

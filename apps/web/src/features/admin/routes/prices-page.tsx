@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { getPricesQueryOptions, type TStaffPrices } from '../api/get-prices.ts';
-import { dateTime, money } from '../components/format.ts';
+import { businessDateOf, dateTime, money } from '../components/format.ts';
 import { ITEM_LABELS, PriceChangeForm } from '../components/price-change-form.tsx';
 import { QueryState } from '../components/query-state.tsx';
 import { Empty, Section } from '../components/section.tsx';
@@ -53,7 +53,7 @@ export default function PricesPage() {
               ) : (
                 data.scheduled.map((change) => (
                   <div key={change.effectiveFrom} className="admin-scheduled">
-                    <h3>From {dateTime(change.effectiveFrom)}</h3>
+                    <h3>From {businessDateOf(change.effectiveFrom)}</h3>
                     <p>
                       {change.accountsAffected === 1
                         ? '1 account is affected'
@@ -63,7 +63,7 @@ export default function PricesPage() {
                         ? '1 notice was sent.'
                         : `${change.noticesSent} notices were sent.`}
                     </p>
-                    <TableRegion label={`Prices from ${dateTime(change.effectiveFrom)}`}>
+                    <TableRegion label={`Prices from ${businessDateOf(change.effectiveFrom)}`}>
                       <table className="admin-table">
                         <thead>
                           <tr>
@@ -104,7 +104,7 @@ export default function PricesPage() {
                       <tr key={row.item}>
                         <th scope="row">{label(row.item)}</th>
                         <td className="admin-amount">{money(row.cents)}</td>
-                        <td>{row.effectiveFrom ? dateTime(row.effectiveFrom) : 'Always'}</td>
+                        <td>{row.effectiveFrom ? businessDateOf(row.effectiveFrom) : 'Always'}</td>
                       </tr>
                     ))}
                   </tbody>

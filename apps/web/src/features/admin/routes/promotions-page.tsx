@@ -64,11 +64,13 @@ export default function PromotionsPage() {
                       <th scope="row" className="admin-mono">
                         {promotion.code}
                       </th>
-                      <td>
+                      <td className="admin-wide-cell">
                         {valueText(promotion)}
-                        <span className="admin-muted"> · {KIND_LABELS[promotion.kind]}</span>
+                        <span className="admin-muted admin-block">
+                          {KIND_LABELS[promotion.kind]}
+                        </span>
                         {promotion.description ? (
-                          <span className="admin-muted"> · {promotion.description}</span>
+                          <span className="admin-muted admin-block">{promotion.description}</span>
                         ) : null}
                       </td>
                       <td>
