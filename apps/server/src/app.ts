@@ -48,6 +48,7 @@ import carfaxRoutes from './routes/carfax/index.ts';
 import carfaxSandboxRoutes from './sandboxes/carfax/routes.ts';
 import configRoutes from './routes/config/index.ts';
 import staffRoutes from './routes/staff/index.ts';
+import adminAuthRoutes from './routes/admin-auth/index.ts';
 import subscriptionRoutes from './routes/subscriptions/index.ts';
 import './types.ts';
 
@@ -243,6 +244,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);
+  // The operator console (R12, docs/decisions/026).
+  await app.register(adminAuthRoutes);
   // The interim staff API (docs/decisions/025): only with its token configured.
   if (config.staffApiToken) await app.register(staffRoutes);
   if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);

@@ -64,6 +64,9 @@ const ZEnvSchema = z
     OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
     OIDC_CLIENT_ID: z.string().min(1).optional(),
     OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    STAFF_OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),
+    STAFF_OIDC_CLIENT_ID: z.string().min(1).optional(),
+    STAFF_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     SEED_DEMO_DATA: booleanFlag.optional(),
     BUSINESS_TIME_ZONE: z
       .string()
@@ -113,17 +116,16 @@ const ZEnvSchema = z
     }
     checkCarfaxEnv(env, ctx);
     checkAutoCheckEnv(env, ctx);
-    const oidc = [env.OIDC_ISSUER, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
-    if (oidc.some(Boolean) && !oidc.every(Boolean)) {
-      const missing = ['OIDC_ISSUER', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'].find(
-        (_, i) => !oidc[i],
-      );
-      ctx.addIssue({
-        code: 'custom',
-        path: [missing ?? 'OIDC_ISSUER'],
-        message:
-          'OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are set together or not at all',
-      });
+    for (const prefix of ['OIDC', 'STAFF_OIDC'] as const) {
+      const names = [`${prefix}_ISSUER`, `${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] as const;
+      const values = names.map((name) => env[name]);
+      if (values.some(Boolean) && !values.every(Boolean)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [names.find((_, i) => !values[i]) ?? names[0]],
+          message: `${names.join(', ')} are set together or not at all`,
+        });
+      }
     }
     if (env.APP_ENV === 'production') {
       if (!env.SECRET_KEY) {
@@ -185,6 +187,13 @@ export interface Config {
       };
   /** The embedded OpenID provider by default; an external one when configured (DECISIONS R6). */
   identity:
+    | { kind: 'embedded' }
+    | { kind: 'external'; issuer: string; clientId: string; clientSecret: string };
+  /**
+   * Staff identities (R12, docs/decisions/026): the embedded provider's staff client by default,
+   * an external provider of their own when configured.
+   */
+  staffIdentity:
     | { kind: 'embedded' }
     | { kind: 'external'; issuer: string; clientId: string; clientSecret: string };
   /** Seed the demo accounts into an empty database at start (demo and development by default). */
@@ -286,6 +295,15 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
             issuer: env.OIDC_ISSUER,
             clientId: env.OIDC_CLIENT_ID,
             clientSecret: env.OIDC_CLIENT_SECRET,
+          }
+        : { kind: 'embedded' },
+    staffIdentity:
+      env.STAFF_OIDC_ISSUER && env.STAFF_OIDC_CLIENT_ID && env.STAFF_OIDC_CLIENT_SECRET
+        ? {
+            kind: 'external',
+            issuer: env.STAFF_OIDC_ISSUER,
+            clientId: env.STAFF_OIDC_CLIENT_ID,
+            clientSecret: env.STAFF_OIDC_CLIENT_SECRET,
           }
         : { kind: 'embedded' },
     payments,

@@ -6,6 +6,7 @@ import { loadEnvFileIfPresent } from './lib/env-file.ts';
 import { deriveKeys, resolveSecret } from './lib/keys.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
 import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
+import { seedDemoStaff } from './services/demo/seed-demo-staff.ts';
 
 /** pino-pretty is a development dependency: absent from a production install, and then not used. */
 async function hasPinoPretty(): Promise<boolean> {
@@ -55,6 +56,16 @@ async function main(): Promise<void> {
       console.warn(
         `Seeded ${promotions} demo promotion codes (see README, "Demo promotion codes").`,
       );
+    // Their authenticator secrets are public (README): never on a production server.
+    if (config.env !== 'production') {
+      const staff = await seedDemoStaff(database.db, {
+        now: new Date(),
+        encryptionKey: deriveKeys(secret).encryption,
+        includeE2e: config.env === 'test',
+      });
+      if (staff > 0)
+        console.warn(`Seeded ${staff} demo staff members (see README, "Operator console").`);
+    }
   }
   const app = await buildApp({
     config,

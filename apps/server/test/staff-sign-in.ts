@@ -37,7 +37,10 @@ export async function staffSessionFor(
   options: { secondFactor?: boolean; now?: Date; email?: string } = {},
 ) {
   const now = options.now ?? new Date();
-  const staff = await createStaffUser(t, { role, ...(options.email ? { email: options.email } : {}) });
+  const staff = await createStaffUser(t, {
+    role,
+    ...(options.email ? { email: options.email } : {}),
+  });
   const rawId = await createStaffSession(t.app.db, {
     staffId: staff.id,
     tokens: {},

@@ -206,13 +206,21 @@ describe('access sweep over the route table', () => {
 
   it('has routes to sweep, in each kind of access', () => {
     const kinds = new Set(
-      sweptRoutes(t).map((route) => (typeof route.access === 'string' ? route.access : 'page')),
+      sweptRoutes(t).map((route) =>
+        typeof route.access === 'string'
+          ? route.access
+          : 'staff' in route.access
+            ? 'staff'
+            : 'page',
+      ),
     );
     expect([...kinds].sort()).toEqual([
       'metrics-token',
       'page',
       'public',
       'session',
+      'staff',
+      'staff-pending',
       'staff-token',
     ]);
   });

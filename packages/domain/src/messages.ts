@@ -182,7 +182,8 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   // Ours (R12): the operator console's own texts, for staff only.
   STAFF_SECOND_FACTOR_REQUIRED: 'Enter the code from your authenticator app to continue.',
   STAFF_ROLE_REQUIRED: 'Your role does not allow this action.',
-  TOTP_INVALID: 'That code is not valid. Enter the current 6-digit code from your authenticator app.',
+  TOTP_INVALID:
+    'That code is not valid. Enter the current 6-digit code from your authenticator app.',
   ACTION_NOT_ALLOWED: 'This action is not possible in the account’s current state.',
   ACTION_IN_PROGRESS: 'This action is already being processed. Please wait a moment.',
   REFUND_NOT_ALLOWED: 'This payment cannot be refunded for that amount.',

@@ -228,7 +228,8 @@ export const loginTransactions = pgTable('login_transactions', {
   nonce: text('nonce').notNull(),
   codeVerifier: text('code_verifier').notNull(),
   returnTo: text('return_to').notNull(),
-  context: text('context', { enum: ['web', 'app', 'af', 'ext'] }).notNull(),
+  /** A dealer's context, or 'staff' for the operator console's sign-in (docs/decisions/026). */
+  context: text('context', { enum: ['web', 'app', 'af', 'ext', 'staff'] }).notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   consumedAt: timestamp('consumed_at', { withTimezone: true }),
   createdAt: createdAt(),

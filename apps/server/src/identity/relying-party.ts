@@ -13,6 +13,8 @@ export interface RelyingPartyOptions {
 
 export interface SignInResult {
   subject: string;
+  /** The ID token's e-mail, when the provider verified it (an external staff provider's match). */
+  verifiedEmail?: string | undefined;
   tokens: { idToken?: string; accessToken?: string; refreshToken?: string };
 }
 
@@ -89,6 +91,10 @@ export function createRelyingParty(options: RelyingPartyOptions) {
       if (!claims?.sub) throw new Error('the ID token has no subject');
       return {
         subject: claims.sub,
+        verifiedEmail:
+          claims.email_verified === true && typeof claims.email === 'string'
+            ? claims.email
+            : undefined,
         tokens: {
           idToken: tokens.id_token,
           accessToken: tokens.access_token,

@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type Provider from 'oidc-provider';
 import type { CustomFetch } from 'openid-client';
-import { createEmbeddedProvider, EMBEDDED_MOUNT } from '../identity/provider/embedded-provider.ts';
+import {
+  createEmbeddedProvider,
+  DEALER_CLIENT_ID,
+  EMBEDDED_MOUNT,
+  STAFF_CLIENT_ID,
+  type EmbeddedClient,
+} from '../identity/provider/embedded-provider.ts';
 import { createRelyingParty, type RelyingParty } from '../identity/relying-party.ts';
 import { deriveSubkey } from '../lib/keys.ts';
 
@@ -15,6 +21,10 @@ export const LOGOUT_CALLBACK_PATHS = {
   af: '/af/oauth/callback/karid/logout',
   ext: '/ext/oauth/callback/karid/logout',
 } as const;
+
+/** The operator console's sign-in callback and where its sign-out returns (docs/decisions/026). */
+export const STAFF_LOGIN_CALLBACK_PATH = '/admin/oauth/callback';
+export const STAFF_LOGOUT_CALLBACK_PATH = '/admin/signed-out';
 
 /** Marks the relying party's in-process calls to the embedded provider (not rate-limited). */
 export const INTERNAL_HEADER = 'x-dealerpass-internal';
@@ -33,9 +43,12 @@ export default fp(
   async (app, options: { rpFetch?: CustomFetch }) => {
     const { config } = app;
     const internalToken = randomBytes(24).toString('base64url');
-    let provider: Provider | null = null;
-    let rp: RelyingParty;
+    const embeddedIssuer = `${config.publicUrl}${EMBEDDED_MOUNT}`;
+    const embeddedFetch = options.rpFetch ?? inProcessFetch(app, internalToken);
+    const clients: EmbeddedClient[] = [];
 
+    // The dealers' relying party: an external provider's client, or the embedded provider's.
+    let rp: RelyingParty;
     if (config.identity.kind === 'external') {
       rp = createRelyingParty({
         issuer: config.identity.issuer,
@@ -45,36 +58,74 @@ export default fp(
         ...(options.rpFetch ? { fetch: options.rpFetch } : {}),
       });
     } else {
-      const clientId = 'dealerpass-web';
       const clientSecret = derive(app.keys.encryption, 'oidc-client-secret');
-      provider = await createEmbeddedProvider({
-        issuer: `${config.publicUrl}${EMBEDDED_MOUNT}`,
-        db: app.db,
-        encryptionKey: app.keys.encryption,
-        storageKeys: {
-          lookup: deriveSubkey(app.keys.lookup, 'oidc-storage'),
-          encryption: deriveSubkey(app.keys.encryption, 'oidc-storage'),
-        },
-        cookieKeys: [derive(app.keys.encryption, 'oidc-cookies')],
-        client: {
-          clientId,
-          clientSecret,
-          redirectUri: `${config.publicUrl}${LOGIN_CALLBACK_PATH}`,
-          postLogoutRedirectUris: Object.values(LOGOUT_CALLBACK_PATHS).map(
-            (path) => `${config.publicUrl}${path}`,
-          ),
-        },
-        trustProxy: true, // forwarded headers are ours only: see the mount route
-      });
-      rp = createRelyingParty({
-        issuer: `${config.publicUrl}${EMBEDDED_MOUNT}`,
-        clientId,
+      clients.push({
+        clientId: DEALER_CLIENT_ID,
         clientSecret,
         redirectUri: `${config.publicUrl}${LOGIN_CALLBACK_PATH}`,
-        fetch: options.rpFetch ?? inProcessFetch(app, internalToken),
+        postLogoutRedirectUris: Object.values(LOGOUT_CALLBACK_PATHS).map(
+          (path) => `${config.publicUrl}${path}`,
+        ),
+      });
+      rp = createRelyingParty({
+        issuer: embeddedIssuer,
+        clientId: DEALER_CLIENT_ID,
+        clientSecret,
+        redirectUri: `${config.publicUrl}${LOGIN_CALLBACK_PATH}`,
+        fetch: embeddedFetch,
       });
     }
-    app.decorate('identity', { provider, rp, internalToken });
+
+    // The operator console's (R12): its own client, of its own provider when one is configured.
+    let staffRp: RelyingParty;
+    if (config.staffIdentity.kind === 'external') {
+      staffRp = createRelyingParty({
+        issuer: config.staffIdentity.issuer,
+        clientId: config.staffIdentity.clientId,
+        clientSecret: config.staffIdentity.clientSecret,
+        redirectUri: `${config.publicUrl}${STAFF_LOGIN_CALLBACK_PATH}`,
+        ...(options.rpFetch ? { fetch: options.rpFetch } : {}),
+      });
+    } else {
+      const clientSecret = derive(app.keys.encryption, 'oidc-staff-client-secret');
+      clients.push({
+        clientId: STAFF_CLIENT_ID,
+        clientSecret,
+        redirectUri: `${config.publicUrl}${STAFF_LOGIN_CALLBACK_PATH}`,
+        postLogoutRedirectUris: [`${config.publicUrl}${STAFF_LOGOUT_CALLBACK_PATH}`],
+      });
+      staffRp = createRelyingParty({
+        issuer: embeddedIssuer,
+        clientId: STAFF_CLIENT_ID,
+        clientSecret,
+        redirectUri: `${config.publicUrl}${STAFF_LOGIN_CALLBACK_PATH}`,
+        fetch: embeddedFetch,
+      });
+    }
+
+    // The embedded provider runs when either side signs in through it.
+    const provider: Provider | null =
+      clients.length === 0
+        ? null
+        : await createEmbeddedProvider({
+            issuer: embeddedIssuer,
+            db: app.db,
+            encryptionKey: app.keys.encryption,
+            storageKeys: {
+              lookup: deriveSubkey(app.keys.lookup, 'oidc-storage'),
+              encryption: deriveSubkey(app.keys.encryption, 'oidc-storage'),
+            },
+            cookieKeys: [derive(app.keys.encryption, 'oidc-cookies')],
+            clients,
+            trustProxy: true, // forwarded headers are ours only: see the mount route
+          });
+    app.decorate('identity', {
+      provider,
+      rp,
+      staffRp,
+      dealersEmbedded: config.identity.kind === 'embedded',
+      internalToken,
+    });
   },
   { name: 'identity', dependencies: ['config'] },
 );
@@ -115,6 +166,15 @@ export function inProcessFetch(app: FastifyInstance, internalToken: string): Cus
 
 declare module 'fastify' {
   interface FastifyInstance {
-    identity: { provider: Provider | null; rp: RelyingParty; internalToken: string };
+    identity: {
+      provider: Provider | null;
+      /** The dealers' relying party. */
+      rp: RelyingParty;
+      /** The operator console's relying party (docs/decisions/026). */
+      staffRp: RelyingParty;
+      /** Whether dealers sign in at the embedded provider (its dealer client exists). */
+      dealersEmbedded: boolean;
+      internalToken: string;
+    };
   }
 }

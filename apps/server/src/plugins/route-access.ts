@@ -40,7 +40,9 @@ export type TRouteAccess =
   | { page: TAccountRoute; activeOnly?: boolean };
 
 /** Whether a route belongs to the operator console (a staff session opens it, nothing else). */
-export function isStaffAccess(access: TRouteAccess): access is 'staff-pending' | { staff: TStaffRole } {
+export function isStaffAccess(
+  access: TRouteAccess,
+): access is 'staff-pending' | { staff: TStaffRole } {
   return access === 'staff-pending' || (typeof access === 'object' && 'staff' in access);
 }
 

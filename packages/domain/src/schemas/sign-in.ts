@@ -46,3 +46,19 @@ export const ZSignInRequestSchema = z.discriminatedUnion('method', [
 ]);
 
 export type TSignInRequest = z.infer<typeof ZSignInRequestSchema>;
+
+/** The operator console's sign-in at the embedded provider (R12): staff have e-mail and password only. */
+export const ZStaffSignInRequestSchema = z.object({
+  email: z
+    .string({ error: SIGN_IN_MESSAGES.email })
+    .trim()
+    .min(1, { error: SIGN_IN_MESSAGES.email })
+    .max(254),
+  password: z
+    .string({ error: SIGN_IN_MESSAGES.password })
+    .min(1, { error: SIGN_IN_MESSAGES.password })
+    .max(128),
+  recaptcha: ZSignInCaptchaSchema,
+});
+
+export type TStaffSignInRequest = z.infer<typeof ZStaffSignInRequestSchema>;

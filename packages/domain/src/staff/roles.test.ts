@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mayTakeAction, roleAllows, STAFF_ACTIONS, STAFF_ROLES, type TStaffAction } from './roles.ts';
+import {
+  mayTakeAction,
+  roleAllows,
+  STAFF_ACTIONS,
+  STAFF_ROLES,
+  type TStaffAction,
+} from './roles.ts';
 import { ZTotpCodeRequestSchema } from './totp.ts';
 
 describe('staff roles (R12)', () => {

@@ -2,11 +2,14 @@ import type { IncomingMessage } from 'node:http';
 import { eq } from 'drizzle-orm';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Database } from '../../db/client.ts';
-import { identities, users } from '../../db/schema.ts';
+import { identities, staffUsers, users } from '../../db/schema.ts';
 import { createAdapterFactory, type OidcStorageKeys } from './db-adapter.ts';
 import { loadSigningKeys } from './signing-keys.ts';
 
-/** The only client of the embedded provider: our own server, a confidential client. */
+/**
+ * A client of the embedded provider: our own server, a confidential client, once for dealers and
+ * once for staff (docs/decisions/026). Each signs in its own kind of account.
+ */
 export interface EmbeddedClient {
   clientId: string;
   clientSecret: string;
@@ -16,6 +19,10 @@ export interface EmbeddedClient {
 
 export const EMBEDDED_MOUNT = '/oidc';
 export const LEGACY_SUBJECT_PREFIX = 'legacy:';
+/** Staff members' subjects (R12): `staff:<staff user id>`, never a dealer's. */
+export const STAFF_SUBJECT_PREFIX = 'staff:';
+export const DEALER_CLIENT_ID = 'dealerpass-web';
+export const STAFF_CLIENT_ID = 'dealerpass-staff';
 /** Set on the raw request by the mounting route, so provider-rendered pages can carry our CSP nonce. */
 export const NONCE_PROPERTY = 'dealerpassCspNonce';
 
@@ -46,25 +53,23 @@ export async function createEmbeddedProvider(options: {
   /** Keys of the provider's storage: ids hashed, payloads sealed. */
   storageKeys: OidcStorageKeys;
   cookieKeys: string[];
-  client: EmbeddedClient;
+  clients: EmbeddedClient[];
   trustProxy: boolean;
 }): Promise<Provider> {
   const { db } = options;
   const configuration: Configuration = {
     adapter: createAdapterFactory(db, options.storageKeys),
     jwks: { keys: await loadSigningKeys(db, options.encryptionKey) },
-    clients: [
-      {
-        client_id: options.client.clientId,
-        client_secret: options.client.clientSecret,
-        redirect_uris: [options.client.redirectUri],
-        post_logout_redirect_uris: options.client.postLogoutRedirectUris,
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: 'client_secret_basic',
-        id_token_signed_response_alg: 'RS256',
-      },
-    ],
+    clients: options.clients.map((client) => ({
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+      redirect_uris: [client.redirectUri],
+      post_logout_redirect_uris: client.postLogoutRedirectUris,
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'RS256',
+    })),
     pkce: { required: () => true },
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     claims: {
@@ -131,7 +136,24 @@ export async function createEmbeddedProvider(options: {
       await grant.save();
       return grant;
     },
-    async findAccount(_ctx, sub) {
+    async findAccount(ctx, sub) {
+      // A staff subject is an account only for the staff client, a dealer's only for the dealers'.
+      const staffClient = ctx.oidc.client?.clientId === STAFF_CLIENT_ID;
+      if (sub.startsWith(STAFF_SUBJECT_PREFIX) !== staffClient) return undefined;
+      if (staffClient) {
+        const id = sub.slice(STAFF_SUBJECT_PREFIX.length);
+        if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
+        const [staff] = await db
+          .select({ email: staffUsers.email, name: staffUsers.name })
+          .from(staffUsers)
+          .where(eq(staffUsers.id, id))
+          .limit(1);
+        if (!staff) return undefined;
+        return {
+          accountId: sub,
+          claims: async () => ({ sub, email: staff.email, email_verified: true, name: staff.name }),
+        };
+      }
       if (sub.startsWith(LEGACY_SUBJECT_PREFIX)) {
         const [user] = await db
           .select({

@@ -3,12 +3,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
-import { ZSignInRequestSchema } from '@dealerpass/domain/schemas/sign-in';
+import {
+  ZSignInRequestSchema,
+  ZStaffSignInRequestSchema,
+} from '@dealerpass/domain/schemas/sign-in';
 import { AppError } from '../../errors/app-error.ts';
 import {
+  DEALER_CLIENT_ID,
   EMBEDDED_MOUNT,
   LEGACY_SUBJECT_PREFIX,
   NONCE_PROPERTY,
+  STAFF_CLIENT_ID,
+  STAFF_SUBJECT_PREFIX,
 } from '../../identity/provider/embedded-provider.ts';
 import { INTERNAL_HEADER } from '../../plugins/identity.ts';
 import { findUnstorableText } from '../../plugins/text-input.ts';
@@ -19,6 +25,7 @@ import {
   signInRefusal,
 } from '../../services/identity/authenticate.ts';
 import { redeemSignInGrant, SIGN_IN_GRANT_COOKIE } from '../../services/identity/sign-in-grant.ts';
+import { authenticateStaff } from '../../services/staff/authenticate-staff.ts';
 
 const ZUidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
 
@@ -113,7 +120,8 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         sameSite: 'lax',
       });
       const details = await provider.interactionDetails(request.raw, reply.raw).catch(() => null);
-      if (!details || details.prompt.name !== 'login') return reply.sendAppPage();
+      if (!details || details.prompt.name !== 'login' || clientOf(details) !== 'dealer')
+        return reply.sendAppPage();
       const identityId = await redeemSignInGrant(app.db, { grant, now: app.now() });
       if (!identityId) return reply.sendAppPage();
       request.log.info('signed in at the embedded provider with the grant of a first password');
@@ -135,6 +143,8 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         data: {
           uid: details.uid,
           prompt: details.prompt.name,
+          // Which sign-in the page shows: the dealers' or the operator console's (decision 026).
+          client: clientOf(details),
           loginHint:
             typeof details.params.login_hint === 'string' ? details.params.login_hint : null,
         },
@@ -150,6 +160,8 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const details = await interactionOrNotFound(request.raw, reply.raw);
+      // A dealer's password never signs in to the operator console's client.
+      if (clientOf(details) !== 'dealer') throw expiredInteraction();
       const now = app.now();
       const body = request.body;
       let accountId: string;
@@ -184,6 +196,49 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  /** The operator console's sign-in (R12): staff e-mail and password, for the staff client only. */
+  app.post(
+    `${EMBEDDED_MOUNT}/interaction/:uid/staff-login`,
+    {
+      schema: { params: ZUidParams, body: ZStaffSignInRequestSchema },
+      config: { access: 'public', rateLimit: { max: 20, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const details = await interactionOrNotFound(request.raw, reply.raw);
+      if (clientOf(details) !== 'staff') throw expiredInteraction();
+      const body = request.body;
+      const result = await authenticateStaff(app.db, {
+        email: body.email,
+        password: body.password,
+        now: app.now(),
+        captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
+        failures: app.signInFailures,
+      });
+      if (!result.ok) throw signInRefusal(result.reason);
+      request.log.info({ staffId: result.staffId }, 'staff signed in at the embedded provider');
+      const redirectTo = await finishSignIn(
+        request.raw,
+        reply.raw,
+        details,
+        `${STAFF_SUBJECT_PREFIX}${result.staffId}`,
+      );
+      reply.header('cache-control', 'no-store');
+      return { data: { redirectTo } };
+    },
+  );
+
+  function clientOf(details: { params: Record<string, unknown> }): 'dealer' | 'staff' | 'other' {
+    const clientId = details.params.client_id;
+    if (clientId === STAFF_CLIENT_ID) return 'staff';
+    return clientId === DEALER_CLIENT_ID ? 'dealer' : 'other';
+  }
+
+  function expiredInteraction(): AppError {
+    return new AppError(ERROR_CODES.NOT_FOUND, {
+      message: 'This sign-in has expired. Please start again.',
+    });
+  }
+
   /**
    * Ends the interaction signed in as `accountId`. First-party client: consent to exactly what our
    * server asked for, in the same step. Answers where the browser goes back to the provider.
@@ -209,9 +264,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
     try {
       return await provider.interactionDetails(req, res);
     } catch {
-      throw new AppError(ERROR_CODES.NOT_FOUND, {
-        message: 'This sign-in has expired. Please start again.',
-      });
+      throw expiredInteraction();
     }
   }
 };

@@ -31,7 +31,7 @@ export interface ISignInCaptcha {
  * Whether the attempt may go on to the password: always, until the account has had
  * CAPTCHA_AFTER_FAILURES failures within the hour; then only with a solved captcha, spent here.
  */
-async function passesChallenge(
+export async function passesChallenge(
   db: Database | Transaction,
   failures: SignInFailureStore,
   accountKey: string,

@@ -41,7 +41,8 @@ export async function completeSignIn(
         now: deps.now(),
       })
     : null;
-  if (!transaction || !state) {
+  // A staff sign-in's transaction is the operator console's callback's, never a dealer's.
+  if (!transaction || !state || transaction.context === 'staff') {
     log.warn('sign-in callback refused: unknown, replayed or foreign state');
     return { kind: 'refused' };
   }

@@ -14,7 +14,12 @@ const sha256 = (value: string) => createHash('sha256').update(value).digest('bas
  */
 export async function startLoginTransaction(
   db: Database,
-  input: { browserSecret: string; context: SessionContext; returnTo: string; now: Date },
+  input: {
+    browserSecret: string;
+    context: SessionContext | 'staff';
+    returnTo: string;
+    now: Date;
+  },
 ): Promise<{ state: string; nonce: string; codeVerifier: string }> {
   const state = client.randomState();
   const nonce = client.randomNonce();

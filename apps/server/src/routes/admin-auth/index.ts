@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import {
+  ZCreateStaffMemberRequestSchema,
+  ZResetSecondFactorRequestSchema,
+  ZStaffMemberSchema,
+  ZStaffSessionSchema,
+} from '@dealerpass/domain/staff/staff-members';
+import { ZTotpCodeRequestSchema } from '@dealerpass/domain/staff/totp';
+import { AppError } from '../../errors/app-error.ts';
+import { CSRF_COOKIE } from '../../plugins/csrf.ts';
+import { STAFF_LOGIN_CALLBACK_PATH, STAFF_LOGOUT_CALLBACK_PATH } from '../../plugins/identity.ts';
+import { staffOf } from '../../plugins/staff-session.ts';
+import { startLoginTransaction } from '../../services/session/login-transactions.ts';
+import { completeStaffSignIn } from '../../services/staff/complete-staff-sign-in.ts';
+import {
+  resetSecondFactor,
+  startEnrolment,
+  verifySecondFactor,
+  type SecondFactorDeps,
+} from '../../services/staff/second-factor.ts';
+import { createStaffMember, listStaffMembers } from '../../services/staff/staff-members.ts';
+import {
+  endStaffSession,
+  hashStaffSessionId,
+  type StaffSession,
+} from '../../services/staff/staff-session-store.ts';
+
+const LOGIN_COOKIE = '__Host-dp-staff-login';
+const COOKIE_OPTIONS = { path: '/', httpOnly: true, secure: true, sameSite: 'lax' } as const;
+/** Where the console lands after the provider: it asks for the second factor there. */
+const CONSOLE_HOME = '/admin';
+const SIGN_IN_FAILED = '/admin/signed-out?err=sign-in';
+
+const sessionAnswer = (staff: StaffSession) => ({
+  email: staff.email,
+  name: staff.name,
+  role: staff.role,
+  secondFactor: staff.secondFactor,
+  enrolled: staff.enrolled,
+});
+
+/**
+ * The operator console's sign-in, second factor and staff members (R12, docs/decisions/026).
+ * The browser signs in at the staff client of the identity provider, then proves a TOTP code
+ * here; the provider's tokens stay on the server, as the dealers' do.
+ */
+const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const rp = app.identity.staffRp;
+  const external = app.config.staffIdentity.kind === 'external';
+  const secondFactor: SecondFactorDeps = {
+    db: app.db,
+    encryptionKey: app.keys.encryption,
+    now: app.now,
+    failures: app.signInFailures,
+    issuer: `${app.config.company.name} console`,
+  };
+  const STAFF_PENDING = { access: 'staff-pending' } as const;
+
+  app.get(
+    '/admin/login',
+    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (_request, reply) => {
+      const browserSecret = randomBytes(32).toString('base64url');
+      const checks = await startLoginTransaction(app.db, {
+        browserSecret,
+        context: 'staff',
+        returnTo: CONSOLE_HOME,
+        now: app.now(),
+      });
+      const url = await rp.authorizationUrl(checks);
+      reply.setCookie(LOGIN_COOKIE, browserSecret, { ...COOKIE_OPTIONS, maxAge: 600 });
+      reply.header('cache-control', 'no-store');
+      return reply.redirect(url, 303);
+    },
+  );
+
+  app.get(
+    STAFF_LOGIN_CALLBACK_PATH,
+    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      reply.clearCookie(LOGIN_COOKIE, COOKIE_OPTIONS);
+      const cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
+      const outcome = await completeStaffSignIn(
+        {
+          db: app.db,
+          rp,
+          now: app.now,
+          encryptionKey: app.keys.encryption,
+          log: request.log,
+          external,
+        },
+        {
+          callbackUrl: new URL(request.url, app.config.publicUrl),
+          browserSecret: cookies[LOGIN_COOKIE],
+        },
+      );
+      if (outcome.kind === 'refused') return reply.redirect(SIGN_IN_FAILED, 303);
+      app.setStaffCookie(reply, outcome.rawSessionId);
+      reply.clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);
+      return reply.redirect(CONSOLE_HOME, 303);
+    },
+  );
+
+  app.get(
+    '/api/admin/session',
+    {
+      config: STAFF_PENDING,
+      schema: {
+        summary: 'The console’s own session: who, which role, whether the second factor is done',
+        tags: ['Admin'],
+        response: { 200: z.object({ data: ZStaffSessionSchema }) },
+      },
+    },
+    async (request) => ({ data: sessionAnswer(staffOf(request)) }),
+  );
+
+  app.post(
+    '/api/admin/session/enrolment',
+    {
+      config: { ...STAFF_PENDING, rateLimit: { max: 10, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Offer an authenticator secret to a member who has none (first sign-in)',
+        tags: ['Admin'],
+        errors: [409],
+        response: {
+          200: z.object({ data: z.object({ secret: z.string(), otpauthUri: z.string() }) }),
+        },
+      },
+    },
+    async (request) => ({ data: await startEnrolment(secondFactor, staffOf(request)) }),
+  );
+
+  app.post(
+    '/api/admin/session/verify',
+    {
+      config: { ...STAFF_PENDING, rateLimit: { max: 10, timeWindow: '1 minute' } },
+      bodyLimit: 1024,
+      schema: {
+        summary: 'Verify a TOTP code: the session opens the console (enrols the secret if new)',
+        tags: ['Admin'],
+        body: ZTotpCodeRequestSchema,
+        errors: [400],
+        response: { 200: z.object({ data: ZStaffSessionSchema }) },
+      },
+    },
+    async (request, reply) => {
+      const staff = staffOf(request);
+      const outcome = await verifySecondFactor(secondFactor, staff, request.body.code);
+      if (outcome === 'locked') {
+        app.setStaffCookie(reply, null);
+        throw new AppError(ERROR_CODES.UNAUTHORIZED, {
+          message: 'Too many wrong codes. Sign in again in an hour.',
+        });
+      }
+      if (outcome === 'invalid') {
+        throw new AppError(ERROR_CODES.TOTP_INVALID, {
+          errors: [{ source: 'code', message: 'That code is not valid. Try the current one.' }],
+        });
+      }
+      return { data: { ...sessionAnswer(staff), secondFactor: true, enrolled: true } };
+    },
+  );
+
+  app.post(
+    '/api/admin/logout',
+    {
+      config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Sign out of the console, and where the browser goes next',
+        tags: ['Admin'],
+        response: { 200: z.object({ data: z.object({ redirectTo: z.string() }) }) },
+      },
+    },
+    async (request, reply) => {
+      const rawId = app.readStaffCookie(request);
+      app.setStaffCookie(reply, null);
+      const signedOut = STAFF_LOGOUT_CALLBACK_PATH;
+      if (!rawId) return { data: { redirectTo: signedOut } };
+      const tokens = await endStaffSession(
+        app.db,
+        hashStaffSessionId(rawId),
+        app.now(),
+        app.keys.encryption,
+      );
+      if (!tokens) return { data: { redirectTo: signedOut } };
+      await rp
+        .revoke(tokens)
+        .catch((error: unknown) => request.log.warn({ err: error }, 'token revocation failed'));
+      try {
+        const redirectTo = await rp.endSessionUrl({
+          idToken: tokens.idToken,
+          postLogoutRedirectUri: `${app.config.publicUrl}${STAFF_LOGOUT_CALLBACK_PATH}`,
+        });
+        return { data: { redirectTo } };
+      } catch (error) {
+        request.log.warn({ err: error }, 'no end-session URL; signing out locally only');
+        return { data: { redirectTo: signedOut } };
+      }
+    },
+  );
+
+  app.get(
+    '/api/admin/staff',
+    {
+      config: { access: { staff: 'admin' } },
+      schema: {
+        summary: 'Every staff member, with role and whether an authenticator is enrolled',
+        tags: ['Admin'],
+        response: { 200: z.object({ data: z.array(ZStaffMemberSchema) }) },
+      },
+    },
+    async () => ({ data: await listStaffMembers(app.db) }),
+  );
+
+  app.post(
+    '/api/admin/staff',
+    {
+      config: { access: { staff: 'admin' } },
+      bodyLimit: 4 * 1024,
+      schema: {
+        summary: 'Add a staff member (admin)',
+        tags: ['Admin'],
+        body: ZCreateStaffMemberRequestSchema,
+        errors: [400, 409],
+        response: {
+          201: z.object({ data: z.object({ auditId: z.number(), staffId: z.string() }) }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const created = await createStaffMember(app.db, {
+        actor: staffOf(request),
+        request: request.body,
+        now: app.now(),
+        embedded: !external,
+      });
+      return reply.status(201).send({ data: created });
+    },
+  );
+
+  app.post(
+    '/api/admin/staff/:staffId/reset-second-factor',
+    {
+      config: { access: { staff: 'admin' } },
+      bodyLimit: 4 * 1024,
+      schema: {
+        summary: 'Forget a member’s authenticator and end their sessions (admin)',
+        tags: ['Admin'],
+        params: z.object({ staffId: z.uuid() }),
+        body: ZResetSecondFactorRequestSchema,
+        errors: [404],
+        response: { 200: z.object({ data: z.object({ auditId: z.number() }) }) },
+      },
+    },
+    async (request) => ({
+      data: await resetSecondFactor(app.db, {
+        actor: staffOf(request),
+        staffId: request.params.staffId,
+        reason: request.body.reason,
+        requestKey: request.body.requestKey,
+        now: app.now(),
+      }),
+    }),
+  );
+};
+
+export default adminAuthRoutes;

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { errorMessage } from '../messages.ts';
+import { isValidPassword } from '../validation/password.ts';
+import { STAFF_ROLES } from './roles.ts';
+
+/** Why a member acts (R12: every staff action records its reason). */
+export const ZStaffReasonSchema = z
+  .string({ error: 'Give a reason.' })
+  .trim()
+  .min(3, { error: 'Give a reason of at least 3 characters.' })
+  .max(500, { error: 'Keep the reason under 500 characters.' });
+
+/** The console makes one per dialog, so a double click or a retried request acts once. */
+export const ZRequestKeySchema = z.uuid();
+
+/** An admin adds a staff member (R12). The password is for the embedded provider only. */
+export const ZCreateStaffMemberRequestSchema = z.object({
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: errorMessage('EMAIL_NOT_VALID') }).max(254)),
+  name: z.string().trim().min(1, { error: 'Name is required.' }).max(120),
+  role: z.enum(STAFF_ROLES, { error: 'Choose a role.' }),
+  password: z
+    .string()
+    .refine(isValidPassword, { error: errorMessage('PASSWORD_NOT_VALID') })
+    .optional(),
+  requestKey: ZRequestKeySchema,
+});
+export type TCreateStaffMemberRequest = z.infer<typeof ZCreateStaffMemberRequestSchema>;
+
+export const ZResetSecondFactorRequestSchema = z.object({
+  reason: ZStaffReasonSchema,
+  requestKey: ZRequestKeySchema,
+});
+export type TResetSecondFactorRequest = z.infer<typeof ZResetSecondFactorRequestSchema>;
+
+/** What the console knows of its own session. */
+export const ZStaffSessionSchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(STAFF_ROLES),
+  secondFactor: z.boolean(),
+  enrolled: z.boolean(),
+});
+export type TStaffSession = z.infer<typeof ZStaffSessionSchema>;
+
+export const ZStaffMemberSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(STAFF_ROLES),
+  enrolled: z.boolean(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+});
+export type TStaffMember = z.infer<typeof ZStaffMemberSchema>;
