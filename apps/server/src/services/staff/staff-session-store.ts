@@ -23,7 +23,8 @@ export interface StaffSession {
   enrolled: boolean;
 }
 
-export type StaffSessionLookup = { status: 'active'; session: StaffSession } | { status: 'invalid' };
+export type StaffSessionLookup =
+  { status: 'active'; session: StaffSession } | { status: 'invalid' };
 
 export function hashStaffSessionId(rawId: string): string {
   // A different prefix from the dealers' hash: a dealer cookie's value never names a staff session.
@@ -116,5 +117,7 @@ export async function endStaffSession(
     .update(staffSessions)
     .set({ endedAt: now, endReason: 'logout', tokensEnc: null, pendingTotpSecretEnc: null })
     .where(eq(staffSessions.idHash, idHash));
-  return row.tokensEnc ? (JSON.parse(open(encryptionKey, row.tokensEnc, idHash)) as ProviderTokens) : {};
+  return row.tokensEnc
+    ? (JSON.parse(open(encryptionKey, row.tokensEnc, idHash)) as ProviderTokens)
+    : {};
 }
