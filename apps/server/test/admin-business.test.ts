@@ -1,0 +1,440 @@
+/**
+ * The operator console's business pages over HTTP (DECISIONS R4, R12; docs/decisions/026):
+ * promotion codes (created and disabled by billing and admin, a disabled code refused at sign-up
+ * like an expired one), the dunning queue with the billing run's recorded runs, and the Contact
+ * Us inbox with its e-mailed replies. Every action × every role, its audit row and its repeat.
+ */
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/staff/roles';
+import {
+  billingRuns,
+  contactReplies,
+  contactRequests,
+  mailOutbox,
+  promotionCodes,
+  promotionRedemptions,
+  staffAudit,
+  subscriptions,
+} from '../src/db/schema.ts';
+import { runBilling } from '../src/services/billing/run-billing.ts';
+import { seedDemoPromotions } from '../src/services/demo/seed-demo-promotions.ts';
+import { staffBrowsers, type StaffBrowsers } from './admin-fixtures.ts';
+import { buildTestApp, type TestApp } from './helper.ts';
+import { addOpeningBalance, createAccount } from './sign-in.ts';
+
+let t: TestApp;
+let staff: StaffBrowsers;
+let address = 0;
+
+beforeAll(async () => {
+  t = await buildTestApp();
+  staff = await staffBrowsers(t);
+  await seedDemoPromotions(t.app.db, new Date());
+});
+afterAll(() => t.close());
+
+const send = (role: TStaffRole, method: 'GET' | 'POST', url: string, payload?: object) =>
+  staff[role].request({
+    method,
+    url,
+    remoteAddress: `10.19.${Math.floor(++address / 250)}.${(address % 250) + 1}`,
+    ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+  });
+
+const auditOf = async (requestKey: string) =>
+  t.app.db.select().from(staffAudit).where(eq(staffAudit.requestKey, requestKey));
+
+describe('promotion codes (R12)', () => {
+  const create = (role: TStaffRole, fields: Record<string, unknown> = {}) =>
+    send(role, 'POST', '/api/admin/promotions', {
+      code: `SPRING${randomUUID().slice(0, 6)}`,
+      kind: 'percent_off',
+      value: 15,
+      description: 'Spring offer',
+      requiresCard: true,
+      requestKey: randomUUID(),
+      ...fields,
+    });
+
+  it('support may not create; billing and admin may, each audited by their e-mail', async () => {
+    const refused = await create('support', { code: 'SUPPORTMADE' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('STAFF_ROLE_REQUIRED');
+    expect(
+      await t.app.db.select().from(promotionCodes).where(eq(promotionCodes.code, 'SUPPORTMADE')),
+    ).toEqual([]);
+    for (const role of ['billing', 'admin'] as const) {
+      const requestKey = randomUUID();
+      const code = `made-by-${role}`;
+      const response = await create(role, {
+        code,
+        kind: 'amount_off',
+        value: 1500,
+        expiresAt: '2099-01-01T00:00:00Z',
+        maxRedemptions: 10,
+        requestKey,
+      });
+      expect(response.statusCode, role).toBe(201);
+      const { auditId, promotion } = response.json().data;
+      expect(promotion).toMatchObject({
+        code: code.toUpperCase(),
+        kind: 'amount_off',
+        value: 1500,
+        expiresAt: '2099-01-01T00:00:00.000Z',
+        maxRedemptions: 10,
+        requiresCard: true,
+        disabled: false,
+        createdBy: staff[role].email,
+        redemptionCount: 0,
+      });
+      const [audit] = await auditOf(requestKey);
+      expect(audit).toMatchObject({
+        id: auditId,
+        action: 'createPromotion',
+        staffEmail: staff[role].email,
+        after: expect.objectContaining({ code: code.toUpperCase() }),
+      });
+    }
+  });
+
+  it('answers a repeated request with the first result and creates nothing twice', async () => {
+    const requestKey = randomUUID();
+    const first = await create('billing', { code: 'ONCEONLY', requestKey });
+    const again = await create('billing', { code: 'ONCEONLY', requestKey });
+    expect(first.statusCode).toBe(201);
+    expect(again.statusCode).toBe(201);
+    expect(again.json()).toEqual(first.json());
+    expect(await auditOf(requestKey)).toHaveLength(1);
+  });
+
+  it('refuses a code that exists, in any case, with PROMO_CODE_EXISTS, and writes no audit', async () => {
+    const requestKey = randomUUID();
+    const response = await create('billing', { code: 'freemonth', requestKey });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().code).toBe('PROMO_CODE_EXISTS');
+    expect(await auditOf(requestKey)).toEqual([]);
+  });
+
+  it('validates the code, the value for its kind and a future expiry', async () => {
+    for (const fields of [
+      { code: 'a' },
+      { code: 'BAD CODE' },
+      { kind: 'percent_off', value: 101 },
+      { kind: 'free_months', value: 13 },
+      { kind: 'amount_off', value: 0 },
+      { value: 1.5 },
+      { maxRedemptions: 0 },
+      { expiresAt: 'tomorrow' },
+      { expiresAt: '2001-01-01T00:00:00Z' },
+      { requestKey: 'not-a-uuid' },
+    ]) {
+      const response = await create('billing', fields);
+      expect(response.statusCode, JSON.stringify(fields)).toBe(400);
+    }
+  });
+
+  it('lists every code with its redemption count and recent redemptions, to every role', async () => {
+    const { user } = await createAccount(t, { email: 'redeemer@example.com' });
+    await t.app.db.insert(promotionRedemptions).values({
+      code: 'SAVE20',
+      userId: user.id,
+      discountCents: 2760,
+      redeemedAt: new Date('2026-02-02T10:00:00Z'),
+    });
+    for (const role of STAFF_ROLES) {
+      const response = await send(role, 'GET', '/api/admin/promotions');
+      expect(response.statusCode, role).toBe(200);
+      const save20 = response.json().data.find((row: { code: string }) => row.code === 'SAVE20');
+      expect(save20).toMatchObject({
+        kind: 'amount_off',
+        createdBy: 'seed',
+        disabled: false,
+        recentRedemptions: [
+          {
+            email: 'redeemer@example.com',
+            discountCents: 2760,
+            redeemedAt: '2026-02-02T10:00:00.000Z',
+          },
+        ],
+      });
+    }
+  });
+
+  it('disables: support refused; billing with a reason, audited; a repeat answers the same; then 409', async () => {
+    await create('admin', {
+      code: 'TODISABLE',
+      kind: 'free_months',
+      value: 1,
+      requiresCard: false,
+    });
+    const body = { reason: '  leaked on a forum  ', requestKey: randomUUID() };
+    const refused = await send('support', 'POST', '/api/admin/promotions/TODISABLE/disable', body);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().code).toBe('STAFF_ROLE_REQUIRED');
+
+    const disabled = await send('billing', 'POST', '/api/admin/promotions/todisable/disable', body);
+    expect(disabled.statusCode).toBe(200);
+    expect(disabled.json().data.promotion).toMatchObject({ code: 'TODISABLE', disabled: true });
+    const [audit] = await auditOf(body.requestKey);
+    expect(audit).toMatchObject({
+      action: 'disablePromotion',
+      reason: 'leaked on a forum',
+      staffEmail: staff.billing.email,
+      before: expect.objectContaining({ disabled: false }),
+      after: expect.objectContaining({ disabled: true }),
+    });
+    const repeat = await send('billing', 'POST', '/api/admin/promotions/TODISABLE/disable', body);
+    expect(repeat.json()).toEqual(disabled.json());
+    const again = await send('admin', 'POST', '/api/admin/promotions/TODISABLE/disable', {
+      reason: 'again',
+      requestKey: randomUUID(),
+    });
+    expect(again.statusCode).toBe(409);
+    const unknown = await send('admin', 'POST', '/api/admin/promotions/NOSUCHCODE/disable', {
+      reason: 'typo',
+      requestKey: randomUUID(),
+    });
+    expect(unknown.statusCode).toBe(404);
+    const noReason = await send('admin', 'POST', '/api/admin/promotions/SAVE20/disable', {
+      reason: ' x ',
+      requestKey: randomUUID(),
+    });
+    expect(noReason.statusCode).toBe(400);
+  });
+
+  it('the sign-up refuses a disabled code exactly as an expired one: “Promotion code not valid.”', async () => {
+    // Codes that cover the charge: with no card, only the code decides.
+    await create('billing', {
+      code: 'FREEBIE1',
+      kind: 'free_months',
+      value: 1,
+      requiresCard: false,
+    });
+    await create('billing', {
+      code: 'FREEBIE2',
+      kind: 'free_months',
+      value: 1,
+      requiresCard: false,
+    });
+    await send('billing', 'POST', '/api/admin/promotions/FREEBIE2/disable', {
+      reason: 'campaign over',
+      requestKey: randomUUID(),
+    });
+    const browser = await t.browser();
+    const signUp = async (email: string, promoCode: string) =>
+      browser.request({
+        method: 'POST',
+        url: '/api/v2/signup',
+        remoteAddress: `10.20.0.${++address % 250}`,
+        payload: {
+          firstName: 'Pat',
+          lastName: 'Dealer',
+          email,
+          phone: '313-555-0142',
+          phoneCountryCode: 'US',
+          dealership: 'Pat Motors',
+          deviceType: 'iPhone',
+          terms: true,
+          subscriptions: ['NADA', 'MMR', 'CF', 'AC'],
+          auctionAccessId: '',
+          dealershipAuctionAccessId: '',
+          address1: '400 Woodward Ave',
+          address2: '',
+          country: 'US',
+          state: 'MI',
+          city: 'Detroit',
+          zip: '48226',
+          promoCode,
+          referrer: '',
+          sameAddresses: true,
+          forwardTo: 'http://localhost:3000/login?returnTo=%2Faccount',
+          recaptcha: await t.solveCaptcha(),
+        },
+      });
+    const enabled = await signUp('promo.enabled@example.com', 'FREEBIE1');
+    expect(enabled.statusCode).toBe(201);
+    const disabled = await signUp('promo.disabled@example.com', 'FREEBIE2');
+    const expired = await signUp('promo.expired@example.com', 'EXPIRED');
+    expect(disabled.statusCode).toBe(400);
+    expect(disabled.json()).toMatchObject({
+      errors: [{ source: 'promoCode', message: 'Promotion code not valid.' }],
+    });
+    expect(disabled.json()).toEqual(expired.json());
+    const [code] = await t.app.db
+      .select()
+      .from(promotionCodes)
+      .where(eq(promotionCodes.code, 'FREEBIE2'));
+    expect(code!.redemptionCount).toBe(0);
+  });
+});
+
+describe('the dunning queue and the billing runs (R4, R12)', () => {
+  it('lists validating-payment accounts with what they owe and the next retry, and the recorded runs', async () => {
+    const { user } = await createAccount(t, {
+      email: 'dunning@example.com',
+      accountStatus: 'validating payment',
+    });
+    await t.app.db.insert(subscriptions).values({
+      userId: user.id,
+      codes: ['NADA'],
+      cycleAnchor: '2026-01-10',
+      currentPeriodStart: '2026-01-10',
+      currentPeriodEnd: '2026-02-10',
+      failedAttempts: 1,
+      nextRetryAt: new Date('2099-02-11T12:00:00Z'),
+    });
+    await addOpeningBalance(t, user.id, 7000);
+    await createAccount(t, { email: 'not.dunning@example.com' });
+
+    // A full run records itself (nothing is due here: counts of zero); a takeover check that
+    // finds nothing and one account's immediate retry leave no row.
+    const before = await t.app.db.select().from(billingRuns);
+    await runBilling(t.app.deps.billing);
+    await runBilling(t.app.deps.billing, { abandonedOnly: true });
+    await runBilling(t.app.deps.billing, { userId: user.id });
+    const runs = await t.app.db.select().from(billingRuns);
+    expect(runs.length - before.length).toBe(1);
+    expect(runs.at(-1)).toMatchObject({ kind: 'full', status: 'finished', charged: 0 });
+    expect(runs.at(-1)!.finishedAt).not.toBeNull();
+
+    for (const role of STAFF_ROLES) {
+      const response = await send(role, 'GET', '/api/admin/dunning');
+      expect(response.statusCode, role).toBe(200);
+      const data = response.json().data;
+      expect(data.accounts).toEqual([
+        {
+          userId: user.id,
+          email: 'dunning@example.com',
+          firstName: 'Casey',
+          lastName: 'Dealer',
+          dealership: 'Casey Motors',
+          owedCents: 7000,
+          failedAttempts: 1,
+          nextRetryAt: '2099-02-11T12:00:00.000Z',
+          nextBillDate: null,
+        },
+      ]);
+      expect(data.runs[0]).toMatchObject({ kind: 'full', status: 'finished', errors: 0 });
+    }
+  });
+});
+
+describe('the Contact Us inbox (R12)', () => {
+  async function message(email: string) {
+    const [row] = await t.app.db
+      .insert(contactRequests)
+      .values({
+        fullName: 'Robin Sender',
+        email,
+        phoneCountry: 'United States',
+        phoneNumber: '3135550142',
+        queryType: 'Account Update',
+        comments: 'How do I change my card?\nThanks',
+        source: 'Web',
+      })
+      .returning();
+    return row!;
+  }
+
+  it('lists new and answered messages and shows one with its replies, to every role', async () => {
+    const open = await message('open.sender@example.com');
+    for (const role of STAFF_ROLES) {
+      const list = await send(role, 'GET', '/api/admin/contact-messages?status=new');
+      expect(list.statusCode, role).toBe(200);
+      expect(list.json().data.map((row: { id: string }) => row.id)).toContain(open.id);
+      const one = await send(role, 'GET', `/api/admin/contact-messages/${open.id}`);
+      expect(one.json().data).toMatchObject({
+        id: open.id,
+        comments: 'How do I change my card?\nThanks',
+        status: 'new',
+        replies: [],
+      });
+    }
+    expect(
+      (await send('support', 'GET', '/api/admin/contact-messages?status=spam')).statusCode,
+    ).toBe(400);
+    expect(
+      (await send('support', 'GET', `/api/admin/contact-messages/${randomUUID()}`)).statusCode,
+    ).toBe(404);
+  });
+
+  it.each(STAFF_ROLES)(
+    '%s replies: stored, e-mailed to the sender, answered, audited; a repeat sends nothing twice',
+    async (role) => {
+      const email = `sender.${role}@example.com`;
+      const msg = await message(email);
+      const body = { body: `  Use Billing Details, ${role} here.  `, requestKey: randomUUID() };
+      const url = `/api/admin/contact-messages/${msg.id}/reply`;
+      const reply = await send(role, 'POST', url, body);
+      expect(reply.statusCode).toBe(200);
+      const repeat = await send(role, 'POST', url, body);
+      expect(repeat.json()).toEqual(reply.json());
+
+      const replies = await t.app.db
+        .select()
+        .from(contactReplies)
+        .where(eq(contactReplies.contactRequestId, msg.id));
+      expect(replies).toEqual([
+        expect.objectContaining({
+          id: reply.json().data.replyId,
+          body: `Use Billing Details, ${role} here.`,
+          staffEmail: staff[role].email,
+        }),
+      ]);
+      const mails = await t.app.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+      expect(mails).toHaveLength(1);
+      expect(mails[0]!.textBody).toContain(`Use Billing Details, ${role} here.`);
+      expect(mails[0]!.textBody).toContain('> How do I change my card?');
+      const [audit] = await auditOf(body.requestKey);
+      expect(audit).toMatchObject({
+        id: reply.json().data.auditId,
+        action: 'replyToContact',
+        staffEmail: staff[role].email,
+        before: { status: 'new' },
+        after: { status: 'answered', replyId: reply.json().data.replyId },
+      });
+      const shown = await send(role, 'GET', `/api/admin/contact-messages/${msg.id}`);
+      expect(shown.json().data).toMatchObject({
+        status: 'answered',
+        replies: [{ staffEmail: staff[role].email }],
+      });
+      expect(shown.json().data.answeredAt).not.toBeNull();
+      const answered = await send(role, 'GET', '/api/admin/contact-messages?status=answered');
+      expect(answered.json().data.map((row: { id: string }) => row.id)).toContain(msg.id);
+    },
+  );
+
+  it('refuses an empty or too long reply, and a reply to no message', async () => {
+    const msg = await message('bounds@example.com');
+    for (const text of ['', '   ', 'x'.repeat(5001)]) {
+      const response = await send(
+        'support',
+        'POST',
+        `/api/admin/contact-messages/${msg.id}/reply`,
+        {
+          body: text,
+          requestKey: randomUUID(),
+        },
+      );
+      expect(response.statusCode).toBe(400);
+    }
+    const none = await send(
+      'support',
+      'POST',
+      `/api/admin/contact-messages/${randomUUID()}/reply`,
+      {
+        body: 'hello',
+        requestKey: randomUUID(),
+      },
+    );
+    expect(none.statusCode).toBe(404);
+    expect(
+      await t.app.db
+        .select()
+        .from(contactReplies)
+        .where(eq(contactReplies.contactRequestId, msg.id)),
+    ).toEqual([]);
+  });
+});
