@@ -30,6 +30,10 @@ const DunningPage = lazyPage(() => import('../../features/admin/routes/dunning-p
 const InboxPage = lazyPage(() => import('../../features/admin/routes/inbox-page.tsx'));
 const MessagePage = lazyPage(() => import('../../features/admin/routes/contact-message-page.tsx'));
 const StaffPage = lazyPage(() => import('../../features/admin/routes/staff-page.tsx'));
+const SignedOutPage = lazyPage(() => import('../../features/admin/routes/signed-out-page.tsx'));
+
+/** Where sign-out ends and a refused sign-in lands: a page without a session (no gate). */
+const SIGNED_OUT_PATH = '/admin/signed-out';
 
 /** The console's pages; paths are whole (our router matches the full path in nested Routes). */
 export const ADMIN_ROUTES = (
@@ -145,9 +149,27 @@ function AdminShell() {
   );
 }
 
+function SignedOutShell() {
+  return (
+    <div className="admin">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <GateHeader signedIn={false} />
+      <main id="main" tabIndex={-1} className="admin-main admin-main--gate">
+        <Suspense fallback={<PageLoading />}>
+          <SignedOutPage />
+        </Suspense>
+      </main>
+    </div>
+  );
+}
+
 /** The console's own query client: nothing of it is shared with the account area. */
 export default function AdminLayout() {
   const [queryClient] = useState(createQueryClient);
+  const { pathname } = useLocation();
+  if (pathname.replace(/\/+$/, '').toLowerCase() === SIGNED_OUT_PATH) return <SignedOutShell />;
   return (
     <QueryClientProvider client={queryClient}>
       <AdminShell />
