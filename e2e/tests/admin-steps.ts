@@ -1,0 +1,63 @@
+import type { Page } from '@playwright/test';
+import { hotp, totpStep } from '../../apps/server/src/lib/totp.ts';
+import {
+  DEMO_STAFF,
+  DEMO_STAFF_PASSWORD,
+  type DemoStaffMember,
+} from '../../apps/server/src/services/demo/demo-staff.ts';
+import { acceptEssentialCookies, expect } from './fixtures.ts';
+
+/** The operator console's browser tests' shared steps (issue 19, decision 026). */
+
+export function demoStaff(role: DemoStaffMember['role']): DemoStaffMember & { totpSecret: string } {
+  const member = DEMO_STAFF.find((candidate) => candidate.role === role);
+  if (!member?.totpSecret) throw new Error(`no demo staff member for ${role}`);
+  return { ...member, totpSecret: member.totpSecret };
+}
+
+/**
+ * The server accepts each time step of a secret once, and one step of drift either way
+ * (RFC 6238 as decision 026 uses it). Tests that sign the same member in again within 30 seconds
+ * take the next step's code, or wait for one: the last step used is kept per secret.
+ */
+const lastStep = new Map<string, number>();
+
+export async function nextTotpCode(secret: string): Promise<string> {
+  for (;;) {
+    const now = totpStep(new Date());
+    const step = Math.max(now - 1, (lastStep.get(secret) ?? -1) + 1);
+    if (step <= now + 1) {
+      lastStep.set(secret, step);
+      return hotp(secret, step);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+/** From /admin through the provider's staff sign-in page back to the console (no code yet). */
+export async function signInStaffPassword(page: Page, email: string): Promise<void> {
+  await page.goto('/admin');
+  await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
+  await acceptEssentialCookies(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('DealerPass staff sign-in');
+  await page.getByLabel(/^Email/).fill(email);
+  await page.getByLabel(/^Password/).fill(DEMO_STAFF_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+}
+
+/** Types the member's current code into the second-factor page. */
+export async function enterTotpCode(page: Page, secret: string): Promise<void> {
+  await page.getByLabel(/^6-digit code/).fill(await nextTotpCode(secret));
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/** Signs a demo staff member in, second factor included, and waits for the console. */
+export async function signInStaff(page: Page, role: DemoStaffMember['role']): Promise<void> {
+  const member = demoStaff(role);
+  await signInStaffPassword(page, member.email);
+  await expect(page.getByRole('heading', { name: 'Enter your sign-in code' })).toBeVisible();
+  await enterTotpCode(page, member.totpSecret);
+  await expect(page.getByTestId('admin-member-name')).toHaveText(member.name);
+  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+}
