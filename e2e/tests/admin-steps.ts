@@ -6,6 +6,7 @@ import {
   type DemoStaffMember,
 } from '../../apps/server/src/services/demo/demo-staff.ts';
 import { acceptEssentialCookies, expect } from './fixtures.ts';
+import { fillCard, solveCaptcha, throughDealership } from './signup-steps.ts';
 
 /** The operator console's browser tests' shared steps (issue 19, decision 026). */
 
@@ -60,4 +61,47 @@ export async function signInStaff(page: Page, role: DemoStaffMember['role']): Pr
   await enterTotpCode(page, member.totpSecret);
   await expect(page.getByTestId('admin-member-name')).toHaveText(member.name);
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+}
+
+export const DEALER_PASSWORD = 'Console!Pass2026';
+
+/** A new dealer signs up with the approved sandbox card: the sign-up payment opens its trial (R4). */
+export async function signUpDealer(page: Page, email: string): Promise<void> {
+  await throughDealership(page, email, ['NADA', 'MMR']);
+  await fillCard(page, '4111111111111111');
+  await solveCaptcha(page);
+  await page.getByRole('button', { name: 'Done' }).click();
+  await expect(page).toHaveURL(/\/signup\/confirmation$/, { timeout: 30_000 });
+}
+
+/**
+ * Follows the newest verification mail to this address (the development mailbox lists newest
+ * first) and sets the password, which signs the dealer in (R6).
+ */
+export async function setPasswordFromMail(page: Page, email: string): Promise<void> {
+  await page.goto('/dev/mailbox');
+  const mail = page
+    .getByRole('listitem')
+    .filter({ hasText: `To ${email}` })
+    .filter({ hasText: 'Verify your e-mail' })
+    .first();
+  await mail.getByText(/Verify your e-mail/).click();
+  await mail.getByRole('link', { name: /\/identity\/set-password\?token=/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Set your password' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'New password', exact: true }).fill(DEALER_PASSWORD);
+  await page.getByLabel('Confirm new password').fill(DEALER_PASSWORD);
+  await page.getByRole('button', { name: 'Set password' }).click();
+  await expect(page).toHaveURL(/\/account(\/profile)?$/);
+}
+
+/** Searches the console for an account and opens it. */
+export async function openAccount(page: Page, search: string, name: RegExp | string) {
+  await page
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: 'Accounts' })
+    .click();
+  await page.getByLabel('Search accounts').fill(search);
+  await page.getByRole('button', { name: 'Search' }).click();
+  await page.getByRole('region', { name: 'Matching accounts' }).getByRole('link', { name }).click();
+  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }
