@@ -23,7 +23,7 @@ test('billing refunds a trial payment; the console and the dealer’s Billing pa
   const staffContext = await browser.newContext();
   const staff = await staffContext.newPage();
   await signInStaff(staff, 'billing');
-  await openAccount(staff, email, /Dealer/);
+  await openAccount(staff, email);
 
   const payments = staff.getByRole('region', { name: 'Payments', exact: true });
   const row = payments.getByRole('row').filter({ hasText: totalText });

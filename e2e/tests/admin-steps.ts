@@ -94,14 +94,23 @@ export async function setPasswordFromMail(page: Page, email: string): Promise<vo
   await expect(page).toHaveURL(/\/account(\/profile)?$/);
 }
 
-/** Searches the console for an account and opens it. */
-export async function openAccount(page: Page, search: string, name: RegExp | string) {
+/** Searches the console for an account by its e-mail and opens it (its row, not a look-alike). */
+export async function openAccount(page: Page, email: string): Promise<void> {
   await page
     .getByRole('navigation', { name: 'Console' })
     .getByRole('link', { name: 'Accounts' })
     .click();
-  await page.getByLabel('Search accounts').fill(search);
+  await page.getByLabel('Search accounts').fill(email);
   await page.getByRole('button', { name: 'Search' }).click();
-  await page.getByRole('region', { name: 'Matching accounts' }).getByRole('link', { name }).click();
-  await expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
+  await accountRow(page, email).getByRole('link').click();
+  await expect(page).toHaveURL(/\/admin\/accounts\/[\w-]+$/);
+  await expect(page.getByText(email).first()).toBeVisible();
+}
+
+/** The search result row whose e-mail is exactly this one. */
+export function accountRow(page: Page, email: string) {
+  return page
+    .getByRole('region', { name: 'Matching accounts' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: email, exact: true }) });
 }
