@@ -178,4 +178,45 @@ describe('SignInPage (/oidc/interaction/:uid)', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByRole('link', { name: 'Start signing in again' })).toBeTruthy();
   });
+  it('shows the staff variant for the console’s client and posts to its own login (decision 026)', async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(200, { data: { uid: UID, prompt: 'login', client: 'staff', loginHint: null } }),
+    );
+    fetchMock.mockResolvedValueOnce(json(200, { data: { redirectTo: '/oidc/auth/staff' } }));
+    const user = userEvent.setup();
+    renderPage();
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'DealerPass staff sign-in' }),
+    ).toBeTruthy();
+    const email = await screen.findByLabelText(/^Email/);
+    // Staff have an e-mail and a password only: no legacy username, no self-service reset.
+    expect(screen.queryByRole('radio', { name: 'Legacy username' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Forgot password?' })).toBeNull();
+
+    await user.type(email, 'avery@dealerpass.example');
+    await user.type(screen.getByLabelText(/^Password/), 'Staff!pass1');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    await waitFor(() => expect(loadPage).toHaveBeenCalledWith('/oidc/auth/staff'));
+    expect(String(fetchMock.mock.calls[1]![0])).toBe(`/oidc/interaction/${UID}/staff-login`);
+    expect(sentBody()).toEqual({ email: 'avery@dealerpass.example', password: 'Staff!pass1' });
+  });
+
+  it('offers a restart at the console’s sign-in when a staff interaction has expired', async () => {
+    fetchMock.mockResolvedValueOnce(
+      json(200, { data: { uid: UID, prompt: 'login', client: 'staff', loginHint: null } }),
+    );
+    fetchMock.mockResolvedValueOnce(json(404, { code: 'NOT_FOUND', message: 'Expired.' }));
+    const user = userEvent.setup();
+    renderPage();
+
+    await user.type(await screen.findByLabelText(/^Email/), 'avery@dealerpass.example');
+    await user.type(screen.getByLabelText(/^Password/), 'Staff!pass1');
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+
+    const restart = await screen.findByRole('link', { name: 'Start signing in again' });
+    expect(restart.getAttribute('href')).toBe('/admin/login');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('DealerPass staff sign-in');
+  });
 });
