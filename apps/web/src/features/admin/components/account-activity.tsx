@@ -87,7 +87,7 @@ export function EmailsSection({
               {emails.map((mail, index) => (
                 <tr key={`${mail.createdAt}-${index}`}>
                   <td>{dateTime(mail.createdAt)}</td>
-                  <td>{mail.subject}</td>
+                  <td className="admin-wrap">{mail.subject}</td>
                   <td>{mail.to}</td>
                   <td>{mail.status}</td>
                   <td>{dateTime(mail.sentAt)}</td>

@@ -60,7 +60,9 @@ export function PaymentsSection({
                   <td>
                     {payment.cardBrand} •••• {payment.cardLast4}
                   </td>
-                  <td className="admin-mono">{payment.gatewayTransactionId}</td>
+                  <td className="admin-mono admin-wrap admin-wrap--id">
+                    {payment.gatewayTransactionId}
+                  </td>
                   <td>
                     <a href={payment.receiptUrl} download={`${payment.activationDate}-payment.pdf`}>
                       Receipt
@@ -105,7 +107,7 @@ export function PaymentsSection({
                     {refund.status}
                     {refund.failureReason ? ` (${refund.failureReason})` : ''}
                   </td>
-                  <td>{refund.reason}</td>
+                  <td className="admin-wrap">{refund.reason}</td>
                   <td>{dateTime(refund.settledAt)}</td>
                 </tr>
               ))}
@@ -210,7 +212,7 @@ export function DeclinesSection({
                 <tr key={`${decline.at}-${index}`}>
                   <td>{dateTime(decline.at)}</td>
                   <td>{decline.kind}</td>
-                  <td>{decline.reason}</td>
+                  <td className="admin-wrap">{decline.reason}</td>
                 </tr>
               ))}
             </tbody>

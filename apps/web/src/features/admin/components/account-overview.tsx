@@ -154,7 +154,7 @@ export function SubscriptionSection({
                   <td>{codes(change.codesBefore)}</td>
                   <td>{codes(change.codesRequested)}</td>
                   <td className="admin-amount">{money(change.amountCents)}</td>
-                  <td>{change.declineReason ?? '—'}</td>
+                  <td className="admin-wrap">{change.declineReason ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -94,11 +94,11 @@ export default function AccountPage() {
         refunds={detail.refunds}
         onChanged={reload}
       />
+      <BalanceSection balance={detail.balance} />
       <div className="admin-grid">
-        <BalanceSection balance={detail.balance} />
+        <DeclinesSection declines={detail.declines} retries={detail.retries} />
         <IntegrationsSection integrations={detail.integrations} />
       </div>
-      <DeclinesSection declines={detail.declines} retries={detail.retries} />
       <SessionsSection sessions={detail.sessions} />
       <EmailsSection emails={detail.emails} />
       <TimelineSection

@@ -29,11 +29,6 @@ export default function PromotionsPage() {
   return (
     <div className="admin-page">
       <h1>Promotions</h1>
-      {mayTake('createPromotion') ? (
-        <section className="admin-section card">
-          <PromotionForm onCreated={reload} />
-        </section>
-      ) : null}
       <Section title="Promotion codes">
         <QueryState
           query={query}
@@ -64,7 +59,7 @@ export default function PromotionsPage() {
                       <th scope="row" className="admin-mono">
                         {promotion.code}
                       </th>
-                      <td className="admin-wide-cell">
+                      <td className="admin-wrap">
                         {valueText(promotion)}
                         <span className="admin-muted admin-block">
                           {KIND_LABELS[promotion.kind]}
@@ -85,7 +80,7 @@ export default function PromotionsPage() {
                           : 'Active'}
                       </td>
                       <td>{promotion.createdBy}</td>
-                      <td>
+                      <td className="admin-wrap">
                         {promotion.recentRedemptions.length === 0 ? (
                           'None'
                         ) : (
@@ -135,6 +130,11 @@ export default function PromotionsPage() {
           )}
         </QueryState>
       </Section>
+      {mayTake('createPromotion') ? (
+        <section className="admin-section card">
+          <PromotionForm onCreated={reload} />
+        </section>
+      ) : null}
     </div>
   );
 }
