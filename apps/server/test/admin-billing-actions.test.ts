@@ -163,12 +163,13 @@ describe('operator console: billing actions', () => {
       expect(notFound.statusCode).toBe(404);
     });
 
-    it('retries a failed renewal now through the run, charging once per attempt', async () => {
+    /**
+     * A failed renewal (validating payment) whose card works again: the dealer's bank fixed it,
+     * and no new card was saved, so nothing has retried it yet. `charges` are the approved
+     * charges of that card at the gateway.
+     */
+    async function fixedCardDealer() {
       const { user, customer } = await renewing(DECLINED_CARD);
-      expect((await userRow(user.id)).accountStatus).toBe('validating payment');
-      const owed = await getBalanceCents(t.app.db, user.id);
-      expect(owed).toBeGreaterThan(0);
-      // The dealer's bank fixed the card; no new card was saved, so nothing retried it yet.
       const token = await issueSandboxToken(
         t.app.db,
         { creditCardNumber: APPROVED_CARD, creditCardExpiration: '1230', creditCardCode: '123' },
@@ -189,7 +190,14 @@ describe('operator console: billing actions', () => {
             .from(sandboxGatewayTransactions)
             .where(eq(sandboxGatewayTransactions.paymentProfileId, replaced.paymentProfileId))
         ).filter((row) => row.kind === 'charge' && row.status === 'approved');
+      return { user, charges };
+    }
 
+    it('retries a failed renewal now through the run, charging once per attempt', async () => {
+      const { user, charges } = await fixedCardDealer();
+      expect((await userRow(user.id)).accountStatus).toBe('validating payment');
+      const owed = await getBalanceCents(t.app.db, user.id);
+      expect(owed).toBeGreaterThan(0);
       const body = { requestKey: key(), reason: 'Bank confirmed the card' };
       const response = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), body);
       expect(response.statusCode).toBe(200);
@@ -211,6 +219,21 @@ describe('operator console: billing actions', () => {
         action: 'retryRenewal',
         before: { accountStatus: 'validating payment', balanceCents: owed, failedAttempts: 1 },
       });
+    });
+
+    it('two retries at once with different keys charge the renewal once', async () => {
+      const { user, charges } = await fixedCardDealer();
+      const answers = await Promise.all(
+        [key(), key()].map((requestKey) =>
+          post(staff.billing.cookie, url(user.id, 'retry-renewal'), { requestKey }),
+        ),
+      );
+      const statuses = answers.map((answer) => answer.statusCode).sort();
+      expect(statuses[0]).toBe(200);
+      expect([200, 409]).toContain(statuses[1]);
+      expect(await charges()).toHaveLength(1);
+      expect((await userRow(user.id)).accountStatus).toBe('active');
+      expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
     });
 
     it('refuses a retry while the attempt’s charge is in flight', async () => {
