@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   roleAllows,
   STAFF_ACTIONS,
@@ -255,9 +255,11 @@ describe('operator console: account actions', () => {
       expect(await auditOf(t, legacy.id)).toEqual([]);
     });
 
-    it('ends every session: the dealer’s next call gets 403 invalidToken', async () => {
+    it('ends every session: the dealer’s next call gets 403 invalidToken, its tokens revoked', async () => {
       const user = await plainDealer(t);
-      const rawId = await sessionFor(t, user.id, NOW);
+      const tokens = { accessToken: 'access-1', refreshToken: 'refresh-1' };
+      const rawId = await sessionFor(t, user.id, NOW, { tokens });
+      const revoke = vi.spyOn(t.app.identity.rp, 'revoke').mockResolvedValue(undefined);
       const current = () =>
         t.app.inject({
           method: 'GET',
@@ -273,6 +275,9 @@ describe('operator console: account actions', () => {
       const after = await current();
       expect(after.statusCode).toBe(403);
       expect(after.json()).toBe('invalidToken');
+      expect(revoke).toHaveBeenCalledTimes(1);
+      expect(revoke.mock.calls[0]![0]).toMatchObject(tokens);
+      revoke.mockRestore();
       const rows = await t.app.db.select().from(sessions).where(eq(sessions.userId, user.id));
       expect(rows.every((row) => row.endReason === 'staff' && row.tokensEnc === null)).toBe(true);
       const [audit] = await auditOf(t, user.id);
