@@ -28,6 +28,7 @@ import sharedCounters from './plugins/shared-counters.ts';
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
 import { createWebDev, type WebDev } from './plugins/web-dev.ts';
+import adminActionRoutes from './routes/admin-actions/index.ts';
 import authRoutes from './routes/auth/index.ts';
 import captchaRoutes from './routes/captcha/index.ts';
 import contactRoutes from './routes/contact/index.ts';
@@ -244,8 +245,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);
-  // The operator console (R12, docs/decisions/026).
+  // The operator console (R12, docs/decisions/026): sign-in and staff, account actions.
   await app.register(adminAuthRoutes);
+  await app.register(adminActionRoutes);
   // The interim staff API (docs/decisions/025): only with its token configured.
   if (config.staffApiToken) await app.register(staffRoutes);
   if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);

@@ -104,7 +104,8 @@ describe('account status changes (issue 15)', () => {
       .filter(({ path }) => path !== THE_ONE_WRITER && !path.startsWith('db/'))
       .filter(
         ({ text }) =>
-          /\.set\(\{[^}]*accountStatus/s.test(text) ||
+          // accountStatusDetails (complimentary, R4) is a flag beside the status, not the status.
+          /\.set\(\{[^}]*accountStatus(?!Details)/s.test(text) ||
           /account_status\s*=/.test(text) ||
           /fromStatus:\s*(?!\s|null)/.test(text),
       )

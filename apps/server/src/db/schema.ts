@@ -212,9 +212,12 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull(),
     absoluteExpiresAt: timestamp('absolute_expires_at', { withTimezone: true }).notNull(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
-    /** 'password-changed': a reset or set password ends every session of the account. */
+    /**
+     * 'password-changed': a reset or set password ends every session of the account; 'staff':
+     * a staff member ended them from the operator console (R12).
+     */
     endReason: text('end_reason', {
-      enum: ['logout', 'duplicate', 'expired', 'password-changed'],
+      enum: ['logout', 'duplicate', 'expired', 'password-changed', 'staff'],
     }),
   },
   (table) => [index('sessions_user_idx').on(table.userId)],

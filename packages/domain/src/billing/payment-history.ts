@@ -35,6 +35,11 @@ export function receiptFileName(activationDate: string): string {
   return `${activationDate.slice(0, 10)}-payment.pdf`;
 }
 
+/** A staff refund's receipt (R12): '{refundDate}-refund.pdf', beside its payment's. */
+export function refundReceiptFileName(refundDate: string): string {
+  return `${refundDate.slice(0, 10)}-refund.pdf`;
+}
+
 /** The year's receipts: '{year}-payments-history.zip' (000 §7, R9). */
 export function yearZipFileName(year: number): string {
   return `${year}-payments-history.zip`;

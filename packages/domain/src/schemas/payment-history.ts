@@ -17,12 +17,26 @@ export const ZPaymentHistoryQuerySchema = z.object({
 });
 export type TPaymentHistoryQuery = z.infer<typeof ZPaymentHistoryQuerySchema>;
 
-/** One payment row (000 §3): activationDate is year-first text, amount is dollars. */
+/** A refund of a payment by staff (R12): its business date, dollars, and its receipt. */
+export const ZPaymentRefundSchema = z.object({
+  refundDate: z.string(),
+  amount: z.number(),
+  receiptBlob: z.string(),
+});
+export type TPaymentRefund = z.infer<typeof ZPaymentRefundSchema>;
+
+/**
+ * One payment row (000 §3): activationDate is year-first text, amount is dollars. A payment
+ * staff refunded (part of) also carries the refunded total and each refund with its receipt
+ * (R12); other rows keep the specification's four fields.
+ */
 export const ZPaymentSchema = z.object({
   activationDate: z.string(),
   paidWith: z.string(),
   amount: z.number(),
   receiptBlob: z.string(),
+  refundedAmount: z.number().optional(),
+  refunds: z.array(ZPaymentRefundSchema).optional(),
 });
 export type TPayment = z.infer<typeof ZPaymentSchema>;
 

@@ -63,7 +63,11 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const { year } = request.query;
       checkHistoryYear(year, app.now(), app.config.billing.timeZone);
-      const payments = await getPaymentHistory(app.db, { userId: sessionOf(request).userId, year });
+      const payments = await getPaymentHistory(app.db, {
+        userId: sessionOf(request).userId,
+        year,
+        timeZone: app.config.billing.timeZone,
+      });
       return { data: { payments } };
     },
   );

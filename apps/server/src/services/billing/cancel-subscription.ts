@@ -9,6 +9,7 @@ import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
+import { refundableCents } from './payment-refunds.ts';
 
 const CANCELLABLE = new Set(['active', 'validating payment']);
 
@@ -46,11 +47,13 @@ export async function cancelSubscription(
   const inTrial =
     payment !== undefined && cancellationKind(payment.createdAt, deps.now()) === 'cancelInTrial';
 
-  if (inTrial && payment.amountCents > 0) {
+  // What staff refunded of it already (R12) is not refunded again: the rest is.
+  const rest = inTrial ? await refundableCents(deps.db, payment) : 0;
+  if (inTrial && rest > 0) {
     try {
       await deps.payments.refund({
         transactionId: payment.gatewayTransactionId,
-        amountCents: payment.amountCents,
+        amountCents: rest,
         idempotencyKey: `refund:${payment.id}`,
       });
     } catch (error) {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
 import { addBalanceEntries } from './account-balance.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
@@ -14,56 +14,66 @@ export async function recordChargeback(
   db: Database,
   input: { paymentId: string; now: Date },
 ): Promise<boolean> {
-  const { paymentId, now } = input;
-  return db.transaction(async (tx) => {
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
-    if (!payment) throw new Error(`no payment ${paymentId}`);
-    const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for('update');
-    if (!user) throw new Error('user vanished');
-    const [already] = await tx
-      .select({ id: accountEvents.id })
-      .from(accountEvents)
-      .where(
-        and(
-          eq(accountEvents.userId, user.id),
-          eq(accountEvents.event, 'chargeback'),
-          sql`${accountEvents.details}->>'paymentId' = ${paymentId}`,
-        ),
-      );
-    if (already) return false;
-    await addBalanceEntries(
-      tx,
-      [
-        {
-          userId: user.id,
-          kind: 'fee',
-          amountCents: CHARGEBACK_FEE_CENTS,
-          source: `chargeback:${paymentId}`,
-        },
-      ],
-      now,
+  return db.transaction((tx) => recordChargebackIn(tx, { ...input, actor: 'gateway' }));
+}
+
+/**
+ * The same inside the caller's transaction, for a chargeback staff record from the operator
+ * console with its audit row (R12): `actor` and `details` name who recorded it.
+ */
+export async function recordChargebackIn(
+  tx: Transaction,
+  input: { paymentId: string; now: Date; actor: string; details?: Record<string, unknown> },
+): Promise<boolean> {
+  const { paymentId, now, actor } = input;
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+  if (!payment) throw new Error(`no payment ${paymentId}`);
+  const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for('update');
+  if (!user) throw new Error('user vanished');
+  const [already] = await tx
+    .select({ id: accountEvents.id })
+    .from(accountEvents)
+    .where(
+      and(
+        eq(accountEvents.userId, user.id),
+        eq(accountEvents.event, 'chargeback'),
+        sql`${accountEvents.details}->>'paymentId' = ${paymentId}`,
+      ),
     );
-    await tx
-      .update(subscriptions)
-      .set({ nextRetryAt: null, updatedAt: now })
-      .where(eq(subscriptions.userId, user.id));
-    await tx.insert(accountEvents).values({
-      userId: user.id,
-      event: 'chargeback',
-      actor: 'gateway',
-      at: now,
-      details: { paymentId, feeCents: CHARGEBACK_FEE_CENTS },
-    });
-    if (user.accountStatus !== 'inactive') {
-      await changeAccountStatus(tx, {
+  if (already) return false;
+  await addBalanceEntries(
+    tx,
+    [
+      {
         userId: user.id,
-        from: user.accountStatus,
-        event: 'chargeback',
-        note: `chargeback of payment ${paymentId}`,
-        actor: 'gateway',
-        now,
-      });
-    }
-    return true;
+        kind: 'fee',
+        amountCents: CHARGEBACK_FEE_CENTS,
+        source: `chargeback:${paymentId}`,
+      },
+    ],
+    now,
+  );
+  await tx
+    .update(subscriptions)
+    .set({ nextRetryAt: null, updatedAt: now })
+    .where(eq(subscriptions.userId, user.id));
+  await tx.insert(accountEvents).values({
+    userId: user.id,
+    event: 'chargeback',
+    actor,
+    at: now,
+    details: { ...input.details, paymentId, feeCents: CHARGEBACK_FEE_CENTS },
   });
+  if (user.accountStatus !== 'inactive') {
+    await changeAccountStatus(tx, {
+      userId: user.id,
+      from: user.accountStatus,
+      event: 'chargeback',
+      note: `chargeback of payment ${paymentId}`,
+      actor,
+      now,
+      ...(input.details ? { details: input.details } : {}),
+    });
+  }
+  return true;
 }

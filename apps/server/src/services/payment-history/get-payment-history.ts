@@ -1,24 +1,27 @@
-import { desc } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { sortPaymentsNewestFirst } from '@dealerpass/domain/billing/payment-history';
 // 'Visa ending in 1111': the receipt's own words, from the one brand-name rule.
 import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
 import { centsToDollars } from '@dealerpass/domain/money';
-import type { TPayment } from '@dealerpass/domain/schemas/payment-history';
+import type { TPayment, TPaymentRefund } from '@dealerpass/domain/schemas/payment-history';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { Database } from '../../db/client.ts';
-import { payments } from '../../db/schema.ts';
+import { payments, refunds } from '../../db/schema.ts';
 import { paymentsInYear } from './payments-in-year.ts';
 
 /**
  * `GET /api/users/paymentHistory?year=` (000 §3, §7): the year's successful payments of the
  * user, newest first, each with its stored receipt as base64. A year is a dozen or so receipts
- * of a few kilobytes, so the answer is built whole.
+ * of a few kilobytes, so the answer is built whole. A payment staff refunded (part of) shows the
+ * refunded total and each refund with its receipt (R12), dated in the business time zone.
  */
 export async function getPaymentHistory(
   db: Database,
-  input: { userId: string; year: number },
+  input: { userId: string; year: number; timeZone: string },
 ): Promise<TPayment[]> {
   const rows = await db
     .select({
+      id: payments.id,
       activationDate: payments.activationDate,
       amountCents: payments.amountCents,
       cardBrand: payments.cardBrand,
@@ -30,12 +33,56 @@ export async function getPaymentHistory(
     // Same-day payments (a reactivation and a renewal) come newest first; the domain's sort is
     // stable and keeps that order.
     .orderBy(desc(payments.activationDate), desc(payments.createdAt), desc(payments.id));
-  return sortPaymentsNewestFirst(
-    rows.map((row) => ({
-      activationDate: row.activationDate,
-      paidWith: paidWithText(row.cardBrand, row.cardLast4),
-      amount: centsToDollars(row.amountCents),
-      receiptBlob: row.receiptPdf.toString('base64'),
-    })),
+  const refundsOf = await succeededRefunds(
+    db,
+    rows.map((row) => row.id),
+    input.timeZone,
   );
+  return sortPaymentsNewestFirst(
+    rows.map((row) => {
+      const given = refundsOf.get(row.id);
+      return {
+        activationDate: row.activationDate,
+        paidWith: paidWithText(row.cardBrand, row.cardLast4),
+        amount: centsToDollars(row.amountCents),
+        receiptBlob: row.receiptPdf.toString('base64'),
+        ...(given
+          ? {
+              refundedAmount: centsToDollars(given.cents),
+              refunds: given.list,
+            }
+          : {}),
+      };
+    }),
+  );
+}
+
+async function succeededRefunds(
+  db: Database,
+  paymentIds: string[],
+  timeZone: string,
+): Promise<Map<string, { cents: number; list: TPaymentRefund[] }>> {
+  const byPayment = new Map<string, { cents: number; list: TPaymentRefund[] }>();
+  if (paymentIds.length === 0) return byPayment;
+  const rows = await db
+    .select({
+      paymentId: refunds.paymentId,
+      amountCents: refunds.amountCents,
+      settledAt: refunds.settledAt,
+      receiptPdf: refunds.receiptPdf,
+    })
+    .from(refunds)
+    .where(and(inArray(refunds.paymentId, paymentIds), eq(refunds.status, 'succeeded')))
+    .orderBy(asc(refunds.settledAt), asc(refunds.id));
+  for (const row of rows) {
+    const entry = byPayment.get(row.paymentId) ?? { cents: 0, list: [] };
+    entry.cents += row.amountCents;
+    entry.list.push({
+      refundDate: toIsoDate(calendarDateIn(row.settledAt ?? new Date(0), timeZone)),
+      amount: centsToDollars(row.amountCents),
+      receiptBlob: row.receiptPdf?.toString('base64') ?? '',
+    });
+    byPayment.set(row.paymentId, entry);
+  }
+  return byPayment;
 }

@@ -42,8 +42,22 @@ export interface IReceipt {
   /** The payment's activationDate, 'YYYY-MM-DD' in the business time zone. */
   paymentDate: string;
   paymentId: string;
-  /** When the payment succeeded; the PDF's CreationDate. */
+  /** When the payment succeeded (a refund's receipt: when the refund did); the PDF's CreationDate. */
   issuedAt: Date;
+  /**
+   * A refund's receipt (R12): the same page for the payment refunded, titled as a refund, with
+   * the amount given back to the card and what earlier refunds of the payment gave back.
+   */
+  refund?: IReceiptRefund;
+}
+
+export interface IReceiptRefund {
+  refundId: string;
+  /** 'YYYY-MM-DD' in the business time zone. */
+  refundDate: string;
+  amountCents: TCents;
+  /** Refunded of the same payment before this refund. */
+  earlierRefundsCents: TCents;
 }
 
 const INK: TRgb = [0.13, 0.15, 0.18];
@@ -59,6 +73,8 @@ const CODE_X = 372;
 const FOOTER_TOP = 712;
 /** Space between the table and the footer for the payment block and the totals. */
 const SUMMARY_HEIGHT = 96;
+/** A refund's receipt adds up to three lines under the totals. */
+const REFUND_SUMMARY_HEIGHT = 140;
 
 /** Checks that keep a wrong receipt from ever being stored. A failure here is a bug upstream. */
 function assertConsistent(receipt: IReceipt): void {
@@ -82,6 +98,17 @@ function assertConsistent(receipt: IReceipt): void {
   if (!/^\d{4}$/.test(receipt.card.lastFour)) throw new Error('card.lastFour must be four digits');
   for (const date of [receipt.paymentDate, receipt.period.from, receipt.period.to]) {
     if (!parseIsoDate(date)) throw new Error(`not a YYYY-MM-DD date: ${date}`);
+  }
+  const refund = receipt.refund;
+  if (refund) {
+    if (!parseIsoDate(refund.refundDate)) throw new Error('refundDate must be YYYY-MM-DD');
+    const { amountCents, earlierRefundsCents } = refund;
+    if (![amountCents, earlierRefundsCents].every(Number.isSafeInteger) || amountCents <= 0) {
+      throw new Error('a refund is a positive number of integer cents');
+    }
+    if (earlierRefundsCents < 0 || earlierRefundsCents + amountCents > receipt.totalCents) {
+      throw new Error('a payment is never refunded beyond its total');
+    }
   }
 }
 
@@ -123,14 +150,28 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   const { company, account, dealership } = receipt;
   text(LEFT, 70, company.name, { font: 'Helvetica-Bold', size: 22, color: ACCENT, maxWidth: 300 });
   text(LEFT, 88, `Support ${company.supportPhone}`, { size: 9, color: MUTED, maxWidth: 250 });
-  text(RIGHT, 70, 'Receipt', { font: 'Helvetica-Bold', size: 22, align: 'right' });
+  const { refund } = receipt;
+  text(RIGHT, 70, refund ? 'Refund receipt' : 'Receipt', {
+    font: 'Helvetica-Bold',
+    size: 22,
+    align: 'right',
+  });
   // The payment id is what support asks for: a long one is set smaller (down to 6 points) first.
   const metaLabelX = MIDDLE;
   const metaWidth = RIGHT - MIDDLE - 66;
-  label(metaLabelX, 88, 'Payment date');
-  text(RIGHT, 88, displayDate(receipt.paymentDate), { size: 9, align: 'right' });
-  label(metaLabelX, 102, 'Payment ID');
-  text(RIGHT, 102, receipt.paymentId, { size: 9, align: 'right', maxWidth: metaWidth, minSize: 6 });
+  const idText = (top: number, value: string) =>
+    text(RIGHT, top, value, { size: 9, align: 'right', maxWidth: metaWidth, minSize: 6 });
+  if (refund) {
+    label(metaLabelX, 88, 'Refund date');
+    text(RIGHT, 88, displayDate(refund.refundDate), { size: 9, align: 'right' });
+    label(metaLabelX, 102, 'Refund ID');
+    idText(102, refund.refundId);
+  } else {
+    label(metaLabelX, 88, 'Payment date');
+    text(RIGHT, 88, displayDate(receipt.paymentDate), { size: 9, align: 'right' });
+    label(metaLabelX, 102, 'Payment ID');
+    idText(102, receipt.paymentId);
+  }
   rule(120);
 
   // Who paid, and for which dealership.
@@ -163,7 +204,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   label(CODE_X, top + 1, 'Code');
   label(RIGHT - 8, top + 1, 'Amount', { align: 'right' });
   top += 13;
-  const room = FOOTER_TOP - SUMMARY_HEIGHT - top;
+  const room = FOOTER_TOP - (refund ? REFUND_SUMMARY_HEIGHT : SUMMARY_HEIGHT) - top;
   const rowHeight = Math.min(22, room / receipt.lines.length);
   // 23 selectable items and a balance still get 14-point rows; far more would not be legible.
   if (rowHeight < 9) throw new Error(`${receipt.lines.length} lines do not fit on one page`);
@@ -206,9 +247,47 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
     size: 12,
     align: 'right',
   });
-  text(LEFT, top + 47, `Amount paid ${formatCurrency(receipt.totalCents)}`, {
-    font: 'Helvetica-Bold',
-  });
+  if (refund) {
+    drawRefund(refund, top + 47);
+  } else {
+    text(LEFT, top + 47, `Amount paid ${formatCurrency(receipt.totalCents)}`, {
+      font: 'Helvetica-Bold',
+    });
+  }
+
+  // A refund's lines below the payment's totals: what earlier refunds and this one gave back.
+  function drawRefund(given: IReceiptRefund, from: number) {
+    text(LEFT, from, `Payment ID ${receipt.paymentId}`, {
+      size: 9,
+      color: MUTED,
+      maxWidth: totalsLabelX - LEFT - 100,
+      minSize: 6,
+    });
+    let line = from + 17;
+    if (given.earlierRefundsCents > 0) {
+      text(totalsLabelX, line, 'Refunded before', { size: 10, color: MUTED, align: 'right' });
+      text(RIGHT - 8, line, formatCurrency(-given.earlierRefundsCents), {
+        size: 10,
+        align: 'right',
+      });
+      line += 15;
+    }
+    text(totalsLabelX, line, 'Refunded', { font: 'Helvetica-Bold', size: 12, align: 'right' });
+    text(RIGHT - 8, line, formatCurrency(-given.amountCents), {
+      font: 'Helvetica-Bold',
+      size: 12,
+      align: 'right',
+    });
+    text(LEFT, line, `Amount refunded ${formatCurrency(given.amountCents)}`, {
+      font: 'Helvetica-Bold',
+    });
+    text(
+      LEFT,
+      line + 15,
+      `Refunded to ${cardBrandName(receipt.card.brand)} ending in ${receipt.card.lastFour} on ${displayDate(given.refundDate)}`,
+      { size: 9, maxWidth: totalsLabelX - LEFT - 20 },
+    );
+  }
 
   // Footer.
   rule(FOOTER_TOP);
@@ -225,7 +304,9 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   );
 
   return writePdf(page, {
-    title: `${company.name} receipt ${receipt.paymentId}`,
+    title: refund
+      ? `${company.name} refund receipt ${refund.refundId}`
+      : `${company.name} receipt ${receipt.paymentId}`,
     producer: company.name,
     creationDate: receipt.issuedAt,
   });

@@ -39,6 +39,8 @@ export async function changeAccountStatus(
     note: string;
     actor: string;
     now: Date;
+    /** More for the audit record: a staff action names the member (R12, decision 026). */
+    details?: Record<string, unknown>;
   },
 ): Promise<TAccountStatus> {
   const { userId, from, event, note, actor, now } = change;
@@ -59,7 +61,7 @@ export async function changeAccountStatus(
     toStatus: to,
     actor,
     at: now,
-    details: { description: STATUS_DESCRIPTIONS[to] },
+    details: { ...change.details, description: STATUS_DESCRIPTIONS[to] },
   });
   return to;
 }

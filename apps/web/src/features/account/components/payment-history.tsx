@@ -4,6 +4,7 @@ import {
   noReceiptsMessage,
   paymentHistoryYears,
   receiptFileName,
+  refundReceiptFileName,
   sortPaymentsNewestFirst,
   yearZipFileName,
 } from '@dealerpass/domain/billing/payment-history';
@@ -113,7 +114,15 @@ export function PaymentHistory() {
                     <tr key={`${payment.activationDate}-${index}`}>
                       <td>{date}</td>
                       <td>{payment.paidWith}</td>
-                      <td className="history-table__amount">{formatDollars(payment.amount)}</td>
+                      <td className="history-table__amount">
+                        {formatDollars(payment.amount)}
+                        {/* R12: a payment staff refunded (part of) says so on its own row. */}
+                        {payment.refundedAmount ? (
+                          <span className="history-table__refunded" data-testid="history-refunded">
+                            Refunded {formatDollars(payment.refundedAmount)}
+                          </span>
+                        ) : null}
+                      </td>
                       <td>
                         <Button
                           variant="link"
@@ -127,6 +136,25 @@ export function PaymentHistory() {
                         >
                           Download
                         </Button>
+                        {payment.refunds?.map((refund, refundIndex) => {
+                          const refunded = formatCalendarDate(parseIsoDate(refund.refundDate));
+                          return (
+                            <Button
+                              key={`${refund.refundDate}-${refundIndex}`}
+                              variant="link"
+                              className="history-table__refund-receipt"
+                              aria-label={`Download refund receipt of ${refunded}, ${formatDollars(refund.amount)}`}
+                              onClick={() =>
+                                saveFile(
+                                  pdfFromBase64(refund.receiptBlob),
+                                  refundReceiptFileName(refund.refundDate),
+                                )
+                              }
+                            >
+                              Refund receipt
+                            </Button>
+                          );
+                        })}
                       </td>
                     </tr>
                   );

@@ -1,0 +1,38 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Database, Transaction } from '../../db/client.ts';
+import type { payments } from '../../db/schema.ts';
+import { refunds } from '../../db/schema.ts';
+
+/**
+ * What staff refunds took of a payment (R12): the succeeded ones, and with `inFlight` those still
+ * waiting for the gateway too, which count against what is left to refund until they fail.
+ */
+export async function staffRefundedCents(
+  db: Database | Transaction,
+  paymentId: string,
+  options: { inFlight: boolean },
+): Promise<number> {
+  const [row] = await db
+    .select({ cents: sql<number>`coalesce(sum(${refunds.amountCents}), 0)::int` })
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.paymentId, paymentId),
+        inArray(refunds.status, options.inFlight ? ['pending', 'succeeded'] : ['succeeded']),
+      ),
+    );
+  return Number(row?.cents ?? 0);
+}
+
+/**
+ * What may still be refunded of a payment (R12): nothing of one the trial cancellation refunded
+ * (R4: it refunds the whole charge) and otherwise its amount less every staff refund, in flight
+ * or done.
+ */
+export async function refundableCents(
+  db: Database | Transaction,
+  payment: Pick<typeof payments.$inferSelect, 'id' | 'status' | 'amountCents'>,
+): Promise<number> {
+  if (payment.status !== 'succeeded') return 0;
+  return payment.amountCents - (await staffRefundedCents(db, payment.id, { inFlight: true }));
+}

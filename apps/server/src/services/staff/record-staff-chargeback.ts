@@ -1,0 +1,36 @@
+import { and, eq } from 'drizzle-orm';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
+import type { Database } from '../../db/client.ts';
+import { payments } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { recordChargebackIn } from '../billing/record-chargeback.ts';
+import { staffEventDetails, takeStaffAction, type StaffActionInput } from './take-staff-action.ts';
+
+/**
+ * A chargeback the card network reported, recorded by billing staff (R12): R4's 25-dollar fee on
+ * the balance and the account inactive (a blocked one stays blocked, decision 019), through the
+ * same ledger code as the gateway's report, with the member named on its account events. A
+ * payment already charged back is 409 ACTION_NOT_ALLOWED; another account's payment is 404.
+ */
+export async function recordStaffChargeback(
+  db: Database,
+  input: Omit<StaffActionInput, 'action'> & { paymentId: string },
+): Promise<TStaffActionResult> {
+  const { paymentId, ...action } = input;
+  return takeStaffAction(db, { ...action, action: 'chargeback' }, async (tx, user) => {
+    const [payment] = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), eq(payments.userId, user.id)));
+    if (!payment) throw new AppError(ERROR_CODES.NOT_FOUND);
+    const recorded = await recordChargebackIn(tx, {
+      paymentId,
+      now: input.now,
+      actor: 'staff',
+      details: { ...staffEventDetails(input.actor), reason: input.reason },
+    });
+    if (!recorded) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
+    return { after: { paymentId } };
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * The operator console's account actions (DECISIONS R12, docs/decisions/026): the request bodies
+ * the console's dialogs validate and the server validates again, and what every action answers.
+ */
+import { z } from 'zod';
+
+export const STAFF_ACTION_MESSAGES = {
+  requestKeyInvalid: 'The action request is not valid. Please reload the page.',
+  reasonLength: 'Enter a reason of 3 to 500 characters.',
+  amountInvalid: 'Enter an amount in cents greater than zero.',
+  amountTooLarge: 'That amount is too large.',
+} as const;
+
+export const STAFF_REASON_MIN_LENGTH = 3;
+export const STAFF_REASON_MAX_LENGTH = 500;
+/** No single staff refund or balance adjustment is larger than 100,000 dollars. */
+export const STAFF_MAX_AMOUNT_CENTS = 10_000_000;
+
+/**
+ * One per dialog the console opens (R12): a double click or a retried request carries the same
+ * key, and the server answers the first result without acting a second time.
+ */
+export const ZRequestKeySchema = z.uuid({ message: STAFF_ACTION_MESSAGES.requestKeyInvalid });
+
+/** Why the member acts, kept on the audit row (R12). */
+export const ZStaffReasonSchema = z
+  .string()
+  .trim()
+  .min(STAFF_REASON_MIN_LENGTH, { message: STAFF_ACTION_MESSAGES.reasonLength })
+  .max(STAFF_REASON_MAX_LENGTH, { message: STAFF_ACTION_MESSAGES.reasonLength });
+
+const ZAmountCentsSchema = z
+  .number({ message: STAFF_ACTION_MESSAGES.amountInvalid })
+  .int({ message: STAFF_ACTION_MESSAGES.amountInvalid })
+  .positive({ message: STAFF_ACTION_MESSAGES.amountInvalid })
+  .max(STAFF_MAX_AMOUNT_CENTS, { message: STAFF_ACTION_MESSAGES.amountTooLarge });
+
+/** Resend the verification e-mail, end the sessions, retry a failed renewal: a reason is optional. */
+export const ZStaffActionRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  reason: ZStaffReasonSchema.optional(),
+});
+export type TStaffActionRequest = z.infer<typeof ZStaffActionRequestSchema>;
+
+/** Block and unblock (R12: with a reason). */
+export const ZBlockAccountRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  reason: ZStaffReasonSchema,
+});
+export type TBlockAccountRequest = z.infer<typeof ZBlockAccountRequestSchema>;
+
+/** Complimentary on or off (R4: a complimentary account is not charged and hides its balance). */
+export const ZComplimentaryRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  on: z.boolean(),
+  reason: ZStaffReasonSchema.optional(),
+});
+export type TComplimentaryRequest = z.infer<typeof ZComplimentaryRequestSchema>;
+
+/** A refund of (part of) an approved payment, up to what is not yet refunded (R12). */
+export const ZRefundPaymentRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  amountCents: ZAmountCentsSchema,
+  reason: ZStaffReasonSchema,
+});
+export type TRefundPaymentRequest = z.infer<typeof ZRefundPaymentRequestSchema>;
+
+/** A chargeback the card network reported for a payment (R4: the fee, and inactive). */
+export const ZChargebackRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  reason: ZStaffReasonSchema,
+});
+export type TChargebackRequest = z.infer<typeof ZChargebackRequestSchema>;
+
+export const BALANCE_ADJUSTMENT_KINDS = ['credit', 'charge'] as const;
+
+/** A credit (lowers what the account owes) or a charge (raises it), with a reason (R12). */
+export const ZBalanceAdjustmentRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  kind: z.enum(BALANCE_ADJUSTMENT_KINDS),
+  amountCents: ZAmountCentsSchema,
+  reason: ZStaffReasonSchema,
+});
+export type TBalanceAdjustmentRequest = z.infer<typeof ZBalanceAdjustmentRequestSchema>;
+
+/** The account as an action leaves it: what the console refreshes (cents, positive owed). */
+export const ZStaffAccountStateSchema = z.object({
+  userId: z.string(),
+  accountStatus: z.string(),
+  complimentary: z.boolean(),
+  balanceCents: z.number().int(),
+});
+export type TStaffAccountState = z.infer<typeof ZStaffAccountStateSchema>;
+
+/**
+ * What every action answers: its audit row, whether this request key had already been acted on
+ * (then nothing was done again), and the account now.
+ */
+export const ZStaffActionResultSchema = z.object({
+  auditId: z.number().int(),
+  repeated: z.boolean(),
+  account: ZStaffAccountStateSchema,
+});
+export type TStaffActionResult = z.infer<typeof ZStaffActionResultSchema>;
+
+/** A refund's answer adds the refund and what is left of its payment. */
+export const ZRefundResultSchema = ZStaffActionResultSchema.extend({
+  refund: z.object({
+    refundId: z.string(),
+    paymentId: z.string(),
+    amountCents: z.number().int(),
+    status: z.enum(['succeeded']),
+    /** Everything refunded of the payment so far, this refund included. */
+    paymentRefundedCents: z.number().int(),
+    refundableCents: z.number().int(),
+  }),
+});
+export type TRefundResult = z.infer<typeof ZRefundResultSchema>;
