@@ -1,17 +1,8 @@
 import { z } from 'zod';
 import { errorMessage } from '../messages.ts';
 import { isValidPassword } from '../validation/password.ts';
+import { ZRequestKeySchema, ZStaffReasonSchema } from './account-actions.ts';
 import { STAFF_ROLES } from './roles.ts';
-
-/** Why a member acts (R12: every staff action records its reason). */
-export const ZStaffReasonSchema = z
-  .string({ error: 'Give a reason.' })
-  .trim()
-  .min(3, { error: 'Give a reason of at least 3 characters.' })
-  .max(500, { error: 'Keep the reason under 500 characters.' });
-
-/** The console makes one per dialog, so a double click or a retried request acts once. */
-export const ZRequestKeySchema = z.uuid();
 
 /** An admin adds a staff member (R12). The password is for the embedded provider only. */
 export const ZCreateStaffMemberRequestSchema = z.object({

@@ -7,7 +7,7 @@ import type {
   TStaffActionResult,
 } from '@dealerpass/domain/staff/account-actions';
 import type { Database, Transaction } from '../../db/client.ts';
-import { users } from '../../db/schema.ts';
+import { refunds, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
 import {
@@ -73,6 +73,12 @@ export async function takeStaffAction(
       // Read again under the lock: a concurrent request with the same key waited for it.
       const raced = await findStaffAction(tx, input.requestKey);
       if (raced) return repeatOf(tx, raced, input);
+      // A refund's key is audited only once its gateway call is answered: not another action's.
+      const [refund] = await tx
+        .select({ id: refunds.id })
+        .from(refunds)
+        .where(eq(refunds.requestKey, input.requestKey));
+      if (refund) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
       const before = await accountState(tx, user);
       const facts = (await act(tx, user)) ?? {};
       const [changed] = await tx.select().from(users).where(eq(users.id, user.id));
