@@ -134,9 +134,6 @@ describe('staff access sweep over the route table (R12)', () => {
         'POST /api/admin/contact-messages/:id/reply',
       ]),
     );
-    expect(new Set(routes.map(requiredRole))).toEqual(
-      expect.objectContaining({ size: expect.any(Number) }),
-    );
     for (const role of STAFF_ROLES) expect(routes.map(requiredRole)).toContain(role);
   });
 
