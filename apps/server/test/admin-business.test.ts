@@ -107,6 +107,15 @@ describe('promotion codes (R12)', () => {
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(first.json());
     expect(await auditOf(requestKey)).toHaveLength(1);
+    // A double click: both at once, one code, one audit row, the same answer twice.
+    const racedKey = randomUUID();
+    const raced = await Promise.all([
+      create('admin', { code: 'RACED', requestKey: racedKey }),
+      create('admin', { code: 'RACED', requestKey: racedKey }),
+    ]);
+    expect(raced.map((response) => response.statusCode)).toEqual([201, 201]);
+    expect(raced[1]!.json()).toEqual(raced[0]!.json());
+    expect(await auditOf(racedKey)).toHaveLength(1);
   });
 
   it('refuses a code that exists, in any case, with PROMO_CODE_EXISTS, and writes no audit', async () => {
