@@ -49,7 +49,10 @@ export const ZAccountSearchQuerySchema = z.strictObject({
 });
 export type TAccountSearchQuery = z.infer<typeof ZAccountSearchQuerySchema>;
 
-const ZInstantSchema = z.iso.datetime({ offset: true, message: M.dateRange });
+/** An ISO 8601 instant that is a real one (the format alone lets `+99:99` through). */
+const ZInstantSchema = z.iso
+  .datetime({ offset: true, message: M.dateRange })
+  .refine((text) => Number.isFinite(Date.parse(text)), { message: M.dateRange });
 
 /** `GET /api/admin/audit.csv`: the audit of one account or of everyone, in an optional window. */
 export const ZAuditExportQuerySchema = z.strictObject({

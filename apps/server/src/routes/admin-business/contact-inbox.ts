@@ -55,7 +55,8 @@ const contactInboxRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Reply to a Contact Us message: e-mailed to the sender, stored, marked answered',
         tags: ['Admin'],
-        errors: [404],
+        // 409: the request key was another action's (ACTION_NOT_ALLOWED).
+        errors: [404, 409],
         params: ZMessageParamsSchema,
         body: ZContactReplyRequestSchema,
         response: {

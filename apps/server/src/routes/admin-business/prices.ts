@@ -46,6 +46,9 @@ const priceRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Schedule a price change at least 30 days ahead; e-mails every account it changes',
         tags: ['Admin'],
+        // 400: less than 30 days ahead (PRICE_CHANGE_TOO_SOON); 409: the request key was another
+        // action's (ACTION_NOT_ALLOWED).
+        errors: [409],
         body: ZStaffSchedulePriceRequestSchema,
         response: { 201: ZScheduledSchema },
       },

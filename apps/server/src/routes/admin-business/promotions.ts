@@ -41,7 +41,8 @@ const promotionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary: 'Create a promotion code',
         tags: ['Admin'],
-        // 409: a code of that name exists (PROMO_CODE_EXISTS).
+        // 409: a code of that name exists (PROMO_CODE_EXISTS), or the request key was another
+        // action's (ACTION_NOT_ALLOWED).
         errors: [409],
         body: ZCreatePromotionRequestSchema,
         response: { 201: ZPromotionActionSchema },
