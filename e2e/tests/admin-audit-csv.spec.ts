@@ -41,4 +41,17 @@ test('the account’s audit log downloads as CSV and holds the action just taken
   expect(row).toContain('endSessions');
   // Only this account's rows.
   for (const line of rows) expect(line).toContain(userId);
+
+  // Every account's log from the Accounts page holds the row too.
+  await page
+    .getByRole('navigation', { name: 'Console' })
+    .getByRole('link', { name: 'Accounts' })
+    .click();
+  const allDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download the whole staff audit log (CSV)' }).click();
+  const all = await allDownload;
+  expect(all.suggestedFilename()).toBe('staff-audit.csv');
+  const allCsv = readFileSync((await all.path())!, 'utf8');
+  expect(allCsv.split(/\r?\n/)[0]).toBe(header);
+  expect(allCsv).toContain(reason);
 });

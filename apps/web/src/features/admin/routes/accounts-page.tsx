@@ -4,6 +4,7 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { Link, useSearchParams } from '../../../lib/router/router.tsx';
+import { auditCsvUrl } from '../api/account-file-urls.ts';
 import { searchAccountsQueryOptions } from '../api/search-accounts.ts';
 import { QueryState } from '../components/query-state.tsx';
 import { StatusLabel } from '../components/status-label.tsx';
@@ -17,9 +18,26 @@ const MIN_QUERY = 2;
  */
 export default function AccountsPage() {
   useAdminTitle('Accounts');
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const q = params.get('q')?.trim() ?? '';
-  const [text, setText] = useState(q);
+  return (
+    <div className="admin-page">
+      <h1>Accounts</h1>
+      {/* Keyed by the search: Back to an earlier search shows its text again. */}
+      <SearchForm key={q} initial={q} />
+      {q.length >= MIN_QUERY ? <Results q={q} /> : null}
+      <p className="admin-aside">
+        <a href={auditCsvUrl()} download>
+          Download the whole staff audit log (CSV)
+        </a>
+      </p>
+    </div>
+  );
+}
+
+function SearchForm({ initial }: { initial: string }) {
+  const [, setParams] = useSearchParams();
+  const [text, setText] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
   const fieldId = useId();
 
@@ -36,24 +54,20 @@ export default function AccountsPage() {
   };
 
   return (
-    <div className="admin-page">
-      <h1>Accounts</h1>
-      <form className="admin-search" role="search" onSubmit={onSubmit} noValidate>
-        <TextField
-          id={fieldId}
-          label="Search accounts"
-          hint="E-mail, name, dealership, user id, card last four or payment id."
-          type="search"
-          autoComplete="off"
-          spellCheck={false}
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          error={problem ?? undefined}
-        />
-        <SubmitButton>Search</SubmitButton>
-      </form>
-      {q.length >= MIN_QUERY ? <Results q={q} /> : null}
-    </div>
+    <form className="admin-search" role="search" onSubmit={onSubmit} noValidate>
+      <TextField
+        id={fieldId}
+        label="Search accounts"
+        hint="E-mail, name, dealership, user id, card last four or payment id."
+        type="search"
+        autoComplete="off"
+        spellCheck={false}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        error={problem ?? undefined}
+      />
+      <SubmitButton>Search</SubmitButton>
+    </form>
   );
 }
 
