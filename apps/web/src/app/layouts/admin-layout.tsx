@@ -1,4 +1,4 @@
-import { QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
+import { QueryClientProvider, useQueryClient } from '@tanstack/react-query';
 import { Suspense, useEffect, useRef, useState, type RefObject } from 'react';
 import {
   Navigate,
@@ -11,7 +11,10 @@ import {
 import { ApiError, onApiFailure } from '../../lib/api-client.ts';
 import { loadPage } from '../../lib/full-page-navigation.ts';
 import { createQueryClient } from '../../lib/react-query.ts';
-import { getStaffSessionQueryOptions } from '../../features/admin/api/get-staff-session.ts';
+import {
+  getStaffSessionQueryOptions,
+  useStaffSession,
+} from '../../features/admin/api/get-staff-session.ts';
 import { AdminHeader, GateHeader } from '../../features/admin/components/admin-header.tsx';
 import { LoadFailed, Loading } from '../../features/admin/components/query-state.tsx';
 import { SecondFactor } from '../../features/admin/components/second-factor.tsx';
@@ -82,7 +85,7 @@ const SECOND_FACTOR_REQUIRED = 'STAFF_SECOND_FACTOR_REQUIRED';
  */
 function AdminShell() {
   const queryClient = useQueryClient();
-  const session = useQuery(getStaffSessionQueryOptions());
+  const session = useStaffSession();
   const location = useLocation();
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main, location.pathname);

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TTimelineEntry } from '@dealerpass/domain/staff/console-views';
 import { request } from '../../../lib/api-client.ts';
 import { accountEndpoint } from './get-account.ts';
@@ -21,3 +21,7 @@ export const getAccountTimelineQueryOptions = (userId: string) =>
     queryKey: ['admin', 'account', userId, 'timeline'],
     queryFn: ({ signal }) => getAccountTimeline(userId, signal),
   });
+
+export function useAccountTimeline(userId: string) {
+  return useQuery(getAccountTimelineQueryOptions(userId));
+}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
 import { request } from '../../../lib/api-client.ts';
 
@@ -22,3 +22,7 @@ export const getAccountQueryOptions = (userId: string) =>
     queryKey: ['admin', 'account', userId],
     queryFn: ({ signal }) => getAccount(userId, signal),
   });
+
+export function useAccount(userId: string) {
+  return useQuery(getAccountQueryOptions(userId));
+}

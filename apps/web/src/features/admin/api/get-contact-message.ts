@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ZContactMessageSchema } from '@dealerpass/domain/staff/business-views';
 import { request } from '../../../lib/api-client.ts';
@@ -23,3 +23,7 @@ export const getContactMessageQueryOptions = (id: string) =>
     queryKey: ['admin', 'contact-message', id],
     queryFn: ({ signal }) => getContactMessage(id, signal),
   });
+
+export function useContactMessage(id: string) {
+  return useQuery(getContactMessageQueryOptions(id));
+}

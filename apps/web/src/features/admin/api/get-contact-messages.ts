@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ZContactMessageSummarySchema } from '@dealerpass/domain/staff/business-views';
 import type { CONTACT_MESSAGE_STATUSES } from '@dealerpass/domain/staff/console-requests';
@@ -25,3 +25,7 @@ export const getContactMessagesQueryOptions = (status: TContactMessageStatus | n
     queryKey: ['admin', 'contact-messages', status ?? 'all'],
     queryFn: ({ signal }) => getContactMessages(status, signal),
   });
+
+export function useContactMessages(status: TContactMessageStatus | null) {
+  return useQuery(getContactMessagesQueryOptions(status));
+}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { ZStaffPricesSchema } from '@dealerpass/domain/staff/business-views';
 import { request } from '../../../lib/api-client.ts';
@@ -16,3 +16,7 @@ export const getPricesQueryOptions = () =>
     queryKey: ['admin', 'prices'],
     queryFn: ({ signal }) => getPrices(signal),
   });
+
+export function usePrices() {
+  return useQuery(getPricesQueryOptions());
+}

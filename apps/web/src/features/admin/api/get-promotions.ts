@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
 import { request } from '../../../lib/api-client.ts';
 
@@ -13,3 +13,7 @@ export const getPromotionsQueryOptions = () =>
     queryKey: ['admin', 'promotions'],
     queryFn: ({ signal }) => getPromotions(signal),
   });
+
+export function usePromotions() {
+  return useQuery(getPromotionsQueryOptions());
+}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TStaffMember } from '@dealerpass/domain/staff/staff-members';
 import { request } from '../../../lib/api-client.ts';
 
@@ -13,3 +13,7 @@ export const getStaffMembersQueryOptions = () =>
     queryKey: ['admin', 'staff'],
     queryFn: ({ signal }) => getStaffMembers(signal),
   });
+
+export function useStaffMembers(options: { enabled?: boolean } = {}) {
+  return useQuery({ ...getStaffMembersQueryOptions(), ...options });
+}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TStaffRole } from '@dealerpass/domain/staff/roles';
 import { request } from '../../../lib/api-client.ts';
 
@@ -26,3 +26,7 @@ export const getStaffSessionQueryOptions = () =>
     queryKey: ['admin', 'session'],
     queryFn: ({ signal }) => getStaffSession(signal),
   });
+
+export function useStaffSession() {
+  return useQuery(getStaffSessionQueryOptions());
+}

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TAccountSearchResult } from '@dealerpass/domain/staff/console-views';
 import { request } from '../../../lib/api-client.ts';
 
@@ -23,3 +23,7 @@ export const searchAccountsQueryOptions = (q: string) =>
     queryFn: ({ signal }) => searchAccounts(q, signal),
     enabled: q.trim().length >= 2,
   });
+
+export function useAccountSearch(q: string) {
+  return useQuery(searchAccountsQueryOptions(q));
+}

@@ -1,8 +1,7 @@
 import type { ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
-import { getAccountTimelineQueryOptions } from '../api/get-account-timeline.ts';
+import { useAccountTimeline } from '../api/get-account-timeline.ts';
 import { dateTime, yesNo } from './format.ts';
 import { QueryState } from './query-state.tsx';
 import { Empty, Section } from './section.tsx';
@@ -112,7 +111,7 @@ const KIND_LABELS: Record<string, string> = {
 
 /** Everything that happened to the account, newest first, from its own request. */
 export function TimelineSection({ userId, actions }: { userId: string; actions?: ReactNode }) {
-  const query = useQuery(getAccountTimelineQueryOptions(userId));
+  const query = useAccountTimeline(userId);
   return (
     <Section title="Timeline" actions={actions}>
       <QueryState

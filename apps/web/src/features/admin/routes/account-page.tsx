@@ -1,8 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '../../../lib/router/router.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { auditCsvUrl } from '../api/account-file-urls.ts';
-import { getAccountQueryOptions } from '../api/get-account.ts';
+import { getAccountQueryOptions, useAccount } from '../api/get-account.ts';
 import { AccountActions } from '../components/account-actions.tsx';
 import {
   EmailsSection,
@@ -27,7 +27,7 @@ import { useAdminTitle } from '../use-admin-title.ts';
 export default function AccountPage() {
   const { userId = '' } = useParams();
   const queryClient = useQueryClient();
-  const query = useQuery(getAccountQueryOptions(userId));
+  const query = useAccount(userId);
   const name = query.data
     ? `${query.data.profile.firstName} ${query.data.profile.lastName}`.trim() ||
       query.data.profile.email

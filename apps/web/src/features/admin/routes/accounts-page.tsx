@@ -1,11 +1,10 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { Link, useSearchParams } from '../../../lib/router/router.tsx';
 import { auditCsvUrl } from '../api/account-file-urls.ts';
-import { searchAccountsQueryOptions } from '../api/search-accounts.ts';
+import { useAccountSearch } from '../api/search-accounts.ts';
 import { QueryState } from '../components/query-state.tsx';
 import { StatusLabel } from '../components/status-label.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
@@ -72,7 +71,7 @@ function SearchForm({ initial }: { initial: string }) {
 }
 
 function Results({ q }: { q: string }) {
-  const query = useQuery(searchAccountsQueryOptions(q));
+  const query = useAccountSearch(q);
   return (
     <section aria-labelledby="admin-results-title" className="admin-section">
       <h2 id="admin-results-title">Results for “{q}”</h2>

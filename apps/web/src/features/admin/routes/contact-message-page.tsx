@@ -1,7 +1,7 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client.ts';
 import { Link, useParams } from '../../../lib/router/router.tsx';
-import { getContactMessageQueryOptions } from '../api/get-contact-message.ts';
+import { getContactMessageQueryOptions, useContactMessage } from '../api/get-contact-message.ts';
 import { dateTime } from '../components/format.ts';
 import { LoadFailed, Loading } from '../components/query-state.tsx';
 import { ReplyForm } from '../components/reply-form.tsx';
@@ -14,7 +14,7 @@ export default function ContactMessagePage() {
   const { messageId = '' } = useParams();
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
-  const query = useQuery(getContactMessageQueryOptions(messageId));
+  const query = useContactMessage(messageId);
   useAdminTitle(query.data ? `Message from ${query.data.fullName}` : 'Message');
 
   const back = (

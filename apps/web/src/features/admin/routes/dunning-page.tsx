@@ -1,7 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { Link } from '../../../lib/router/router.tsx';
-import { getDunningQueryOptions } from '../api/get-dunning.ts';
+import { useDunning } from '../api/get-dunning.ts';
 import { businessDate, dateTime, money } from '../components/format.ts';
 import { QueryState } from '../components/query-state.tsx';
 import { Empty, Section } from '../components/section.tsx';
@@ -10,7 +9,7 @@ import { useAdminTitle } from '../use-admin-title.ts';
 /** Dunning (/admin/dunning): accounts whose renewal failed (R4's retries) and the recent runs. */
 export default function DunningPage() {
   useAdminTitle('Dunning');
-  const query = useQuery(getDunningQueryOptions());
+  const query = useDunning();
   return (
     <div className="admin-page">
       <h1>Dunning</h1>

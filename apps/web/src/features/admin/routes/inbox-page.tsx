@@ -1,11 +1,7 @@
 import { useId } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { Link, useSearchParams } from '../../../lib/router/router.tsx';
-import {
-  getContactMessagesQueryOptions,
-  type TContactMessageStatus,
-} from '../api/get-contact-messages.ts';
+import { useContactMessages, type TContactMessageStatus } from '../api/get-contact-messages.ts';
 import { dateTime } from '../components/format.ts';
 import { QueryState } from '../components/query-state.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
@@ -25,7 +21,7 @@ export default function InboxPage() {
   const wanted = params.get('status');
   const status: TContactMessageStatus | null =
     wanted === 'all' ? null : wanted === 'answered' ? 'answered' : 'new';
-  const query = useQuery(getContactMessagesQueryOptions(status));
+  const query = useContactMessages(status);
   const legendId = useId();
 
   return (

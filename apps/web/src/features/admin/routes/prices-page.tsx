@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
-import { getPricesQueryOptions, type TStaffPrices } from '../api/get-prices.ts';
+import { getPricesQueryOptions, usePrices, type TStaffPrices } from '../api/get-prices.ts';
 import { businessDateOf, dateTime, money } from '../components/format.ts';
 import { ITEM_LABELS, PriceChangeForm } from '../components/price-change-form.tsx';
 import { QueryState } from '../components/query-state.tsx';
@@ -35,7 +35,7 @@ export default function PricesPage() {
   useAdminTitle('Prices');
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
-  const query = useQuery(getPricesQueryOptions());
+  const query = usePrices();
   // The moment the page opened: which prices are "now" does not change while it is read.
   const [now] = useState(() => Date.now());
   const reload = () =>

@@ -1,8 +1,8 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { disablePromotion } from '../api/disable-promotion.ts';
-import { getPromotionsQueryOptions } from '../api/get-promotions.ts';
+import { getPromotionsQueryOptions, usePromotions } from '../api/get-promotions.ts';
 import { ActionButton } from '../components/action-dialog.tsx';
 import { dateTime, money, yesNo } from '../components/format.ts';
 import { KIND_LABELS, PromotionForm } from '../components/promotion-form.tsx';
@@ -22,7 +22,7 @@ export default function PromotionsPage() {
   useAdminTitle('Promotions');
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
-  const query = useQuery(getPromotionsQueryOptions());
+  const query = usePromotions();
   const reload = () =>
     void queryClient.invalidateQueries({ queryKey: getPromotionsQueryOptions().queryKey });
 

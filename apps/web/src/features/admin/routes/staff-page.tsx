@@ -1,6 +1,6 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
-import { getStaffMembersQueryOptions } from '../api/get-staff-members.ts';
+import { getStaffMembersQueryOptions, useStaffMembers } from '../api/get-staff-members.ts';
 import { resetStaffSecondFactor } from '../api/reset-staff-second-factor.ts';
 import { ActionButton } from '../components/action-dialog.tsx';
 import { dateTime, yesNo } from '../components/format.ts';
@@ -17,7 +17,7 @@ export default function StaffPage() {
   useAdminTitle('Staff');
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
-  const query = useQuery({ ...getStaffMembersQueryOptions(), enabled: mayTake('createStaff') });
+  const query = useStaffMembers({ enabled: mayTake('createStaff') });
   const reload = () =>
     void queryClient.invalidateQueries({ queryKey: getStaffMembersQueryOptions().queryKey });
 
