@@ -112,6 +112,23 @@ test.describe('the console with the keyboard, axe and 320 px (issue 19)', () => 
       await expectAccessible(page);
     }
 
+    // Staff: a member added from the keyboard, who will enrol at the first sign-in.
+    const newcomer = `kit.keys.${Date.now()}@example.com`;
+    await tabTo(page, page.getByLabel(/^Name/));
+    await page.keyboard.type('Kit Keys');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(newcomer);
+    await page.keyboard.press('Tab');
+    await expect(page.getByLabel(/^Role/)).toBeFocused();
+    await page.getByLabel(/^Role/).selectOption('support');
+    await tabTo(page, page.getByLabel(/^First password/));
+    await page.keyboard.type('Newcomer!Pass2026');
+    await page.keyboard.press('Enter');
+    await expect(
+      page.getByTestId('toast').filter({ hasText: 'Kit Keys was added.' }),
+    ).toBeVisible();
+    await expect(page.getByRole('row', { name: new RegExp(newcomer) })).toContainText('Not yet');
+
     // The inbox: the message opened and answered from the keyboard.
     await tabTo(page, nav.getByRole('link', { name: 'Inbox' }));
     await page.keyboard.press('Enter');

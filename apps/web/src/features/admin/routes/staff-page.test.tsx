@@ -1,0 +1,111 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { TStaffRole } from '@dealerpass/domain/staff/roles';
+import { ToastProvider } from '../../../components/ui/toast.tsx';
+import { createQueryClient } from '../../../lib/react-query.ts';
+import { StaffMemberProvider } from '../staff-member.tsx';
+import StaffPage from './staff-page.tsx';
+
+const fetchMock = vi.fn<typeof fetch>();
+const KEY = '00000000-0000-4000-8000-0000000000aa';
+
+function json(status: number, body: unknown) {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+const MEMBERS = [
+  {
+    id: '11111111-1111-4111-8111-111111111111',
+    email: 'sam@dealerpass.example',
+    name: 'Sam Support',
+    role: 'support',
+    enrolled: true,
+    disabled: false,
+    createdAt: '2026-11-01T12:00:00Z',
+  },
+  {
+    id: '22222222-2222-4222-8222-222222222222',
+    email: 'new@dealerpass.example',
+    name: 'Nia New',
+    role: 'billing',
+    enrolled: false,
+    disabled: false,
+    createdAt: '2026-11-20T12:00:00Z',
+  },
+];
+
+function renderPage(role: TStaffRole) {
+  return render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ToastProvider>
+        <StaffMemberProvider
+          member={{ email: 'a@x.example', name: 'A', role, secondFactor: true, enrolled: true }}
+        >
+          <StaffPage />
+        </StaffMemberProvider>
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+beforeAll(() => {
+  HTMLDialogElement.prototype.showModal = function showModal(this: HTMLDialogElement) {
+    this.open = true;
+  };
+  HTMLDialogElement.prototype.close = function close(this: HTMLDialogElement) {
+    this.open = false;
+  };
+});
+
+describe('StaffPage (/admin/staff)', () => {
+  beforeEach(() => {
+    vi.stubGlobal('fetch', fetchMock);
+    vi.spyOn(crypto, 'randomUUID').mockReturnValue(KEY);
+  });
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+    fetchMock.mockReset();
+  });
+
+  it('lists the members and resets an enrolled member’s authenticator with a reason and a key', async () => {
+    fetchMock.mockResolvedValueOnce(json(200, { data: MEMBERS }));
+    fetchMock.mockResolvedValueOnce(json(200, { data: { auditId: 7 } }));
+    fetchMock.mockResolvedValueOnce(json(200, { data: MEMBERS }));
+    const user = userEvent.setup();
+    renderPage('admin');
+
+    const sam = await screen.findByRole('row', { name: /Sam Support/ });
+    const nia = screen.getByRole('row', { name: /Nia New/ });
+    // Only an enrolled member has an authenticator to reset.
+    expect(within(nia).queryByRole('button', { name: 'Reset authenticator' })).toBeNull();
+    expect(within(nia).getByText('Not yet')).toBeTruthy();
+
+    await user.click(within(sam).getByRole('button', { name: 'Reset authenticator' }));
+    const dialog = screen.getByRole('dialog', { hidden: true });
+    await user.type(within(dialog).getByLabelText(/^Reason/), 'Lost phone');
+    await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
+
+    await screen.findByText('Sam Support will set up an authenticator again.');
+    const [url, init] = fetchMock.mock.calls[1]!;
+    expect(String(url)).toBe(`/api/admin/staff/${MEMBERS[0]!.id}/reset-second-factor`);
+    expect(init?.method).toBe('POST');
+    expect(JSON.parse(String(init?.body))).toEqual({ requestKey: KEY, reason: 'Lost phone' });
+    // The list is read again.
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(3));
+  });
+
+  it('tells a member below admin that staff are for admins, and asks the server nothing', async () => {
+    renderPage('billing');
+    expect(screen.getByText('Only admins manage staff members.').getAttribute('role')).toBe(
+      'alert',
+    );
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
