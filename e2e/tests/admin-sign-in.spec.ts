@@ -35,6 +35,7 @@ test.describe('operator console sign-in (issue 19)', () => {
     const shown = (await page.getByTestId('totp-secret').textContent()) ?? '';
     const secret = shown.replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{26,}$/);
+    await expect(page.getByRole('img', { name: 'QR code of the setup link' })).toBeVisible();
     await page.getByText('Show the setup link as text').click();
     const uri = (await page.getByTestId('totp-uri').textContent()) ?? '';
     expect(uri).toMatch(/^otpauth:\/\/totp\//);

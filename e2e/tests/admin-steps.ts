@@ -26,7 +26,8 @@ const lastStep = new Map<string, number>();
 export async function nextTotpCode(secret: string): Promise<string> {
   for (;;) {
     const now = totpStep(new Date());
-    const step = Math.max(now - 1, (lastStep.get(secret) ?? -1) + 1);
+    // Never the step before: the clock may pass the next step's start before the server checks.
+    const step = Math.max(now, (lastStep.get(secret) ?? -1) + 1);
     if (step <= now + 1) {
       lastStep.set(secret, step);
       return hotp(secret, step);

@@ -125,6 +125,7 @@ describe('AdminLayout (/admin/*, decision 026)', () => {
       fetchMock.mock.calls.filter(([url]) => String(url) === '/api/admin/session/enrolment'),
     ).toHaveLength(1);
     expect(screen.getByLabelText(/^6-digit code/)).toBeTruthy();
+    expect(await screen.findByRole('img', { name: 'QR code of the setup link' })).toBeTruthy();
   });
 
   it('shows the signed-out page without asking for a session', async () => {

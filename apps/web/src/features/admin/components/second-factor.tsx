@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ZTotpCodeRequestSchema, type TTotpCodeRequest } from '@dealerpass/domain/staff/totp';
 import { SubmitButton } from '../../../components/ui/button.tsx';
@@ -14,6 +14,9 @@ import { verifySecondFactor } from '../api/verify-second-factor.ts';
 import { LoadFailed, Loading } from './query-state.tsx';
 
 const CODE_FIELD = { code: 'admin-totp-code' } as const;
+
+// Its encoder is loaded only when a member enrols.
+const TotpQrCode = lazy(() => import('./totp-qr-code.tsx'));
 
 /** "JBSW Y3DP EHPK 3PXP": groups of four are easier to copy into an app by hand. */
 export function groupSecret(secret: string): string {
@@ -71,8 +74,12 @@ function Enrolment() {
     <>
       <section className="admin-enrolment card" aria-labelledby="admin-enrolment-title">
         <h2 id="admin-enrolment-title">1. Add DealerPass staff to your authenticator app</h2>
+        <p>Scan this code with the app’s camera:</p>
+        <Suspense fallback={<div className="admin-qr admin-qr--loading" />}>
+          <TotpQrCode uri={otpauthUri} />
+        </Suspense>
         <p>
-          Choose “enter a setup key” in the app (time-based, 6 digits) and type this key. It is
+          Or choose “enter a setup key” in the app (time-based, 6 digits) and type this key. It is
           shown only now.
         </p>
         <p className="admin-secret">
