@@ -48,8 +48,9 @@ import userRoutes from './routes/users/index.ts';
 import carfaxRoutes from './routes/carfax/index.ts';
 import carfaxSandboxRoutes from './sandboxes/carfax/routes.ts';
 import configRoutes from './routes/config/index.ts';
-import staffRoutes from './routes/staff/index.ts';
 import adminAuthRoutes from './routes/admin-auth/index.ts';
+import adminAccountRoutes from './routes/admin-accounts/index.ts';
+import adminBusinessRoutes from './routes/admin-business/index.ts';
 import subscriptionRoutes from './routes/subscriptions/index.ts';
 import './types.ts';
 
@@ -245,11 +246,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);
-  // The operator console (R12, docs/decisions/026): sign-in and staff, account actions.
+  // The operator console (R12, docs/decisions/026): staff sessions only, a role on every route.
   await app.register(adminAuthRoutes);
+  await app.register(adminAccountRoutes);
   await app.register(adminActionRoutes);
-  // The interim staff API (docs/decisions/025): only with its token configured.
-  if (config.staffApiToken) await app.register(staffRoutes);
+  await app.register(adminBusinessRoutes);
   if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);
   if (config.payments.kind === 'sandbox')
     await app.register(sandboxGatewayRoutes, options.sandboxGateway ?? {});

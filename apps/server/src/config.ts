@@ -84,11 +84,6 @@ const ZEnvSchema = z
       .string()
       .regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces')
       .optional(),
-    // Interim staff API credential until staff sign-in exists (docs/decisions/025).
-    STAFF_API_TOKEN: z
-      .string()
-      .regex(/^[A-Za-z0-9+/=_-]{32,}$/, 'must be at least 32 characters of a random token')
-      .optional(),
     CHATWOOT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     CHATWOOT_WEBSITE_TOKEN: z
       .string()
@@ -210,8 +205,6 @@ export interface Config {
     /** How often the server runs the billing run by itself; 0 turns the schedule off. */
     runIntervalMinutes: number;
   };
-  /** The staff API's bearer token (docs/decisions/025); null: the staff API is not served. */
-  staffApiToken: string | null;
   /** Sandboxes in use (DECISIONS R8): announced in the UI with a ribbon. */
   sandboxes: string[];
   /** Whether the development mailbox is served (R8: never in production). */
@@ -313,7 +306,6 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       timeZone: env.BUSINESS_TIME_ZONE,
       runIntervalMinutes: env.BILLING_RUN_INTERVAL_MINUTES,
     },
-    staffApiToken: env.STAFF_API_TOKEN ?? null,
     seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
     sandboxes,
     // R8: the mailbox shows every mail to every visitor, so only a demo, development or test

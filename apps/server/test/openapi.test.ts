@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isUnsafeMethod } from '../src/plugins/route-access.ts';
+import { isStaffAccess, isUnsafeMethod } from '../src/plugins/route-access.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { openApiPath } from './openapi-conformance.ts';
 
@@ -93,7 +93,10 @@ describe('the OpenAPI description', () => {
       const signedIn = route.access !== 'public';
       const csrf = isUnsafeMethod(route.method) && route.caller === 'web-app';
       if (op.security === undefined) problems.push(`${label}: no security`);
-      if (signedIn !== 'sessionCookie' in requirement) problems.push(`${label}: session cookie`);
+      const staff = isStaffAccess(route.access);
+      if ((signedIn && !staff) !== 'sessionCookie' in requirement)
+        problems.push(`${label}: session cookie`);
+      if (staff !== 'staffCookie' in requirement) problems.push(`${label}: staff cookie`);
       if (csrf !== 'csrfHeader' in requirement) problems.push(`${label}: CSRF header`);
       const expected = ['429'];
       if (signedIn) expected.push('401', '403');
@@ -112,6 +115,7 @@ describe('the OpenAPI description', () => {
     expect(problems).toEqual([]);
     expect(doc.components.securitySchemes).toMatchObject({
       sessionCookie: { type: 'apiKey', in: 'cookie', name: '__Host-dp-session' },
+      staffCookie: { type: 'apiKey', in: 'cookie', name: '__Host-dp-staff' },
       csrfHeader: { type: 'apiKey', in: 'header', name: 'x-csrf-token' },
       csrfCookie: { type: 'apiKey', in: 'cookie', name: '__Host-dp-csrf' },
     });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SELECTABLE_CODES, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
@@ -8,35 +9,42 @@ import {
   payments,
   priceChangeNotices,
   prices,
+  staffAudit,
   subscriptions,
   users,
 } from '../src/db/schema.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
+import { staffBrowsers, type StaffBrowsers } from './admin-fixtures.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount } from './sign-in.ts';
 
-const TOKEN = 'test-staff-token-abcdefghijklmnopqrstuvwxyz012345';
-
-describe('prices as data (DECISIONS R11, docs/decisions/025)', () => {
+describe('prices as data (DECISIONS R11, docs/decisions/025, 026)', () => {
   let t: TestApp;
   let now = new Date('2026-03-15T15:00:00Z'); // 11:00 in New York
   let counter = 0;
+  let browsers: StaffBrowsers;
 
   beforeAll(async () => {
-    t = await buildTestApp({ now: () => now, env: { STAFF_API_TOKEN: TOKEN } });
+    t = await buildTestApp({ now: () => now });
+    browsers = await staffBrowsers(t);
   });
   afterAll(() => t.close());
 
-  const staff = (method: 'GET' | 'POST', payload?: unknown, token = TOKEN) =>
-    t.app.inject({
+  /** The console's prices calls, by an admin unless another role is named (R12). */
+  const staff = (
+    method: 'GET' | 'POST',
+    payload?: Record<string, unknown>,
+    role: keyof StaffBrowsers = 'admin',
+  ) =>
+    browsers[role].request({
       method,
-      url: '/api/staff/prices',
-      headers: {
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+      url: '/api/admin/prices',
+      ...(payload === undefined
+        ? {}
+        : { payload: JSON.stringify({ requestKey: randomUUID(), ...payload }) }),
     });
+  const scheduledByStaff = () =>
+    t.app.db.select().from(prices).where(eq(prices.scheduledBy, browsers.admin.email));
 
   /** An active subscriber with a card at the sandbox gateway, billed on `due`. */
   async function subscriber(codes: TSubscriptionCode[], due = '2026-04-15', status = 'active') {
@@ -108,35 +116,30 @@ describe('prices as data (DECISIONS R11, docs/decisions/025)', () => {
     expect(page.headers['content-security-policy']).not.toContain('unsafe-inline');
   });
 
-  it('the staff API is refused without its bearer token, or with another one', async () => {
-    expect((await staff('GET', undefined, '')).statusCode).toBe(401);
-    expect((await staff('GET', undefined, `${TOKEN}x`)).statusCode).toBe(401);
-    expect(
-      (
-        await staff(
-          'POST',
-          { effectiveDate: '2026-06-01', prices: [{ item: 'KBB', cents: 7000 }] },
-          'short',
-        )
-      ).statusCode,
-    ).toBe(401);
-    expect(await t.app.db.select().from(prices).where(eq(prices.scheduledBy, 'staff-api'))).toEqual(
-      [],
-    );
+  it('every role reads the prices; only an admin schedules (R12)', async () => {
+    for (const role of ['support', 'billing', 'admin'] as const) {
+      expect((await staff('GET', undefined, role)).statusCode, role).toBe(200);
+    }
+    for (const role of ['support', 'billing'] as const) {
+      const refused = await staff(
+        'POST',
+        { effectiveDate: '2026-06-01', prices: [{ item: 'KBB', cents: 7000 }] },
+        role,
+      );
+      expect(refused.statusCode, role).toBe(403);
+      expect(refused.json().code).toBe('STAFF_ROLE_REQUIRED');
+    }
+    expect(await t.app.db.select().from(prices).where(like(prices.scheduledBy, '%@%'))).toEqual([]);
   });
 
-  it('is not served at all when no token is configured', async () => {
-    const plain = await buildTestApp();
-    try {
-      const response = await plain.app.inject({
-        method: 'GET',
-        url: '/api/staff/prices',
-        headers: { authorization: `Bearer ${TOKEN}` },
-      });
-      expect(response.statusCode).toBe(404);
-    } finally {
-      await plain.close();
-    }
+  it('the interim staff API and its token are gone (decision 026)', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/staff/prices',
+      headers: { authorization: 'Bearer test-staff-token-abcdefghijklmnopqrstuvwxyz012345' },
+    });
+    expect(response.statusCode).toBe(404);
+    expect('staffApiToken' in t.app.config).toBe(false);
   });
 
   it('validates the request and refuses a date less than 30 days ahead', async () => {
@@ -157,24 +160,41 @@ describe('prices as data (DECISIONS R11, docs/decisions/025)', () => {
       code: 'PRICE_CHANGE_TOO_SOON',
       errors: [{ source: 'effectiveDate' }],
     });
-    expect(await t.app.db.select().from(prices).where(eq(prices.scheduledBy, 'staff-api'))).toEqual(
-      [],
-    );
+    expect(await scheduledByStaff()).toEqual([]);
   });
 
   it('schedules: e-mails once every account whose monthly total changes, and renewals from the date pay the new price', async () => {
     const kbb = await subscriber(['KBB', 'NADA'], '2026-05-15');
     const unaffected = await subscriber(['NADA'], '2026-05-15');
     const inactive = await subscriber(['KBB'], '2026-05-15', 'inactive');
-    const scheduled = await staff('POST', {
+    const requestKey = randomUUID();
+    const body = {
       effectiveDate: '2026-05-01',
       prices: [{ item: 'KBB', cents: 7200 }],
-    });
+      requestKey,
+    };
+    const scheduled = await staff('POST', body);
     expect(scheduled.statusCode).toBe(201);
     expect(scheduled.json().data).toMatchObject({
       effectiveFrom: '2026-05-01T04:00:00.000Z',
       notified: 1,
     });
+    // Audited (R12), by the admin's e-mail; a repeat of the request answers the same and adds nothing.
+    const [audit] = await t.app.db
+      .select()
+      .from(staffAudit)
+      .where(eq(staffAudit.requestKey, requestKey));
+    expect(audit).toMatchObject({
+      action: 'schedulePrice',
+      staffEmail: browsers.admin.email,
+      userId: null,
+      after: { effectiveDate: '2026-05-01', notified: 1 },
+    });
+    expect(scheduled.json().data.auditId).toBe(audit!.id);
+    const repeat = await staff('POST', body);
+    expect(repeat.statusCode).toBe(201);
+    expect(repeat.json()).toEqual(scheduled.json());
+    expect(await scheduledByStaff()).toHaveLength(1);
     const mails = await t.app.db
       .select()
       .from(mailOutbox)
@@ -192,16 +212,29 @@ describe('prices as data (DECISIONS R11, docs/decisions/025)', () => {
     expect(again.json().data.notified).toBe(0);
     expect(await t.app.db.select().from(priceChangeNotices)).toHaveLength(1);
 
-    const list = await staff('GET');
-    expect(list.json().data.slice(0, 2)).toMatchObject([
+    const list = await staff('GET', undefined, 'support');
+    expect(list.json().data.prices.slice(0, 2)).toMatchObject([
       {
         item: 'KBB',
         cents: 7300,
         effectiveFrom: '2026-05-01T04:00:00.000Z',
-        scheduledBy: 'staff-api',
+        scheduledBy: browsers.admin.email,
       },
       { item: 'KBB', cents: 7200, effectiveFrom: '2026-05-01T04:00:00.000Z' },
     ]);
+    // The change ahead: the accounts it moves today and the notices sent (one, to kbb).
+    expect(list.json().data.scheduled).toEqual([
+      {
+        effectiveFrom: '2026-05-01T04:00:00.000Z',
+        rows: [expect.objectContaining({ cents: 7300 }), expect.objectContaining({ cents: 7200 })],
+        accountsAffected: 1,
+        noticesSent: 1,
+      },
+    ]);
+    // An account that starts paying KBB after the notice went out is affected, and was not told.
+    await subscriber(['KBB', 'MMR'], '2026-05-20');
+    const later = await staff('GET', undefined, 'support');
+    expect(later.json().data.scheduled[0]).toMatchObject({ accountsAffected: 2, noticesSent: 1 });
 
     // Before the date, a renewal pays the old price; from it, the new (the later row of the date).
     const early = await subscriber(['KBB'], '2026-04-20');

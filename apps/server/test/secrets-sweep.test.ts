@@ -1,17 +1,20 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomState } from '@dealerpass/domain/random-state';
 import type { CarfaxFetch } from '../src/adapters/carfax/carfax-oauth-client.ts';
 import { CARFAX_SANDBOX_PASSWORD } from '../src/sandboxes/carfax/test-users.ts';
 import { AUTOCHECK_SANDBOX_CREDENTIALS } from '../src/sandboxes/autocheck/sandbox-autocheck.ts';
-import { mailOutbox, sessions } from '../src/db/schema.ts';
+import { mailOutbox, payments, sessions, users } from '../src/db/schema.ts';
 import { open } from '../src/lib/secret-box.ts';
 import { inProcessFetch } from '../src/plugins/identity.ts';
+import { isStaffAccess } from '../src/plugins/route-access.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import { hashSessionId } from '../src/services/session/session-store.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { TestBrowserSession } from './sign-in.ts';
+import { staffSessionFor } from './staff-sign-in.ts';
 import { startSmtpServer } from './smtp-double.ts';
 
 /** A browser that also remembers every URL it opened (the callbacks carry the one-time codes). */
@@ -372,6 +375,49 @@ describe.each(['smtp', 'mailbox'] as const)(
 
       expect(secrets.length).toBeGreaterThanOrEqual(20);
       expect(await leaks()).toEqual([]);
+
+      // What staff read about this account (R7, R12): every console GET route, as an admin,
+      // carries none of the secrets either (the verification and reset links among them).
+      const { rawId } = await staffSessionFor(t, 'admin');
+      const [user] = await t.app.db.select().from(users).where(eq(users.email, email));
+      const [payment] = await t.app.db.select().from(payments).where(eq(payments.userId, user!.id));
+      expect(payment).toBeTruthy();
+      const routes = t.app.routeTable.filter(
+        (route) => route.method === 'GET' && isStaffAccess(route.access),
+      );
+      expect(routes.length).toBeGreaterThanOrEqual(8);
+      const answers: [string, string][] = [];
+      for (const route of routes) {
+        const path = route.url
+          .replace(':userId', user!.id)
+          .replace(':paymentId', payment!.id)
+          .replace(/:\w+/g, randomUUID());
+        const query = route.url === '/api/admin/accounts' ? `?q=${encodeURIComponent(email)}` : '';
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `${path}${query}`,
+          remoteAddress: freshIp(),
+          headers: { cookie: `${STAFF_SESSION_COOKIE}=${rawId}` },
+        });
+        expect(response.statusCode, `${route.url} ${response.body.slice(0, 200)}`).toBeLessThan(
+          route.url.includes(':id') ? 500 : 400,
+        );
+        answers.push([`GET ${route.url}`, response.rawPayload.toString('latin1')]);
+      }
+      const account = answers.find(([where]) => where === 'GET /api/admin/accounts/:userId');
+      expect(account?.[1]).toContain('"autoCheckPasswordSet":true');
+      expect(account?.[1]).toContain('"carfaxConnected"');
+      expect(account?.[1]).toContain('Verify your e-mail');
+      const found: string[] = [];
+      for (const [where, text] of answers) {
+        for (const [what, secret] of secrets)
+          if (text.includes(secret)) found.push(`${what} in ${where}`);
+        for (const [what, secret] of shortSecrets) {
+          if (new RegExp(`(?<![\\w.:-])${secret}(?![\\w.:-])`).test(text))
+            found.push(`${what} in ${where}`);
+        }
+      }
+      expect(found).toEqual([]);
     });
   },
 );

@@ -47,8 +47,6 @@ function expectedFor(route: RouteTableEntry, scenario: TScenario): TExpected {
   if (access === 'public' || access === 'metrics-token') {
     throw new Error('only session and staff routes are swept here');
   }
-  // The staff API (docs/decisions/025): no session of any kind opens it, only its bearer token.
-  if (access === 'staff-token') return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
   // The operator console (R12): a dealer's session, in any state, is no staff session.
   if (isStaffAccess(access)) return { kind: 'status', status: 401, code: 'UNAUTHORIZED' };
   switch (scenario) {
@@ -88,18 +86,15 @@ function isAccessRefusal(response: LightMyRequestResponse): boolean {
 }
 
 /**
- * The routes a session opens, and the staff API (which no session opens). `/metrics` answers to
- * its bearer token instead, open on a test
- * server without one; metrics.test.ts checks its token.
+ * The routes a session opens, and the operator console's (which no dealer session opens;
+ * sweep-staff-access.test.ts sweeps them with staff sessions). `/metrics` answers to its bearer
+ * token instead, open on a test server without one; metrics.test.ts checks its token.
  */
 function sessionRoutes(t: TestApp): RouteTableEntry[] {
   return sweptRoutes(t).filter(
     (route) => route.access !== 'public' && route.access !== 'metrics-token',
   );
 }
-
-/** The staff API is registered only with a token; the sweep never sends it. */
-const STAFF_TOKEN = 'sweep-staff-token-0123456789abcdefghijklmnop';
 
 const MALFORMED = { __proto__: null, unexpected: [1, { deep: true }], email: 42 };
 
@@ -136,7 +131,7 @@ describe('access sweep over the route table', () => {
   const OTHER_EMAIL = 'sweep.other@example.com';
 
   beforeAll(async () => {
-    t = await buildTestApp({ env: { STAFF_API_TOKEN: STAFF_TOKEN } });
+    t = await buildTestApp();
     browser = await t.browser();
     const own = await createAccount(t, {
       email: OWN_EMAIL,
@@ -221,7 +216,6 @@ describe('access sweep over the route table', () => {
       'session',
       'staff',
       'staff-pending',
-      'staff-token',
     ]);
   });
 

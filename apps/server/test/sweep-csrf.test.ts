@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CSRF_COOKIE, CSRF_HEADER } from '../src/plugins/csrf.ts';
-import { isUnsafeMethod } from '../src/plugins/route-access.ts';
+import { isStaffAccess, isUnsafeMethod } from '../src/plugins/route-access.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 import { concretePath, inject, rowCounts, sweptRoutes } from './route-sweeps.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
+import { staffSessionFor } from './staff-sign-in.ts';
 
 /**
  * The CSRF sweep (issue 13, docs/decisions/016): every unsafe route our web app calls, the OIDC
@@ -43,6 +45,8 @@ describe('CSRF sweep over the route table', () => {
   let victim: TestBrowser;
   let attacker: TestBrowser;
   let session: string;
+  /** The victim is also signed in to the operator console, as an admin (R12). */
+  let staffSession: string;
 
   beforeAll(async () => {
     t = await buildTestApp();
@@ -50,10 +54,12 @@ describe('CSRF sweep over the route table', () => {
     attacker = await t.browser();
     const { user } = await createAccount(t, { email: 'csrf.victim@example.com' });
     session = await sessionFor(t, user.id);
+    staffSession = (await staffSessionFor(t, 'admin')).rawId;
   });
   afterAll(() => t.close());
 
-  const victimCookies = () => `${victim.cookie}; ${SESSION_COOKIE}=${session}`;
+  const victimCookies = () =>
+    `${victim.cookie}; ${SESSION_COOKIE}=${session}; ${STAFF_SESSION_COOKIE}=${staffSession}`;
 
   it('finds the unsafe routes the web app calls, the sign-in post among them', () => {
     const unsafe = sweptRoutes(t).filter(
@@ -62,6 +68,14 @@ describe('CSRF sweep over the route table', () => {
     expect(unsafe.map((route) => route.url)).toEqual(
       expect.arrayContaining(['/api/auth/logout', '/oidc/interaction/:uid/login']),
     );
+    // The operator console's actions are the web app's calls too: the same token guards them.
+    expect(unsafe.some((route) => isStaffAccess(route.access))).toBe(true);
+    expect(
+      sweptRoutes(t).filter(
+        (route) =>
+          isStaffAccess(route.access) && isUnsafeMethod(route.method) && route.caller !== 'web-app',
+      ),
+    ).toEqual([]);
   });
 
   it('refuses every forged write under every spelling of its path, and runs no handler', async () => {
@@ -134,6 +148,12 @@ describe('CSRF sweep over the route table', () => {
       headers: { cookie: victimCookies() },
     });
     expect(still.statusCode).toBe(200);
+    const staffStill = await inject(t, {
+      method: 'GET',
+      url: '/api/admin/promotions',
+      headers: { cookie: victimCookies() },
+    });
+    expect(staffStill.statusCode).toBe(200);
   });
 
   it('a percent-encoded path reaches the same route with the same checks and headers', async () => {

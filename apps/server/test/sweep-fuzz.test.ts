@@ -4,8 +4,9 @@ import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CaptchaVerifier } from '../src/adapters/captcha/captcha-verifier.ts';
-import type { RouteTableEntry } from '../src/plugins/route-access.ts';
+import { isStaffAccess, type RouteTableEntry } from '../src/plugins/route-access.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
+import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import {
   fuzzedQuery,
   fuzzedSegment,
@@ -19,6 +20,7 @@ import {
 } from './fuzz-arbitraries.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
+import { staffSessionFor } from './staff-sign-in.ts';
 
 /**
  * The fuzz sweep (issue 13): every route of the app's own route table that takes input gets
@@ -231,12 +233,14 @@ describe('fuzz sweep over the route table', () => {
     request: FuzzRequest,
     session: string | null,
   ): InjectOptions {
+    // The console's routes open with a staff session, everything else signed-in with a dealer's.
+    const cookieName = isStaffAccess(route.access) ? STAFF_SESSION_COOKIE : SESSION_COOKIE;
     return {
       method: route.method,
       url: request.url,
       remoteAddress: nextAddress(),
       headers: {
-        cookie: session ? `${csrf.cookie}; ${SESSION_COOKIE}=${session}` : csrf.cookie,
+        cookie: session ? `${csrf.cookie}; ${cookieName}=${session}` : csrf.cookie,
         'x-csrf-token': csrf.token,
         ...(request.contentType ? { 'content-type': request.contentType } : {}),
         ...(request.authorization ? { authorization: request.authorization } : {}),
@@ -252,6 +256,8 @@ describe('fuzz sweep over the route table', () => {
     expect(targets.some((target) => target.body)).toBe(true);
     expect(targets.some((target) => target.query)).toBe(true);
     expect(targets.some((target) => target.segments.length > 0)).toBe(true);
+    // The operator console's routes are fuzzed too (R12, docs/decisions/026).
+    expect(targets.some((target) => isStaffAccess(target.route.access))).toBe(true);
   });
 
   it(
@@ -324,9 +330,13 @@ describe('fuzz sweep over the route table', () => {
       for (const target of fuzzTargets(t.app.routeTable)) {
         const { route } = target;
         // A fresh, active account for each signed-in route: a cancel or a profile change by one
-        // route's fuzz does not shut the next route's handler away.
+        // route's fuzz does not shut the next route's handler away. The operator console's
+        // routes get an admin's staff session with its second factor (R12), so their schemas and
+        // handlers are fuzzed, not only their refusal.
         let session: string | null = null;
-        if (route.access !== 'public') {
+        if (isStaffAccess(route.access)) {
+          session = (await staffSessionFor(t, 'admin')).rawId;
+        } else if (route.access !== 'public') {
           accounts += 1;
           const { user } = await createAccount(t, { email: `fuzz-${accounts}@example.com` });
           session = await sessionFor(t, user.id);
@@ -351,6 +361,16 @@ describe('fuzz sweep over the route table', () => {
               const where = `${route.method} ${request.url.slice(0, 300)} ${request.payload?.slice(0, 300) ?? ''}`;
               if (response.statusCode >= 500) {
                 failures.push(`${response.statusCode} ${where}`);
+                return false;
+              }
+              // The admin's session must open every console route that names a role, or its
+              // schema goes unfuzzed ('staff-pending' ones may end it: sign-out, wrong codes).
+              if (
+                typeof route.access === 'object' &&
+                'staff' in route.access &&
+                response.statusCode === 401
+              ) {
+                failures.push(`staff session refused: ${where}`);
                 return false;
               }
               if (response.statusCode >= 400 && changed.length > 0) {

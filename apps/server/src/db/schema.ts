@@ -654,7 +654,7 @@ export const prices = pgTable(
     item: text('item').notNull(),
     effectiveFrom: timestamp('effective_from', { withTimezone: true }),
     cents: integer('cents').notNull(),
-    /** Who scheduled it ('seed', 'command', 'staff-api'). */
+    /** Who scheduled it: 'seed', 'command', or the staff member's e-mail (the console, R12). */
     scheduledBy: text('scheduled_by').notNull(),
     createdAt: createdAt(),
   },
@@ -845,4 +845,27 @@ export const contactReplies = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('contact_replies_request_idx').on(table.contactRequestId)],
+);
+
+/**
+ * The billing run's record (R12's dunning page shows the recent runs): one row per scheduled or
+ * scripted run, written when it starts and completed with its counts when it ends; a row left
+ * 'running' is a run that stopped. A takeover check that found nothing leaves no row.
+ */
+export const billingRuns = pgTable(
+  'billing_runs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** 'full' (the schedule, the script) or 'takeover' (the check for abandoned charges). */
+    kind: text('kind', { enum: ['full', 'takeover'] }).notNull(),
+    status: text('status', { enum: ['running', 'finished', 'failed'] }).notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    charged: integer('charged').notNull().default(0),
+    declined: integer('declined').notNull().default(0),
+    deactivated: integer('deactivated').notNull().default(0),
+    /** Charges the gateway did not answer for sure (retried later). */
+    errors: integer('errors').notNull().default(0),
+  },
+  (table) => [index('billing_runs_started_idx').on(table.startedAt)],
 );

@@ -10,8 +10,14 @@ import { z } from 'zod';
 import { SESSION_FAILURE_BODIES } from '@dealerpass/domain/account/session-failure';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { CSRF_COOKIE, CSRF_HEADER } from './csrf.ts';
-import { isUnsafeMethod, type TRouteAccess, type TRouteCaller } from './route-access.ts';
+import {
+  isStaffAccess,
+  isUnsafeMethod,
+  type TRouteAccess,
+  type TRouteCaller,
+} from './route-access.ts';
 import { SESSION_COOKIE } from './session.ts';
+import { STAFF_SESSION_COOKIE } from './staff-session.ts';
 
 /** Where the description and its reference UI are served (demo, development, test). */
 export const API_DOCS_PATH = '/api/docs';
@@ -110,7 +116,8 @@ function documentRoute(input: {
   delete schema.errors;
 
   const requirement: Record<string, string[]> = {};
-  if (signedIn) requirement.sessionCookie = [];
+  // The operator console's routes open with the staff cookie, never the dealer's (R12).
+  if (signedIn) requirement[isStaffAccess(access) ? 'staffCookie' : 'sessionCookie'] = [];
   if (csrf) Object.assign(requirement, { csrfCookie: [], csrfHeader: [] });
   return zodTransform({
     ...input,
@@ -131,6 +138,11 @@ const TAGS = [
   { name: 'Identity', description: 'DealerPass ID password links (docs/decisions/009)' },
   { name: 'Carfax', description: 'The Carfax connection (docs/decisions/015)' },
   { name: 'Platform', description: 'Health, configuration, captcha, client logs, contact' },
+  {
+    name: 'Admin',
+    description:
+      'The operator console: staff sessions and roles (DECISIONS R12, docs/decisions/026)',
+  },
   { name: 'Documentation', description: 'This description and its reference UI' },
   {
     name: 'Admin',
@@ -165,6 +177,7 @@ export default fp(
         components: {
           securitySchemes: {
             sessionCookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+            staffCookie: { type: 'apiKey', in: 'cookie', name: STAFF_SESSION_COOKIE },
             csrfCookie: { type: 'apiKey', in: 'cookie', name: CSRF_COOKIE },
             csrfHeader: { type: 'apiKey', in: 'header', name: CSRF_HEADER },
           },

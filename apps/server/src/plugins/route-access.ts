@@ -22,8 +22,6 @@ import type { UserRow } from '../services/users/serialize-user.ts';
  * - `'metrics-token'`: the configured metrics bearer token (`METRICS_TOKEN`), or anyone on a
  *   server that has none (only a demo, development or test server serves metrics without one:
  *   docs/decisions/023).
- * - `'staff-token'`: the staff API's bearer token from configuration, the interim until staff
- *   sign-in exists (docs/decisions/025). No session cookie opens it, and it opens nothing else.
  * - `'staff-pending'`: a live staff session whose second factor may still be missing: only the
  *   console's own session, enrolment, verification and sign-out (docs/decisions/026).
  * - `{ staff: role }`: a live staff session with its second factor verified, whose member has
@@ -34,7 +32,6 @@ export type TRouteAccess =
   | 'public'
   | 'session'
   | 'metrics-token'
-  | 'staff-token'
   | 'staff-pending'
   | { staff: TStaffRole }
   | { page: TAccountRoute; activeOnly?: boolean };
@@ -103,9 +100,6 @@ export default fp(
       if (access === undefined && needsDeclaration) {
         throw new Error(`route ${methods.join(',')} ${route.url} declares no config.access`);
       }
-      if (access === 'staff-token' && !app.config.staffApiToken) {
-        throw new Error(`route ${route.url} needs STAFF_API_TOKEN: register it only when set`);
-      }
       for (const method of methods) {
         table.push({
           method,
@@ -126,14 +120,6 @@ export default fp(
         if (token === undefined || hasBearerToken(request, token)) return;
         reply.header('www-authenticate', 'Bearer realm="metrics"');
         throw new AppError(ERROR_CODES.UNAUTHORIZED);
-      }
-      if (access === 'staff-token') {
-        if (!hasBearerToken(request, app.config.staffApiToken)) {
-          throw new AppError(ERROR_CODES.UNAUTHORIZED, {
-            message: errorMessage(ERROR_CODES.UNAUTHORIZED, app.messageVars),
-          });
-        }
-        return;
       }
       if (isStaffAccess(access)) {
         await app.requireStaff(request);

@@ -92,6 +92,18 @@ describe('promotion codes (issue 6, decision 013)', () => {
       expect(promotionProblem(promo({ value: 0 }), ctx)).toBe('PROMO_NOT_VALID');
     });
 
+    it('a code disabled by staff is refused exactly like an expired one (R12)', () => {
+      const disabled = promo({ disabledAt: new Date(NOW.getTime() - 1) });
+      expect(promotionProblem(disabled, ctx)).toBe(
+        promotionProblem(promo({ expiresAt: NOW }), ctx),
+      );
+      expect(promotionProblem(promo({ disabledAt: null }), ctx)).toBeNull();
+      // Disabled wins over a used-up limit: the code is simply not valid any more.
+      expect(
+        promotionProblem(promo({ disabledAt: NOW, maxRedemptions: 1, redemptions: 1 }), ctx),
+      ).toBe('PROMO_NOT_VALID');
+    });
+
     it('a used-up code has exceeded its limits', () => {
       expect(promotionProblem(promo({ maxRedemptions: 3, redemptions: 3 }), ctx)).toBe(
         'PROMO_RETRIES_EXCEEDED',

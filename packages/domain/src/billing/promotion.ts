@@ -26,6 +26,8 @@ export interface IPromotion {
   redemptions: number;
   /** Some codes only work together with a card on file (001 §8). */
   requiresCard: boolean;
+  /** Set when staff disabled the code (R12): from then on it is refused like an expired one. */
+  disabledAt?: Date | null;
 }
 
 export function normalizePromotionCode(value: string): string {
@@ -94,7 +96,7 @@ export function applyPromotion(quote: IQuote, promotion: IPromotion | null): IPr
 /**
  * Why a promotion cannot be used for this sign-up, as the error code whose text the user sees
  * (001 §8), or null when it can:
- * - unknown or expired: 'Promotion code not valid.';
+ * - unknown, expired or disabled by staff: 'Promotion code not valid.';
  * - its redemptions used up: 'Promotion code retries has exceeded limits';
  * - it needs a card and none was given, or it leaves something to charge and no card was given:
  *   'Entered promotion code requires credit card.'
@@ -111,6 +113,8 @@ export function promotionProblem(
   if (promotion.expiresAt && promotion.expiresAt.getTime() <= context.now.getTime()) {
     return 'PROMO_NOT_VALID';
   }
+  // A disabled code says no more than an expired one: the sign-up cannot tell them apart.
+  if (promotion.disabledAt) return 'PROMO_NOT_VALID';
   if (promotion.maxRedemptions !== null && promotion.redemptions >= promotion.maxRedemptions) {
     return 'PROMO_RETRIES_EXCEEDED';
   }

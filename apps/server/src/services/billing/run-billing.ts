@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { anyOf } from '../../db/bulk.ts';
 import { subscriptions } from '../../db/schema.ts';
+import { recordBillingRun } from './run/record-billing-run.ts';
 import { keepLeased, RETRYABLE_FAILURE_DELAY_MS } from './charge-lease.ts';
 import type { ApprovedCharge, BillingDeps, BillingRunResult } from './ledger/billing-deps.ts';
 import { completeReactivation } from './ledger/complete-reactivation.ts';
@@ -53,16 +54,21 @@ export async function runBilling(
   const result: BillingRunResult = { charged: 0, declined: 0, deactivated: 0, retryLater: 0 };
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const workers = options.userId ? 1 : Math.max(1, options.workers ?? DEFAULT_WORKERS);
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      for (;;) {
-        const claimed = await claimDueAccounts(deps, batchSize, result, options);
-        if (claimed === null) return;
-        await chargeAndRecord(deps, claimed, result);
-      }
-    }),
-  );
-  return result;
+  const run = async () => {
+    await Promise.all(
+      Array.from({ length: workers }, async () => {
+        for (;;) {
+          const claimed = await claimDueAccounts(deps, batchSize, result, options);
+          if (claimed === null) return;
+          await chargeAndRecord(deps, claimed, result);
+        }
+      }),
+    );
+    return result;
+  };
+  // One account's immediate retry (a new card) is a request's work, not a run of the schedule.
+  if (options.userId) return run();
+  return recordBillingRun(deps, options.abandonedOnly ? 'takeover' : 'full', result, run);
 }
 
 /**

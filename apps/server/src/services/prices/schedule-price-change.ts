@@ -14,7 +14,7 @@ import { applyPendingRemovals } from '@dealerpass/domain/billing/proration';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { unnestRows } from '../../db/bulk.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { priceChangeNotices, prices, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
@@ -41,12 +41,15 @@ export interface ScheduledPriceChange {
  * Schedules a price change (DECISIONS R11, 001 §9): refused less than 30 days ahead; the rows
  * are added to the table (never an edit), and in the same transaction every account whose
  * monthly total changes on that date gets one e-mail with the old and new total and the date.
- * Accounts that do not renew (inactive, complimentary) are not told.
+ * Accounts that do not renew (inactive, complimentary) are not told. `scheduledBy` is 'command'
+ * or the staff member's e-mail; `alongside` runs in the same transaction once the change is made
+ * (the console's audit row, R12), and rolls all of it back if it throws.
  */
 export async function schedulePriceChange(
   deps: PriceChangeDeps,
   request: TSchedulePriceChangeRequest,
-  scheduledBy: 'command' | 'staff-api',
+  scheduledBy: string,
+  alongside?: (tx: Transaction, scheduled: ScheduledPriceChange) => Promise<void>,
 ): Promise<ScheduledPriceChange> {
   const now = deps.now();
   if (priceChangeProblem(request.effectiveDate, now, deps.timeZone) === 'tooSoon') {
@@ -111,7 +114,16 @@ export async function schedulePriceChange(
         ].join('\n'),
       });
     }
-    if (notices.length === 0) return 0;
+    const done = async (count: number) => {
+      await alongside?.(tx, {
+        effectiveDate: request.effectiveDate,
+        effectiveFrom,
+        rows,
+        notified: count,
+      });
+      return count;
+    };
+    if (notices.length === 0) return done(0);
     const values = unnestRows(notices, {
       user_id: ['uuid', (notice) => notice.userId],
       effective_from: ['timestamptz', () => effectiveFrom],
@@ -124,7 +136,7 @@ export async function schedulePriceChange(
       on conflict do nothing returning user_id`)) as unknown as { rows: { user_id: string }[] };
     const toMail = inserted.rows.map((row) => mails.get(row.user_id)!);
     await enqueueMails(tx, toMail, deps.mailKind);
-    return toMail.length;
+    return done(toMail.length);
   });
   await deps.prices.refresh();
   return { effectiveDate: request.effectiveDate, effectiveFrom, rows, notified };

@@ -22,6 +22,7 @@ export async function findPromotion(
     maxRedemptions: row.maxRedemptions,
     redemptions: row.redemptionCount,
     requiresCard: row.requiresCard,
+    disabledAt: row.disabledAt,
   };
 }
 

@@ -1,0 +1,68 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ZStaffSchedulePriceRequestSchema } from '@dealerpass/domain/staff/console-requests';
+import { ZStaffPricesSchema } from '@dealerpass/domain/staff/business-views';
+import { staffOf } from '../../plugins/staff-session.ts';
+import { listPriceSchedule } from '../../services/admin/list-price-schedule.ts';
+import { scheduleStaffPrice } from '../../services/admin/schedule-price.ts';
+
+const ZScheduledSchema = z.object({
+  data: z.object({
+    auditId: z.number().int(),
+    effectiveDate: z.iso.date(),
+    effectiveFrom: z.string(),
+    rows: z.array(
+      z.object({ item: z.string(), from: z.string().nullable(), cents: z.number().int() }),
+    ),
+    /** Accounts e-mailed now, each once (R11). */
+    notified: z.number().int(),
+  }),
+});
+
+/**
+ * Prices (R11, R12; docs/decisions/025, 026): every role reads the table and the changes ahead;
+ * an admin schedules a change, at least 30 days ahead, e-mailing every account it moves.
+ */
+const priceRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/api/admin/prices',
+    {
+      config: { access: { staff: 'support' } },
+      schema: {
+        summary:
+          'Every price, and each change ahead with the accounts it moves and the notices sent',
+        tags: ['Admin'],
+        response: { 200: z.object({ data: ZStaffPricesSchema }) },
+      },
+    },
+    async () => ({ data: await listPriceSchedule(app.db, app.now()) }),
+  );
+
+  app.post(
+    '/api/admin/prices',
+    {
+      config: { access: { staff: 'admin' } },
+      bodyLimit: 8 * 1024,
+      schema: {
+        summary: 'Schedule a price change at least 30 days ahead; e-mails every account it changes',
+        tags: ['Admin'],
+        // 400: less than 30 days ahead (PRICE_CHANGE_TOO_SOON); 409: the request key was another
+        // action's (ACTION_NOT_ALLOWED).
+        errors: [409],
+        body: ZStaffSchedulePriceRequestSchema,
+        response: { 201: ZScheduledSchema },
+      },
+    },
+    async (request, reply) => {
+      const scheduled = await scheduleStaffPrice(
+        { ...app.deps.billing, prices: app.prices },
+        staffOf(request),
+        request.body,
+      );
+      void app.mail.kick().catch(() => undefined);
+      return reply.status(201).send({ data: scheduled });
+    },
+  );
+};
+
+export default priceRoutes;

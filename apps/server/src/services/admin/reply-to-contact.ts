@@ -1,0 +1,93 @@
+import { eq, sql } from 'drizzle-orm';
+import { ERROR_CODES } from '@dealerpass/domain/messages';
+import type { TContactReplyRequest } from '@dealerpass/domain/staff/console-requests';
+import type { Database } from '../../db/client.ts';
+import { contactReplies, contactRequests } from '../../db/schema.ts';
+import { AppError } from '../../errors/app-error.ts';
+import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+import { keyedStaffAction } from './keyed-staff-action.ts';
+
+export interface ContactReplyResult {
+  auditId: number;
+  replyId: string;
+}
+
+/**
+ * A staff reply to a Contact Us message (R12): stored, e-mailed to the sender through the outbox
+ * and the message marked answered, with the audit row, in one transaction. A repeated request
+ * key sends no second mail.
+ */
+export async function replyToContact(
+  deps: {
+    db: Database;
+    now: () => Date;
+    mailKind: 'smtp' | 'mailbox';
+    company: { name: string; supportPhone: string };
+  },
+  actor: StaffActor,
+  messageId: string,
+  request: TContactReplyRequest,
+): Promise<ContactReplyResult> {
+  const now = deps.now();
+  return keyedStaffAction(deps.db, {
+    action: 'replyToContact',
+    requestKey: request.requestKey,
+    replay: (row) => ({
+      auditId: row.id,
+      replyId: String((row.after as { replyId?: string } | null)?.replyId ?? ''),
+    }),
+    act: async (tx) => {
+      const [message] = await tx
+        .select()
+        .from(contactRequests)
+        .where(eq(contactRequests.id, messageId))
+        .for('update');
+      if (!message) throw new AppError(ERROR_CODES.NOT_FOUND);
+      const [reply] = await tx
+        .insert(contactReplies)
+        .values({
+          contactRequestId: message.id,
+          staffId: actor.staffId,
+          staffEmail: actor.email,
+          body: request.body,
+          createdAt: now,
+        })
+        .returning({ id: contactReplies.id });
+      await enqueueMail(
+        tx,
+        {
+          to: message.email,
+          subject: `${deps.company.name}: our answer to your message`,
+          text: [
+            `Hello ${message.fullName},`,
+            '',
+            request.body,
+            '',
+            `Questions? Call ${deps.company.supportPhone}.`,
+            '',
+            'You wrote:',
+            ...message.comments.split(/\r?\n/).map((line) => `> ${line}`),
+          ].join('\n'),
+        },
+        deps.mailKind,
+      );
+      await tx
+        .update(contactRequests)
+        .set({
+          status: 'answered',
+          answeredAt: sql`coalesce(${contactRequests.answeredAt}, ${now.toISOString()}::timestamptz)`,
+        })
+        .where(eq(contactRequests.id, message.id));
+      const audit = await writeStaffAudit(tx, {
+        actor,
+        action: 'replyToContact',
+        before: { messageId: message.id, status: message.status },
+        after: { messageId: message.id, status: 'answered', replyId: reply!.id },
+        requestKey: request.requestKey,
+        at: now,
+      });
+      return { auditId: audit.id, replyId: reply!.id };
+    },
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * The operator console's read and business requests (DECISIONS R12, docs/decisions/026): one
+ * schema for the console's forms and the server's validation.
+ */
+import { z } from 'zod';
+import {
+  PRICE_CHANGE_MESSAGES,
+  ZSchedulePriceChangeRequestSchema,
+} from '../billing/price-change.ts';
+import {
+  PROMOTION_CODE_PATTERN,
+  PROMOTION_KINDS,
+  isValidPromotionValue,
+  normalizePromotionCode,
+} from '../billing/promotion.ts';
+
+export const STAFF_REQUEST_MESSAGES = {
+  requestKey: 'The request is not valid. Please reload the page.',
+  reason: 'Enter a reason of 3 to 500 characters.',
+  searchText: 'Enter 2 to 100 characters to search for.',
+  promotionCode:
+    'Use 2 to 50 letters, digits, dashes or underscores, starting with a letter or digit.',
+  promotionValue:
+    'Enter a whole number: a percentage from 1 to 100, cents above 0, or 1 to 12 months.',
+  promotionDescription: 'Enter a description of at most 200 characters.',
+  promotionExpiry: 'Enter a future date and time.',
+  maxRedemptions: 'Enter a whole number from 1 to 1000000, or leave it empty.',
+  replyBody: 'Enter a reply of 1 to 5000 characters.',
+  dateRange: 'Enter the dates as ISO 8601 instants.',
+} as const;
+
+const M = STAFF_REQUEST_MESSAGES;
+
+/** Made by the console when an action's dialog opens: a repeat answers the first result (026). */
+export const ZStaffRequestKeySchema = z.uuid({ message: M.requestKey });
+
+/** R12: an action that asks for a reason gets a real one, trimmed. */
+export const ZStaffReasonSchema = z
+  .string({ message: M.reason })
+  .trim()
+  .min(3, { message: M.reason })
+  .max(500, { message: M.reason });
+
+/** `GET /api/admin/accounts?q=`: e-mail, name, dealership, user id, card last four or payment id. */
+export const ZAccountSearchQuerySchema = z.strictObject({
+  q: z.string({ message: M.searchText }).trim().min(2, { message: M.searchText }).max(100, {
+    message: M.searchText,
+  }),
+});
+export type TAccountSearchQuery = z.infer<typeof ZAccountSearchQuerySchema>;
+
+/** An ISO 8601 instant that is a real one (the format alone lets `+99:99` through). */
+const ZInstantSchema = z.iso
+  .datetime({ offset: true, message: M.dateRange })
+  .refine((text) => Number.isFinite(Date.parse(text)), { message: M.dateRange });
+
+/** `GET /api/admin/audit.csv`: the audit of one account or of everyone, in an optional window. */
+export const ZAuditExportQuerySchema = z.strictObject({
+  userId: z.uuid().optional(),
+  from: ZInstantSchema.optional(),
+  to: ZInstantSchema.optional(),
+});
+export type TAuditExportQuery = z.infer<typeof ZAuditExportQuerySchema>;
+
+export const ZCreatePromotionRequestSchema = z
+  .strictObject({
+    code: z
+      .string({ message: M.promotionCode })
+      .transform(normalizePromotionCode)
+      .refine((code) => PROMOTION_CODE_PATTERN.test(code), { message: M.promotionCode }),
+    kind: z.enum(PROMOTION_KINDS),
+    value: z.number({ message: M.promotionValue }).int({ message: M.promotionValue }),
+    description: z.string().trim().max(200, { message: M.promotionDescription }),
+    expiresAt: ZInstantSchema.optional(),
+    maxRedemptions: z
+      .number({ message: M.maxRedemptions })
+      .int({ message: M.maxRedemptions })
+      .min(1, { message: M.maxRedemptions })
+      .max(1_000_000, { message: M.maxRedemptions })
+      .optional(),
+    requiresCard: z.boolean(),
+    requestKey: ZStaffRequestKeySchema,
+  })
+  .refine((request) => isValidPromotionValue(request.kind, request.value), {
+    message: M.promotionValue,
+    path: ['value'],
+  });
+export type TCreatePromotionRequest = z.infer<typeof ZCreatePromotionRequestSchema>;
+
+export const ZPromotionCodeParamsSchema = z.strictObject({
+  code: z.string().min(1).max(60),
+});
+
+export const ZDisablePromotionRequestSchema = z.strictObject({
+  reason: ZStaffReasonSchema,
+  requestKey: ZStaffRequestKeySchema,
+});
+export type TDisablePromotionRequest = z.infer<typeof ZDisablePromotionRequestSchema>;
+
+/** An admin schedules a price change from the console (R11, R12): the command's request, keyed. */
+export const ZStaffSchedulePriceRequestSchema = ZSchedulePriceChangeRequestSchema.extend({
+  requestKey: ZStaffRequestKeySchema,
+});
+export type TStaffSchedulePriceRequest = z.infer<typeof ZStaffSchedulePriceRequestSchema>;
+export { PRICE_CHANGE_MESSAGES };
+
+export const CONTACT_MESSAGE_STATUSES = ['new', 'answered'] as const;
+
+export const ZContactMessagesQuerySchema = z.strictObject({
+  status: z.enum(CONTACT_MESSAGE_STATUSES).optional(),
+});
+
+export const ZContactReplyRequestSchema = z.strictObject({
+  body: z
+    .string({ message: M.replyBody })
+    .trim()
+    .min(1, { message: M.replyBody })
+    .max(5000, { message: M.replyBody }),
+  requestKey: ZStaffRequestKeySchema,
+});
+export type TContactReplyRequest = z.infer<typeof ZContactReplyRequestSchema>;
