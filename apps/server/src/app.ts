@@ -246,11 +246,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);
-  // The operator console (R12, docs/decisions/026): staff sessions only, a role on every route:
-  // sign-in and staff, the account pages and actions, the business pages.
+  // The operator console (R12, docs/decisions/026): staff sessions only, a role on every route.
   await app.register(adminAuthRoutes);
-  await app.register(adminActionRoutes);
   await app.register(adminAccountRoutes);
+  await app.register(adminActionRoutes);
   await app.register(adminBusinessRoutes);
   if (config.carfax.kind === 'sandbox') await app.register(carfaxSandboxRoutes);
   if (config.payments.kind === 'sandbox')

@@ -335,6 +335,29 @@ describe('operator console: account actions', () => {
       });
     });
 
+    it.each([
+      ['inactive', 'inactive'],
+      ['validating payment', 'validating payment'],
+      ['pending cancel', 'pending cancel'],
+    ])(
+      'unblocks an account blocked while %s back to %s, never to active',
+      async (before, after) => {
+        const user = await plainDealer(t);
+        await t.app.db.update(users).set({ accountStatus: before }).where(eq(users.id, user.id));
+        const block = await post(staff.support.cookie, url(user.id, 'block'), {
+          requestKey: key(),
+          reason: REASON,
+        });
+        expect(block.json().data.account.accountStatus).toBe('blocked');
+        const unblock = await post(staff.support.cookie, url(user.id, 'unblock'), {
+          requestKey: key(),
+          reason: 'Identity confirmed',
+        });
+        expect(unblock.statusCode).toBe(200);
+        expect(unblock.json().data.account.accountStatus).toBe(after);
+      },
+    );
+
     it('a repeated key answers the first result; a key reused for another action is refused', async () => {
       const user = await plainDealer(t);
       const body = { requestKey: key(), reason: REASON };

@@ -4,7 +4,7 @@
  * recorded runs; replies stored, e-mailed once and audited, by every role.
  */
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/staff/roles';
 import {
@@ -16,6 +16,7 @@ import {
   subscriptions,
 } from '../src/db/schema.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
+import { recordBillingRun } from '../src/services/billing/run/record-billing-run.ts';
 import { seedDemoPromotions } from '../src/services/demo/seed-demo-promotions.ts';
 import { staffBrowsers, type StaffBrowsers } from './admin-fixtures.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
@@ -91,6 +92,40 @@ describe('the dunning queue and the billing runs (R4, R12)', () => {
       ]);
       expect(data.runs[0]).toMatchObject({ kind: 'full', status: 'finished', errors: 0 });
     }
+  });
+});
+
+describe('the billing run’s record (R12)', () => {
+  const zero = () => ({ charged: 0, declined: 0, deactivated: 0, retryLater: 0 });
+  const deps = () => ({ db: t.app.db, now: () => new Date(), log: { warn: () => {} } });
+
+  it('a run that fails is recorded as failed, with what it had counted', async () => {
+    const result = zero();
+    await expect(
+      recordBillingRun(deps(), 'full', result, async () => {
+        result.charged = 2;
+        throw new Error('database down');
+      }),
+    ).rejects.toThrow('database down');
+    const [run] = await t.app.db.select().from(billingRuns).orderBy(desc(billingRuns.id)).limit(1);
+    expect(run).toMatchObject({ kind: 'full', status: 'failed', charged: 2 });
+    expect(run!.finishedAt).not.toBeNull();
+  });
+
+  it('a takeover check is recorded only when it did something, errors counted', async () => {
+    const before = (await t.app.db.select().from(billingRuns)).length;
+    await recordBillingRun(deps(), 'takeover', zero(), async () => zero());
+    expect(await t.app.db.select().from(billingRuns)).toHaveLength(before);
+    const result = zero();
+    await recordBillingRun(deps(), 'takeover', result, async () => {
+      result.declined = 1;
+      result.retryLater = 3;
+      return result;
+    });
+    const [run] = await t.app.db.select().from(billingRuns).orderBy(desc(billingRuns.id)).limit(1);
+    expect(run).toMatchObject({ kind: 'takeover', status: 'finished', declined: 1, errors: 3 });
+    const shown = await send('support', 'GET', '/api/admin/dunning');
+    expect(shown.json().data.runs[0]).toMatchObject({ id: run!.id, kind: 'takeover', errors: 3 });
   });
 });
 

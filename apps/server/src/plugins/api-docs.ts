@@ -145,6 +145,11 @@ const TAGS = [
   },
   { name: 'Documentation', description: 'This description and its reference UI' },
   {
+    name: 'Admin',
+    description:
+      'The operator console: staff sign-in, accounts, actions, promotions, prices (R12, docs/decisions/026)',
+  },
+  {
     name: 'Sandbox: development mailbox',
     description:
       'The embedded mailbox (DECISIONS R8): only while mail is kept instead of sent, never in production',

@@ -7,6 +7,7 @@ import {
   isBilled,
   nextAccountStatus,
   renewalOutcomeEvent,
+  unblockEventFor,
 } from './status-transitions.ts';
 
 const status = fc.constantFrom(...ACCOUNT_STATUSES);
@@ -84,6 +85,20 @@ describe('the account state machine (issue 15)', () => {
         }),
         from,
       ).toBe(true);
+    }
+  });
+
+  it('lifts a block back to the standing the account had when blocked (R12)', () => {
+    const cases: [string | null, string][] = [
+      ['active', 'active'],
+      ['inactive', 'inactive'],
+      ['pending reactivation', 'inactive'],
+      ['pending cancel', 'pending cancel'],
+      ['validating payment', 'validating payment'],
+      [null, 'active'],
+    ];
+    for (const [before, after] of cases) {
+      expect(nextAccountStatus('blocked', unblockEventFor(before))).toBe(after);
     }
   });
 });

@@ -33,7 +33,11 @@ export type TAccountEvent =
   | 'finalRetryFailed'
   | 'chargeback'
   | 'block'
-  | 'unblock';
+  /** Staff lift a block (R12): the account returns to the standing it had when blocked. */
+  | 'unblock'
+  | 'unblockToInactive'
+  | 'unblockToPendingCancel'
+  | 'unblockToValidatingPayment';
 
 type TTransitions = Readonly<Partial<Record<TAccountStatus, TAccountStatus>>>;
 
@@ -74,8 +78,14 @@ export const ACCOUNT_TRANSITIONS: Readonly<Record<TAccountEvent, TTransitions>> 
     inactive: 'inactive',
   },
   chargeback: { ...EVERY_STATUS_TO('inactive'), blocked: 'blocked' },
-  block: EVERY_STATUS_TO('blocked'),
+  // Blocking a blocked account is no change, and refused as one.
+  block: Object.fromEntries(
+    ACCOUNT_STATUSES.filter((status) => status !== 'blocked').map((status) => [status, 'blocked']),
+  ),
   unblock: { blocked: 'active' },
+  unblockToInactive: { blocked: 'inactive' },
+  unblockToPendingCancel: { blocked: 'pending cancel' },
+  unblockToValidatingPayment: { blocked: 'validating payment' },
 };
 
 /** Where every account starts: its sign-up is paid (or free), so it is active (R4). */
@@ -109,6 +119,26 @@ export function renewalOutcomeEvent(
   return outcome === 'succeeded'
     ? 'renewalSucceededAfterStatusChange'
     : 'renewalFailedAfterStatusChange';
+}
+
+/**
+ * The event that lifts a block (R12): back to the status the account had when it was blocked, so
+ * an unblock never gives an inactive or unpaid account access it did not have. A charge that was
+ * in flight at the block is over (a blocked account is never charged): pending reactivation
+ * returns to inactive. An account blocked before statuses were recorded returns to active.
+ */
+export function unblockEventFor(statusBeforeBlock: string | null): TAccountEvent {
+  switch (statusBeforeBlock) {
+    case 'inactive':
+    case 'pending reactivation':
+      return 'unblockToInactive';
+    case 'pending cancel':
+      return 'unblockToPendingCancel';
+    case 'validating payment':
+      return 'unblockToValidatingPayment';
+    default:
+      return 'unblock';
+  }
 }
 
 /** Whether the account may use the product (R4: validating payment keeps access). */

@@ -8,7 +8,7 @@ import { promotionCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { StaffActor } from '../staff/staff-audit.ts';
 import { writeStaffAudit } from '../staff/staff-audit.ts';
-import { keyedStaffAction } from './keyed-staff-action.ts';
+import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
 import { promotionView } from './list-promotions.ts';
 
 export interface PromotionActionResult {

@@ -7,7 +7,7 @@ import { promotionCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
 import type { PromotionActionResult } from './create-promotion.ts';
-import { keyedStaffAction } from './keyed-staff-action.ts';
+import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
 import { promotionView } from './list-promotions.ts';
 
 /**

@@ -69,15 +69,25 @@ export async function listPriceSchedule(db: Database, now: Date) {
           account.pendingRemovals,
         ).codes,
     );
+  // Many accounts hold the same selection: each distinct one is priced once.
+  const counted = new Map<string, { codes: readonly TSubscriptionCode[]; accounts: number }>();
+  for (const codes of selections) {
+    const key = [...codes].sort().join(',');
+    const entry = counted.get(key);
+    if (entry) entry.accounts += 1;
+    else counted.set(key, { codes, accounts: 1 });
+  }
   const sent = new Map(notices.map((row) => [row.effectiveFrom.toISOString(), Number(row.n)]));
   return {
     prices,
     scheduled: ahead.map((effectiveFrom) => {
       const at = new Date(effectiveFrom);
       const before = new Date(at.getTime() - 1);
-      const affected = selections.filter(
-        (codes) => quote(codes, before, table).totalCents !== quote(codes, at, table).totalCents,
-      ).length;
+      let affected = 0;
+      for (const { codes, accounts } of counted.values()) {
+        if (quote(codes, before, table).totalCents !== quote(codes, at, table).totalCents)
+          affected += accounts;
+      }
       return {
         effectiveFrom,
         rows: prices.filter((row) => row.effectiveFrom === effectiveFrom),

@@ -6,7 +6,7 @@ import { contactReplies, contactRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
-import { keyedStaffAction } from './keyed-staff-action.ts';
+import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
 
 export interface ContactReplyResult {
   auditId: number;

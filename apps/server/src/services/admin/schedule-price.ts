@@ -5,7 +5,7 @@ import {
   type ScheduledPriceChange,
 } from '../prices/schedule-price-change.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
-import { keyedStaffAction } from './keyed-staff-action.ts';
+import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
 
 export type StaffScheduledPrice = ScheduledPriceChange & { auditId: number };
 

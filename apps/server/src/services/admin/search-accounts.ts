@@ -23,8 +23,9 @@ export function likePattern(text: string): string {
 export async function searchAccounts(db: Database, text: string): Promise<TAccountSearchResult[]> {
   const q = text.trim();
   const pattern = likePattern(q);
-  // Spelled out: drizzle leaves a single table's columns unqualified, and inside the payments
-  // subqueries an unqualified "id" would be the payment's own.
+  // What a payment can match: its gateway transaction id, and by the text's shape its card's
+  // last four or its own id. One subquery, evaluated once (a hashed subplan), not per account.
+  const paymentMatches: SQL[] = [sql`p.gateway_transaction_id = ${q}`];
   const conditions: SQL[] = [
     ilike(users.email, pattern),
     ilike(users.altEmail, pattern),
@@ -33,21 +34,20 @@ export async function searchAccounts(db: Database, text: string): Promise<TAccou
     sql`(${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern}`,
     ilike(users.dealership, pattern),
     ilike(users.dealerpassUserId, pattern),
-    sql`exists (select 1 from ${payments} p where p.user_id = "users"."id" and p.gateway_transaction_id = ${q})`,
   ];
   if (/^\d{4}$/.test(q)) {
-    conditions.push(
-      eq(users.cardLast4, q),
-      sql`exists (select 1 from ${payments} p where p.user_id = "users"."id" and p.card_last4 = ${q})`,
-    );
+    conditions.push(eq(users.cardLast4, q));
+    paymentMatches.push(sql`p.card_last4 = ${q}`);
   }
   if (UUID.test(q)) {
     const id = q.toLowerCase();
-    conditions.push(
-      sql`${users.id} = ${id}::uuid`,
-      sql`exists (select 1 from ${payments} p where p.user_id = "users"."id" and p.id = ${id}::uuid)`,
-    );
+    conditions.push(sql`${users.id} = ${id}::uuid`);
+    paymentMatches.push(sql`p.id = ${id}::uuid`);
   }
+  // "users"."id" spelled out: drizzle leaves a single table's columns unqualified.
+  conditions.push(
+    sql`"users"."id" in (select p.user_id from ${payments} p where ${or(...paymentMatches)})`,
+  );
   const rows = await db
     .select({
       userId: users.id,

@@ -1,6 +1,9 @@
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
-import type { Database } from '../../db/client.ts';
+import { and, desc, eq } from 'drizzle-orm';
+import { unblockEventFor } from '@dealerpass/domain/account/status-transitions';
+import type { Database, Transaction } from '../../db/client.ts';
+import { accountEvents } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import {
   AccountTransitionRefused,
@@ -10,9 +13,10 @@ import { staffEventDetails, takeStaffAction, type StaffActionInput } from './tak
 
 /**
  * Blocks or unblocks an account with a reason (R12 support), through the domain's state machine
- * (events `block` and `unblock`, decision 019): a transition it refuses, or blocking an account
- * that is blocked already, is 409 ACTION_NOT_ALLOWED and changes nothing. The status change's
- * account event names the member.
+ * (decision 019): a transition it refuses (blocking a blocked account, unblocking one that is
+ * not blocked) is 409 ACTION_NOT_ALLOWED and changes nothing. Unblocking returns the account to
+ * the status it had when it was blocked (`unblockEventFor`), so a block never turns an unpaid or
+ * inactive account active. The status change's account event names the member.
  */
 export async function setAccountBlocked(
   db: Database,
@@ -21,14 +25,11 @@ export async function setAccountBlocked(
 ): Promise<TStaffActionResult> {
   const action = blocked ? 'block' : 'unblock';
   return takeStaffAction(db, { ...input, action }, async (tx, user) => {
-    if (blocked && user.accountStatus === 'blocked') {
-      throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
-    }
     try {
       await changeAccountStatus(tx, {
         userId: user.id,
         from: user.accountStatus,
-        event: action,
+        event: blocked ? 'block' : unblockEventFor(await statusBeforeBlock(tx, user.id)),
         note: `${blocked ? 'blocked' : 'unblocked'} by staff: ${input.reason}`,
         actor: 'staff',
         now: input.now,
@@ -41,4 +42,15 @@ export async function setAccountBlocked(
       throw error;
     }
   });
+}
+
+/** The status the account had when it was last blocked, from its status history. */
+async function statusBeforeBlock(tx: Transaction, userId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ from: accountEvents.fromStatus })
+    .from(accountEvents)
+    .where(and(eq(accountEvents.userId, userId), eq(accountEvents.toStatus, 'blocked')))
+    .orderBy(desc(accountEvents.at))
+    .limit(1);
+  return row?.from ?? null;
 }

@@ -6,7 +6,8 @@ import { AppError } from '../../errors/app-error.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp.ts';
 import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
-import { oncePerRequestKey, writeStaffAudit } from './staff-audit.ts';
+import { keyedStaffAction } from './keyed-staff-action.ts';
+import { writeStaffAudit } from './staff-audit.ts';
 import type { StaffSession } from './staff-session-store.ts';
 
 export interface SecondFactorDeps {
@@ -139,34 +140,49 @@ export async function resetSecondFactor(
   db: Database,
   input: { actor: StaffSession; staffId: string; reason: string; requestKey: string; now: Date },
 ): Promise<{ auditId: number }> {
-  const row = await oncePerRequestKey(db, input.requestKey, async (tx) => {
-    const [staff] = await tx
-      .select({ email: staffUsers.email, enrolledAt: staffUsers.totpEnrolledAt })
-      .from(staffUsers)
-      .where(eq(staffUsers.id, input.staffId))
-      .for('update');
-    if (!staff) throw new AppError(ERROR_CODES.NOT_FOUND);
-    await tx
-      .update(staffUsers)
-      .set({ totpSecretEnc: null, totpEnrolledAt: null, totpLastStep: null, updatedAt: input.now })
-      .where(eq(staffUsers.id, input.staffId));
-    await tx
-      .update(staffSessions)
-      .set({ endedAt: input.now, endReason: 'reset', tokensEnc: null, pendingTotpSecretEnc: null })
-      .where(and(eq(staffSessions.staffId, input.staffId), isNull(staffSessions.endedAt)));
-    return writeStaffAudit(tx, {
-      actor: input.actor,
-      action: 'resetStaffSecondFactor',
-      before: {
-        staffId: input.staffId,
-        staffEmail: staff.email,
-        enrolled: staff.enrolledAt !== null,
-      },
-      after: { staffId: input.staffId, staffEmail: staff.email, enrolled: false },
-      reason: input.reason,
-      requestKey: input.requestKey,
-      at: input.now,
-    });
+  return keyedStaffAction(db, {
+    action: 'resetStaffSecondFactor',
+    requestKey: input.requestKey,
+    replay: (row) => ({ auditId: row.id }),
+    act: async (tx) => {
+      const [staff] = await tx
+        .select({ email: staffUsers.email, enrolledAt: staffUsers.totpEnrolledAt })
+        .from(staffUsers)
+        .where(eq(staffUsers.id, input.staffId))
+        .for('update');
+      if (!staff) throw new AppError(ERROR_CODES.NOT_FOUND);
+      await tx
+        .update(staffUsers)
+        .set({
+          totpSecretEnc: null,
+          totpEnrolledAt: null,
+          totpLastStep: null,
+          updatedAt: input.now,
+        })
+        .where(eq(staffUsers.id, input.staffId));
+      await tx
+        .update(staffSessions)
+        .set({
+          endedAt: input.now,
+          endReason: 'reset',
+          tokensEnc: null,
+          pendingTotpSecretEnc: null,
+        })
+        .where(and(eq(staffSessions.staffId, input.staffId), isNull(staffSessions.endedAt)));
+      const audit = await writeStaffAudit(tx, {
+        actor: input.actor,
+        action: 'resetStaffSecondFactor',
+        before: {
+          staffId: input.staffId,
+          staffEmail: staff.email,
+          enrolled: staff.enrolledAt !== null,
+        },
+        after: { staffId: input.staffId, staffEmail: staff.email, enrolled: false },
+        reason: input.reason,
+        requestKey: input.requestKey,
+        at: input.now,
+      });
+      return { auditId: audit.id };
+    },
   });
-  return { auditId: row.id };
 }

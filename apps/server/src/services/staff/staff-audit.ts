@@ -57,33 +57,3 @@ export async function writeStaffAudit(
   if (!row) throw new Error('the audit row was not written');
   return row;
 }
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let cause: unknown = error; cause; cause = (cause as { cause?: unknown }).cause) {
-    if ((cause as { code?: unknown }).code === '23505') return true;
-  }
-  return false;
-}
-
-/**
- * Takes a staff action once per request key (R12: no action twice on a double click or a retried
- * request): a key already audited answers its row without acting; otherwise `act` makes the
- * change and writes the audit row in one transaction. Two requests with one key at once: the
- * second's audit row collides on the unique key, its change rolls back, and it answers the first's.
- */
-export async function oncePerRequestKey(
-  db: Database,
-  requestKey: string,
-  act: (tx: Transaction) => Promise<StaffAuditRow>,
-): Promise<StaffAuditRow> {
-  const earlier = await findStaffAction(db, requestKey);
-  if (earlier) return earlier;
-  try {
-    return await db.transaction(act);
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-    const first = await findStaffAction(db, requestKey);
-    if (!first) throw error;
-    return first;
-  }
-}

@@ -8,7 +8,8 @@ import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { oncePerRequestKey, writeStaffAudit } from './staff-audit.ts';
+import { keyedStaffAction } from './keyed-staff-action.ts';
+import { writeStaffAudit } from './staff-audit.ts';
 import type { StaffSession } from './staff-session-store.ts';
 
 /** Every staff member, for the admins' Staff page: never a password or secret, only whether set. */
@@ -42,30 +43,39 @@ export async function createStaffMember(
   }
   const passwordHash =
     input.embedded && request.password ? await hashPassword(request.password) : null;
-  const row = await oncePerRequestKey(db, request.requestKey, async (tx) => {
-    const [existing] = await tx
-      .select({ id: staffUsers.id })
-      .from(staffUsers)
-      .where(eq(staffUsers.email, request.email));
-    if (existing) {
-      throw new AppError(ERROR_CODES.EMAIL_IN_USE, {
-        errors: [{ source: 'email', message: 'A staff member with this e-mail already exists.' }],
+  return keyedStaffAction(db, {
+    action: 'createStaff',
+    requestKey: request.requestKey,
+    replay: (row) => ({ auditId: row.id, staffId: (row.after as { staffId: string }).staffId }),
+    act: async (tx) => {
+      const [existing] = await tx
+        .select({ id: staffUsers.id })
+        .from(staffUsers)
+        .where(eq(staffUsers.email, request.email));
+      if (existing) {
+        throw new AppError(ERROR_CODES.EMAIL_IN_USE, {
+          errors: [{ source: 'email', message: 'A staff member with this e-mail already exists.' }],
+        });
+      }
+      const [created] = await tx
+        .insert(staffUsers)
+        .values({ email: request.email, name: request.name, role: request.role, passwordHash })
+        .returning({ id: staffUsers.id });
+      if (!created) throw new Error('the staff member was not created');
+      const audit = await writeStaffAudit(tx, {
+        actor: input.actor,
+        action: 'createStaff',
+        before: null,
+        after: {
+          staffId: created.id,
+          email: request.email,
+          name: request.name,
+          role: request.role,
+        },
+        requestKey: request.requestKey,
+        at: input.now,
       });
-    }
-    const [created] = await tx
-      .insert(staffUsers)
-      .values({ email: request.email, name: request.name, role: request.role, passwordHash })
-      .returning({ id: staffUsers.id });
-    if (!created) throw new Error('the staff member was not created');
-    return writeStaffAudit(tx, {
-      actor: input.actor,
-      action: 'createStaff',
-      before: null,
-      after: { staffId: created.id, email: request.email, name: request.name, role: request.role },
-      requestKey: request.requestKey,
-      at: input.now,
-    });
+      return { auditId: audit.id, staffId: created.id };
+    },
   });
-  const after = row.after as { staffId: string };
-  return { auditId: row.id, staffId: after.staffId };
 }

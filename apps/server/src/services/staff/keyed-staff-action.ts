@@ -2,7 +2,7 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffAction } from '@dealerpass/domain/staff/roles';
 import type { Database, Transaction } from '../../db/client.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { findStaffAction, type StaffAuditRow } from '../staff/staff-audit.ts';
+import { findStaffAction, type StaffAuditRow } from './staff-audit.ts';
 
 /**
  * Runs a staff action once per request key (R12, docs/decisions/026). A key already in the audit
