@@ -12,6 +12,7 @@ import {
 } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { getBalanceCents } from '../src/services/billing/account-balance.ts';
+import { loadMailAttachments } from '../src/services/mail/mail-attachments.ts';
 import {
   auditOf,
   consolePost,
@@ -117,7 +118,13 @@ describe('operator console: refunds', () => {
       .select()
       .from(mailOutbox)
       .where(and(eq(mailOutbox.toAddress, user.email), like(mailOutbox.subject, '%refund%')));
-    expect(mail!.textBody).toContain(data.refund.refundId);
+    // The refund receipt goes with the mail, read from the refund row when it is sent.
+    expect(mail!.receiptRefundId).toBe(data.refund.refundId);
+    const attached = await loadMailAttachments(t.app.db, mail!, t.app.config.billing.timeZone);
+    expect(attached.map((file) => file.filename)).toEqual([
+      expect.stringMatching(/^\d{4}-\d{2}-\d{2}-refund\.pdf$/),
+    ]);
+    expect(Buffer.from(attached[0]!.content).equals(row!.receiptPdf!)).toBe(true);
     const [event] = await t.app.db
       .select()
       .from(accountEvents)

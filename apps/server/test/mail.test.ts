@@ -31,6 +31,7 @@ describe('mail through SMTP', () => {
       from: t.app.config.mail.from,
       now,
       log: t.app.log,
+      timeZone: t.app.config.billing.timeZone,
     });
 
   it('delivers the Contact Us mail to support and marks it sent; the dev mailbox does not exist', async () => {

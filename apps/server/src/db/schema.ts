@@ -73,6 +73,10 @@ export const mailOutbox = pgTable(
     receiptPaymentId: uuid('receipt_payment_id').references((): AnyPgColumn => payments.id, {
       onDelete: 'set null',
     }),
+    /** A staff refund whose stored PDF receipt goes with the mail (R12), read when it is sent. */
+    receiptRefundId: uuid('receipt_refund_id').references((): AnyPgColumn => refunds.id, {
+      onDelete: 'set null',
+    }),
     /** pending → sent, or failed after the last attempt; `stored` when kept in the embedded mailbox. */
     status: text('status', { enum: ['pending', 'sent', 'failed', 'stored'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),

@@ -60,6 +60,7 @@ export default fp(
         from: app.config.mail.from,
         now: app.now,
         log: app.log,
+        timeZone: app.config.billing.timeZone,
       })
         .then((result) => app.metrics.mailDispatched(result))
         .catch((error: unknown) => app.log.error({ err: error }, 'mail dispatch failed'))

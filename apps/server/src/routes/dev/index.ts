@@ -34,7 +34,7 @@ const devRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: z.object({ messages: z.array(ZMailSchema) }) }) },
       },
     },
-    async () => ({ data: { messages: await listMailbox(app.db) } }),
+    async () => ({ data: { messages: await listMailbox(app.db, app.config.billing.timeZone) } }),
   );
 
   app.get(
@@ -55,7 +55,12 @@ const devRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { mailId, filename } = request.params;
-      const attachment = await getMailboxAttachment(app.db, mailId, filename);
+      const attachment = await getMailboxAttachment(
+        app.db,
+        mailId,
+        filename,
+        app.config.billing.timeZone,
+      );
       if (!attachment) throw new AppError(ERROR_CODES.NOT_FOUND);
       return reply
         .header('content-type', attachment.contentType)

@@ -29,6 +29,8 @@ export async function dispatchPendingMail(deps: {
   from: string;
   now: () => Date;
   log: FastifyBaseLogger;
+  /** Names a refund receipt by its business date (mail-attachments.ts). */
+  timeZone: string;
 }): Promise<{ sent: number; failed: number }> {
   if (deps.transport.kind !== 'smtp') return { sent: 0, failed: 0 };
   const now = deps.now();
@@ -69,7 +71,7 @@ export async function dispatchPendingMail(deps: {
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody ?? undefined,
-        attachments: await loadMailAttachments(deps.db, row),
+        attachments: await loadMailAttachments(deps.db, row, deps.timeZone),
       });
       await deps.db
         .update(mailOutbox)

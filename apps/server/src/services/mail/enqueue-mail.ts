@@ -11,6 +11,8 @@ export interface MailToSend {
   html?: string | undefined;
   /** The payment whose stored PDF receipt is attached (R4: the e-mailed copy of the receipt). */
   receiptPaymentId?: string | undefined;
+  /** A staff refund whose stored PDF receipt is attached (R12). */
+  receiptRefundId?: string | undefined;
 }
 
 /**
@@ -32,6 +34,7 @@ export async function enqueueMail(
       textBody: mail.text,
       htmlBody: mail.html ?? null,
       receiptPaymentId: mail.receiptPaymentId ?? null,
+      receiptRefundId: mail.receiptRefundId ?? null,
       status: transportKind === 'smtp' ? 'pending' : 'stored',
     })
     .returning({ id: mailOutbox.id });
@@ -54,6 +57,7 @@ export async function enqueueMails(
     text_body: ['text', (mail) => mail.text],
     html_body: ['text', (mail) => mail.html ?? null],
     receipt_payment_id: ['uuid', (mail) => mail.receiptPaymentId ?? null],
+    receipt_refund_id: ['uuid', (mail) => mail.receiptRefundId ?? null],
     status: ['text', () => status],
   });
   await tx.execute(sql`insert into ${mailOutbox} (${rows.names}) ${rows.select}`);

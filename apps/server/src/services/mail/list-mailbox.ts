@@ -1,10 +1,10 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { mailOutbox, payments } from '../../db/schema.ts';
-import { attachmentInfoOf, loadMailAttachments } from './mail-attachments.ts';
+import { mailOutbox } from '../../db/schema.ts';
+import { loadMailAttachments } from './mail-attachments.ts';
 
 /** The embedded mailbox (DECISIONS R8): mail kept instead of sent, newest first. */
-export async function listMailbox(db: Database, limit = 100) {
+export async function listMailbox(db: Database, timeZone: string, limit = 100) {
   const rows = await db
     .select({
       id: mailOutbox.id,
@@ -14,31 +14,46 @@ export async function listMailbox(db: Database, limit = 100) {
       text: mailOutbox.textBody,
       html: mailOutbox.htmlBody,
       createdAt: mailOutbox.createdAt,
-      receiptDate: payments.activationDate,
+      receiptPaymentId: mailOutbox.receiptPaymentId,
+      receiptRefundId: mailOutbox.receiptRefundId,
     })
     .from(mailOutbox)
-    .leftJoin(payments, eq(payments.id, mailOutbox.receiptPaymentId))
     .where(eq(mailOutbox.status, 'stored'))
     .orderBy(desc(mailOutbox.createdAt))
     .limit(limit);
-  return rows.map(({ receiptDate, ...message }) => ({
-    ...message,
-    attachments: attachmentInfoOf(
-      receiptDate === null ? null : { activationDate: receiptDate },
-    ).map((attachment) => ({
-      ...attachment,
-      url: `/api/dev/mailbox/${message.id}/attachments/${encodeURIComponent(attachment.filename)}`,
-    })),
-  }));
+  return Promise.all(
+    rows.map(async ({ receiptPaymentId, receiptRefundId, ...message }) => {
+      const stored =
+        receiptPaymentId || receiptRefundId
+          ? await loadMailAttachments(db, { receiptPaymentId, receiptRefundId }, timeZone)
+          : [];
+      return {
+        ...message,
+        attachments: stored.map(({ filename, contentType }) => ({
+          filename,
+          contentType,
+          url: `/api/dev/mailbox/${message.id}/attachments/${encodeURIComponent(filename)}`,
+        })),
+      };
+    }),
+  );
 }
 
 /** One attachment of a kept mail, by its file name; null when there is no such attachment. */
-export async function getMailboxAttachment(db: Database, mailId: string, filename: string) {
+export async function getMailboxAttachment(
+  db: Database,
+  mailId: string,
+  filename: string,
+  timeZone: string,
+) {
   const [row] = await db
-    .select({ receiptPaymentId: mailOutbox.receiptPaymentId })
+    .select({
+      receiptPaymentId: mailOutbox.receiptPaymentId,
+      receiptRefundId: mailOutbox.receiptRefundId,
+    })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.id, mailId), eq(mailOutbox.status, 'stored')));
   if (!row) return null;
-  const attachments = await loadMailAttachments(db, row);
+  const attachments = await loadMailAttachments(db, row, timeZone);
   return attachments.find((attachment) => attachment.filename === filename) ?? null;
 }

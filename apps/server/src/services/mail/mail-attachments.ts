@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { receiptFileName } from '@dealerpass/domain/billing/payment-history';
+import { receiptFileName, refundReceiptFileName } from '@dealerpass/domain/billing/payment-history';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { MailAttachment } from '../../adapters/mail/mail-transport.ts';
 import type { Database } from '../../db/client.ts';
-import { payments } from '../../db/schema.ts';
+import { payments, refunds } from '../../db/schema.ts';
 
 export const RECEIPT_CONTENT_TYPE = 'application/pdf';
 
@@ -12,28 +13,46 @@ export interface MailAttachmentInfo {
   contentType: string;
 }
 
-/** What a mail row carries: its receipt's file name (R9's `{activationDate}-payment.pdf`), if any. */
-export function attachmentInfoOf(receipt: { activationDate: string } | null): MailAttachmentInfo[] {
-  return receipt
-    ? [{ filename: receiptFileName(receipt.activationDate), contentType: RECEIPT_CONTENT_TYPE }]
-    : [];
+/** A mail row's stored attachments: a payment's receipt (R4) or a staff refund's (R12). */
+export interface MailAttachmentSource {
+  receiptPaymentId: string | null;
+  receiptRefundId: string | null;
 }
 
-/** The attachments of a mail row, read from where they are stored (the payment's receipt). */
+/**
+ * The attachments of a mail row with their names, read from where they are stored, never
+ * copied into the outbox: R9's `{activationDate}-payment.pdf`, or `{refundDate}-refund.pdf` (the
+ * refund's business date, as the dealer's payment history names it).
+ */
 export async function loadMailAttachments(
   db: Database,
-  row: { receiptPaymentId: string | null },
+  row: MailAttachmentSource,
+  timeZone: string,
 ): Promise<MailAttachment[]> {
-  if (!row.receiptPaymentId) return [];
-  const [receipt] = await db
-    .select({ activationDate: payments.activationDate, pdf: payments.receiptPdf })
-    .from(payments)
-    .where(eq(payments.id, row.receiptPaymentId));
-  if (!receipt) return [];
-  return [
-    {
-      ...attachmentInfoOf(receipt)[0]!,
-      content: receipt.pdf,
-    },
-  ];
+  const attachments: MailAttachment[] = [];
+  if (row.receiptPaymentId) {
+    const [receipt] = await db
+      .select({ activationDate: payments.activationDate, pdf: payments.receiptPdf })
+      .from(payments)
+      .where(eq(payments.id, row.receiptPaymentId));
+    if (receipt)
+      attachments.push({
+        filename: receiptFileName(receipt.activationDate),
+        contentType: RECEIPT_CONTENT_TYPE,
+        content: receipt.pdf,
+      });
+  }
+  if (row.receiptRefundId) {
+    const [refund] = await db
+      .select({ settledAt: refunds.settledAt, pdf: refunds.receiptPdf })
+      .from(refunds)
+      .where(eq(refunds.id, row.receiptRefundId));
+    if (refund?.pdf && refund.settledAt)
+      attachments.push({
+        filename: refundReceiptFileName(toIsoDate(calendarDateIn(refund.settledAt, timeZone))),
+        contentType: RECEIPT_CONTENT_TYPE,
+        content: refund.pdf,
+      });
+  }
+  return attachments;
 }

@@ -82,10 +82,11 @@ export function refundMail(
       `Hello ${user.firstName},`,
       '',
       `We refunded ${formatCurrency(refund.amountCents)} of your payment of ${payment.activationDate} to your ${paidWithText(payment.cardBrand, payment.cardLast4)}. Your card issuer may take a few business days to show it.`,
-      `The refund receipt (refund ${refund.id}) is with that payment under Billing Details, Payment History, in your account.`,
+      `The refund receipt is attached, and is with that payment under Billing Details, Payment History, in your account.`,
       '',
       `Questions? Call ${company.supportPhone}.`,
     ].join('\n'),
+    receiptRefundId: refund.id,
   };
 }
 
