@@ -12,6 +12,7 @@ import { startEnrolment } from '../api/start-enrolment.ts';
 import { getStaffSessionQueryOptions, type IStaffSession } from '../api/get-staff-session.ts';
 import { verifySecondFactor } from '../api/verify-second-factor.ts';
 import { LoadFailed, Loading } from './query-state.tsx';
+import { useAdminTitle } from '../use-admin-title.ts';
 
 const CODE_FIELD = { code: 'admin-totp-code' } as const;
 
@@ -29,6 +30,7 @@ export function groupSecret(secret: string): string {
  * everyone else types the current code. Nothing else of the console opens before.
  */
 export function SecondFactor({ session }: { session: IStaffSession }) {
+  useAdminTitle(session.enrolled ? 'Sign-in code' : 'Set up your authenticator');
   return (
     <div className="admin-gate">
       <h1>{session.enrolled ? 'Enter your sign-in code' : 'Set up your authenticator'}</h1>
