@@ -3,16 +3,15 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ToastProvider } from './components/ui/toast.tsx';
 import { App, preloadPage } from './app/router.tsx';
-import { CURRENT_USER_ENDPOINT } from './features/account/api/current-user-endpoint.ts';
+import { earlyRequestsFor } from './app/early-requests.ts';
 import { startEarlyGet } from './lib/early-request.ts';
 import './styles/global.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html lacks #root');
 
-// An account page asks for the signed-in user first: sent now, beside the page's code, rather
-// than once that code has arrived and rendered (docs/decisions/027). Paths are not case-sensitive.
-if (/^\/account(\/|$)/i.test(window.location.pathname)) startEarlyGet(CURRENT_USER_ENDPOINT);
+// The page's first request, sent now beside its code (docs/decisions/027).
+earlyRequestsFor(window.location.pathname).forEach(startEarlyGet);
 
 // The page's own code first, then one render: the layout does not show a loading state and then
 // move its footer when the page arrives (a layout shift). A page whose code fails to load renders
