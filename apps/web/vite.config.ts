@@ -19,6 +19,9 @@ export default defineConfig({
     // The CSP forbids inline scripts, and a data: URL module preload polyfill is not needed.
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
+    // One stylesheet for every page (about 6 KB compressed): a page's own stylesheets were up to
+    // four more render-blocking requests before its first paint (docs/decisions/027).
+    cssCodeSplit: false,
     // Fewer, larger shared chunks for the pages whose first paint counts (build/chunk-groups.ts).
     rolldownOptions: { output: { codeSplitting: groups.codeSplitting } },
   },

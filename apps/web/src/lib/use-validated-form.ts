@@ -43,20 +43,13 @@ function lazyResolver<TInput extends FieldValues, TOutput>(source: TSchemaSource
 }
 
 /**
- * A react-hook-form form checked by a domain schema, as every form of the app is set up: checked
- * once a field is left and then as it changes, focus left to the error summary (not the first
- * invalid field), and the summary listing the invalid fields after a failed submit.
- *
- * `TInput` is what the fields hold (any text); `TOutput`, the schema's output, is what a valid
- * submit receives. Spread `errorSummary` on the form's ErrorSummary and pass `onInvalid` as
- * `handleSubmit`'s second argument. The schema given first is the form's for its lifetime.
+ * A react-hook-form resolver for a schema or its import: the import starts at the page's first
+ * pointer, key or focus event, and a check that comes earlier waits for it. The schema given
+ * first is the form's for its lifetime.
  */
-export function useValidatedForm<TInput extends FieldValues, TOutput, K extends string>(
+export function useSchemaResolver<TInput extends FieldValues, TOutput>(
   schema: TSchemaSource<TOutput>,
-  fieldIds: Readonly<Record<K, string>>,
-  options: Omit<UseFormProps<TInput, unknown, TOutput>, 'resolver'>,
-) {
-  const summary = useErrorSummary();
+): Resolver<TInput, unknown, TOutput> {
   const [{ resolver, warm }] = useState(() => lazyResolver<TInput, TOutput>(schema));
   useEffect(() => {
     const start = () => {
@@ -71,6 +64,25 @@ export function useValidatedForm<TInput extends FieldValues, TOutput, K extends 
     }
     return stop;
   }, [warm]);
+  return resolver;
+}
+
+/**
+ * A react-hook-form form checked by a domain schema, as every form of the app is set up: checked
+ * once a field is left and then as it changes, focus left to the error summary (not the first
+ * invalid field), and the summary listing the invalid fields after a failed submit.
+ *
+ * `TInput` is what the fields hold (any text); `TOutput`, the schema's output, is what a valid
+ * submit receives. Spread `errorSummary` on the form's ErrorSummary and pass `onInvalid` as
+ * `handleSubmit`'s second argument. The schema given first is the form's for its lifetime.
+ */
+export function useValidatedForm<TInput extends FieldValues, TOutput, K extends string>(
+  schema: TSchemaSource<TOutput>,
+  fieldIds: Readonly<Record<K, string>>,
+  options: Omit<UseFormProps<TInput, unknown, TOutput>, 'resolver'>,
+) {
+  const summary = useErrorSummary();
+  const resolver = useSchemaResolver<TInput, TOutput>(schema);
   const form = useForm<TInput, unknown, TOutput>({
     resolver,
     mode: 'onTouched',
