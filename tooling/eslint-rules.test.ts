@@ -39,6 +39,20 @@ const CASES: { name: string; file: string; bad: string; good: string; rule: stri
     rule: 'no-restricted-imports',
   },
   {
+    name: "the domain's forms/ imports no zod, not even through a schema module",
+    file: 'packages/domain/src/forms/lint-fixture.ts',
+    bad: "import { ZSignInRequestSchema } from '../schemas/sign-in.ts';\nexport const x = ZSignInRequestSchema;\n",
+    good: "import { BILLING_LABELS } from '../schemas/messages.ts';\nexport const x = BILLING_LABELS;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
+    name: "the domain's forms/ imports no zod itself",
+    file: 'packages/domain/src/forms/lint-fixture.ts',
+    bad: "import { z } from 'zod';\nexport const x = z;\n",
+    good: "import { isBlank } from '../validation/text.ts';\nexport const x = isBlank;\n",
+    rule: 'no-restricted-imports',
+  },
+  {
     name: 'the web app never imports the server, also from a feature folder',
     file: 'apps/web/src/features/contact/lint-fixture.ts',
     bad: "import { loadConfig } from '../../../../server/src/config.ts';\nexport const x = loadConfig;\n",

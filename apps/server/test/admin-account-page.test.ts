@@ -12,6 +12,7 @@ import {
   billingPeriods,
   carfaxConnections,
   mailOutbox,
+  paymentDeclines,
   sessions,
   subscriptions,
   users,
@@ -97,17 +98,39 @@ describe('the account page (R12)', () => {
         at: new Date('2026-02-01T12:00:00Z'),
       },
     ]);
-    await t.app.db.insert(billingPeriods).values({
-      userId,
-      kind: 'renewal',
-      periodStart: '2026-02-01',
-      periodEnd: '2026-03-01',
-      amountCents: 13800,
-      quote: {},
-      status: 'due',
-      attempt: 3,
-      idempotencyKey: `renewal:${userId}:2026-02-01:3`,
-    });
+    const [declined] = await t.app.db
+      .insert(billingPeriods)
+      .values({
+        userId,
+        kind: 'renewal',
+        periodStart: '2026-02-01',
+        periodEnd: '2026-03-01',
+        amountCents: 13800,
+        quote: {},
+        status: 'due',
+        attempt: 3,
+        idempotencyKey: `renewal:${userId}:2026-02-01:3`,
+      })
+      .returning();
+    // What the ledger's recordDecline writes for each declined attempt (R4's retries).
+    await t.app.db.insert(paymentDeclines).values([
+      {
+        userId,
+        billingPeriodId: declined!.id,
+        kind: 'renewal',
+        attempt: 1,
+        reason: 'insufficient_funds',
+        at: new Date('2026-02-01T12:00:00Z'),
+      },
+      {
+        userId,
+        billingPeriodId: declined!.id,
+        kind: 'renewal',
+        attempt: 2,
+        reason: 'processor_error',
+        at: new Date('2026-02-02T12:00:00Z'),
+      },
+    ]);
     await addOpeningBalance(t, userId, 13800);
     await t.app.db.insert(carfaxConnections).values({
       userId,
@@ -166,8 +189,10 @@ describe('the account page (R12)', () => {
       `/api/admin/accounts/${userId}/payments/${receipts[1]!.id}/receipt`,
     );
     expect(data.refunds).toHaveLength(4);
+    // Every declined attempt with its reason, newest first: why each retry failed.
     expect(data.declines).toEqual([
-      { at: '2026-02-01T12:00:00.000Z', kind: 'renewal', reason: 'insufficient_funds' },
+      { at: '2026-02-02T12:00:00.000Z', kind: 'renewal', attempt: 2, reason: 'processor_error' },
+      { at: '2026-02-01T12:00:00.000Z', kind: 'renewal', attempt: 1, reason: 'insufficient_funds' },
     ]);
     expect(data.retries).toEqual([
       expect.objectContaining({ periodStart: '2026-02-01', attempts: 3, status: 'due' }),

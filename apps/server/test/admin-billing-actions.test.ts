@@ -5,6 +5,7 @@ import {
   accountEvents,
   balanceEntries,
   billingPeriods,
+  paymentDeclines,
   sandboxGatewayTransactions,
   subscriptions,
   users,
@@ -257,6 +258,32 @@ describe('operator console: billing actions', () => {
       expect(response.statusCode).toBe(409);
       expect(response.json().code).toBe('ACTION_IN_PROGRESS');
       expect(await auditOf(t, user.id)).toEqual([]);
+    });
+
+    it('records every declined attempt with its reason, so the account page shows why each failed', async () => {
+      const { user } = await renewing(DECLINED_CARD);
+      const retried = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), {
+        requestKey: key(),
+      });
+      expect(retried.statusCode).toBe(200);
+      expect(retried.json().data.account.accountStatus).toBe('validating payment');
+      const rows = await t.app.db
+        .select()
+        .from(paymentDeclines)
+        .where(eq(paymentDeclines.userId, user.id))
+        .orderBy(paymentDeclines.attempt);
+      expect(rows.map((row) => [row.kind, row.attempt, row.reason])).toEqual([
+        ['renewal', 1, 'declined'],
+        ['renewal', 2, 'declined'],
+      ]);
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/accounts/${user.id}`,
+        headers: { cookie: staff.support.cookie },
+      });
+      expect(page.json().data.declines.map((row: { attempt: number }) => row.attempt)).toEqual([
+        2, 1,
+      ]);
     });
 
     it('adds a credit or a charge to the balance once per key, and the dealer’s balance follows', async () => {

@@ -34,7 +34,8 @@ beforeAll(async () => {
   mkdirSync(join(webRoot, 'assets'));
   writeFileSync(
     join(webRoot, 'index.html'),
-    `<!doctype html><html lang="en"><head><!--app-head--></head><body><div id="root"></div>${'<p>shell</p>'.repeat(200)}<script type="module" src="${ASSET}"></script></body></html>`,
+    // As Vite writes it: the entry's script in the head, after the marker.
+    `<!doctype html><html lang="en"><head><!--app-head--><script type="module" src="${ASSET}"></script></head><body><div id="root"></div>${'<p>shell</p>'.repeat(200)}</body></html>`,
   );
   // As apps/web/build/precompress.ts writes them.
   writeFileSync(join(webRoot, 'assets', 'app-1a2b3c.js'), SCRIPT);
@@ -294,6 +295,9 @@ describe('page preloads', () => {
       'modulepreload /assets/quote-table-2.js',
     ]);
     expect(home.body.indexOf('modulepreload')).toBeLessThan(home.body.indexOf('</head>'));
+    // The entry is requested first: its script precedes the page's links (decision 027).
+    expect(home.body.indexOf(`src="${ASSET}"`)).toBeGreaterThan(0);
+    expect(home.body.indexOf(`src="${ASSET}"`)).toBeLessThan(home.body.indexOf('<link rel='));
     expect(
       linksOf(
         (await get('/oidc/interaction/bggANCgfn6pR_oVtdFmdzK4DOTrZR0GqNJIz-kzZlYi?x=1')).body,

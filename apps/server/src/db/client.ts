@@ -8,7 +8,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, migratePostgres } from './migrate.ts';
-import { attachPgliteRunner, attachPostgresRunner } from './prepared.ts';
+import { attachPgliteRunner, attachPostgresRunner, countStatements } from './prepared.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -73,8 +73,11 @@ export async function openDatabase(options: {
   } else {
     client = new PGlite();
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
-  attachPgliteRunner(db, client);
+  // The query builder's every call is counted, so the hot path knows when nothing has been written
+  // since it last read (db/prepared.ts, docs/decisions/027).
+  const count = countStatements(client);
+  const db = drizzlePglite(count.client, { schema }) as unknown as Database;
+  attachPgliteRunner(db, client, count);
   await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
   return {
     db,

@@ -873,3 +873,27 @@ export const billingRuns = pgTable(
   },
   (table) => [index('billing_runs_started_idx').on(table.startedAt)],
 );
+
+/**
+ * Every declined charge of a period (R4's dunning, R12's "why a renewal failed"): one row per
+ * attempt, with the gateway's reason, so the console shows each retry and why it failed.
+ */
+export const paymentDeclines = pgTable(
+  'payment_declines',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    billingPeriodId: uuid('billing_period_id').references(() => billingPeriods.id, {
+      onDelete: 'cascade',
+    }),
+    kind: text('kind', { enum: ['renewal', 'reactivation'] }).notNull(),
+    attempt: integer('attempt'),
+    reason: text('reason').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('payment_declines_user_idx').on(table.userId, table.at)],
+);

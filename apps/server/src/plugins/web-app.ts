@@ -120,10 +120,14 @@ export default fp(
         `<meta name="referrer-origin" content="${escapeAttribute(new URL(app.config.publicUrl).origin)}">`,
         `<meta name="dp-config" content="${escapeAttribute(publicConfig)}">`,
         priceTableElement(),
-        pagePreloadLinks(preloads, reply.request.url),
       ].join('');
+      // The page's own chunks go last in the head, after the entry's script and stylesheet that
+      // the build put there: the entry, the largest file and the one everything waits for, is
+      // requested first (docs/decisions/027), and the page's stylesheets follow the entry's in the
+      // cascade, as they do when a page's chunk brings them in later.
       const html = page
         .replace(HEAD_MARKER, head)
+        .replace('</head>', `${pagePreloadLinks(preloads, reply.request.url)}</head>`)
         .replaceAll('<script ', `<script nonce="${nonce}" `);
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(html);
     }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, MISSING_ENDPOINT, codeForStatus, onApiFailure, request } from './api-client.ts';
+import { startEarlyGet } from './early-request.ts';
 import { TRACE_KEYS, TRACE_LIMIT } from './trace.ts';
 
 function jsonResponse(status: number, body: unknown) {
@@ -112,6 +113,35 @@ describe('request (001 §7 HTTP conventions)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error.status).toBe(0);
     expect(codeForStatus(0)).toBe('NETWORK_ERROR');
+  });
+
+  it('answers the first plain GET of an endpoint with the early response, read only then', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(403, 'duplicateSession'));
+    startEarlyGet('/api/users/current');
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(url).toBe('/api/users/current');
+    expect(init?.credentials).toBe('include');
+    expect(init?.headers).toMatchObject({ 'x-csrf-token': 'token-123' });
+    // The failure reaches a listener installed after the request was sent, when it is taken.
+    const seen: string[] = [];
+    const stop = onApiFailure((error, endpoint) => seen.push(`${endpoint} ${error.status}`));
+    const error = (await request('/api/users/current').catch((e: unknown) => e)) as ApiError;
+    expect(error.status).toBe(403);
+    expect(seen).toEqual(['/api/users/current 403']);
+    // Taken once: the next call sends its own request.
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { data: { id: 'u' } }));
+    expect((await request('/api/users/current')).data).toEqual({ data: { id: 'u' } });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    stop();
+  });
+
+  it('leaves an early response to plain GETs: a POST to the endpoint sends its own', async () => {
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { early: true }));
+    startEarlyGet('/api/x');
+    fetchMock.mockResolvedValueOnce(jsonResponse(200, { posted: true }));
+    expect((await request('/api/x', { method: 'POST', body: {} })).data).toEqual({ posted: true });
+    expect((await request('/api/x')).data).toEqual({ early: true });
   });
 
   it('reads empty bodies as null', async () => {

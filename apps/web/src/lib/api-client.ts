@@ -1,5 +1,5 @@
-import { readMeta } from './runtime-config.ts';
-import { traceHeaders } from './trace.ts';
+import { takeEarlyGet } from './early-request.ts';
+import { requestHeaders } from './request-headers.ts';
 
 /** A field error as the server sends it (the `errors` list of an error body). */
 export interface ApiFieldError {
@@ -78,25 +78,21 @@ export async function request<T = unknown>(
   options: RequestOptions = {},
 ): Promise<ApiResponse<T>> {
   if (!endpoint) throw new Error(MISSING_ENDPOINT);
-  const headers: Record<string, string> = {
-    ...options.headers,
-    accept: 'application/json',
-    'cache-control': 'no-cache',
-    pragma: 'no-cache',
-    'content-type': 'application/json',
-    'x-csrf-token': readMeta('csrf-token') ?? '',
-    'x-referrer-origin': readMeta('referrer-origin') ?? window.location.origin,
-    ...traceHeaders(),
-  };
+  // A plain GET the page sent while its code loaded (main.tsx) is answered by that response,
+  // read here as any other: failures reach the listeners now, not when it was sent.
+  const plainGet =
+    (options.method ?? 'GET') === 'GET' && !options.headers && options.responseType !== 'blob';
+  const early = plainGet ? takeEarlyGet(endpoint) : undefined;
   let response: Response;
   try {
-    response = await fetch(endpoint, {
-      method: options.method ?? 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      credentials: 'include',
-      signal: options.signal,
-    });
+    response = await (early ??
+      fetch(endpoint, {
+        method: options.method ?? 'GET',
+        headers: requestHeaders(options.headers),
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        credentials: 'include',
+        signal: options.signal,
+      }));
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause;
     const error = new ApiError(0, { message: 'The server could not be reached.' });

@@ -1,10 +1,10 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ErrorSummary } from '../components/ui/error-summary.tsx';
 import { TextField } from '../components/ui/fields.tsx';
-import { useValidatedForm } from './use-validated-form.ts';
+import { useValidatedForm, type TSchemaSource } from './use-validated-form.ts';
 
 const SCHEMA = z.object({
   name: z.string().trim().min(1, 'Name is required.'),
@@ -13,7 +13,13 @@ const SCHEMA = z.object({
 type TValues = z.input<typeof SCHEMA>;
 const FIELD_IDS = { name: 'f-name', city: 'f-city' };
 
-function Form({ onValid }: { onValid: (values: z.output<typeof SCHEMA>) => void }) {
+function Form({
+  onValid,
+  schema = SCHEMA,
+}: {
+  onValid: (values: z.output<typeof SCHEMA>) => void;
+  schema?: TSchemaSource<z.output<typeof SCHEMA>>;
+}) {
   const {
     register,
     handleSubmit,
@@ -21,7 +27,7 @@ function Form({ onValid }: { onValid: (values: z.output<typeof SCHEMA>) => void 
     onInvalid,
     errorSummary,
   } = useValidatedForm<TValues, z.output<typeof SCHEMA>, keyof typeof FIELD_IDS>(
-    SCHEMA,
+    schema,
     FIELD_IDS,
     { defaultValues: { name: '', city: '' } },
   );
@@ -71,5 +77,22 @@ describe('useValidatedForm', () => {
     await user.type(screen.getByLabelText('City'), 'Detroit');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(received).toEqual({ name: 'Robin', city: 'Detroit' });
+  });
+
+  it('imports a schema given as a function when the form is first used, once', async () => {
+    const user = userEvent.setup();
+    const load = vi.fn(() => Promise.resolve(SCHEMA));
+    let received: unknown = null;
+    render(<Form schema={load} onValid={(values) => (received = values)} />);
+    expect(load).not.toHaveBeenCalled();
+    await user.click(screen.getByLabelText('Name'));
+    expect(load).toHaveBeenCalledTimes(1);
+    await user.tab();
+    expect(await screen.findByText('Name is required.')).toBeTruthy();
+    await user.type(screen.getByLabelText('Name'), 'Robin');
+    await user.type(screen.getByLabelText('City'), 'Detroit');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(received).toEqual({ name: 'Robin', city: 'Detroit' });
+    expect(load).toHaveBeenCalledTimes(1);
   });
 });

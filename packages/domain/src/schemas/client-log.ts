@@ -4,17 +4,7 @@
  * bounded so the endpoint cannot be used to store arbitrary amounts of data.
  */
 import { z } from 'zod';
-
-export const CLIENT_LOG_LIMITS = {
-  message: 2000,
-  description: 2000,
-  err: 2000,
-  url: 2048,
-  event: 200,
-  optionKeys: 20,
-  optionKeyLength: 100,
-  optionValue: 2000,
-} as const;
+import { CLIENT_LOG_LIMITS } from '../forms/client-log.ts';
 
 const L = CLIENT_LOG_LIMITS;
 
@@ -47,6 +37,3 @@ export const ZClientLogRequestSchema = z
   });
 
 export type TClientLogRequest = z.infer<typeof ZClientLogRequestSchema>;
-
-/** 001 §7: event names carry one of these suffixes. */
-export const CLIENT_LOG_EVENT_SUFFIXES = ['mounted', 'updated', 'caught error', 'effect'] as const;

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  CONTACT_PHONE_COUNTRIES,
-  CONTACT_QUERY_TYPES,
-  ZContactUsRequestSchema,
-} from './contact.ts';
+import { CONTACT_PHONE_COUNTRIES, CONTACT_QUERY_TYPES } from '../forms/contact.ts';
+import { ZContactUsRequestSchema } from './contact.ts';
 
 const VALID = {
   fullName: 'Pat Dealer',

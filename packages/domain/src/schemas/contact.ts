@@ -3,22 +3,14 @@
  * and the server; the server re-validates and verifies the captcha value.
  */
 import { z } from 'zod';
+import {
+  CONTACT_COMMENTS_MAX_LENGTH,
+  CONTACT_PHONE_COUNTRIES,
+  CONTACT_QUERY_TYPES,
+  CONTACT_SOURCE,
+} from '../forms/contact.ts';
 import { EMAIL_MAX_LENGTH, EMAIL_PATTERN } from '../validation/email.ts';
 
-export const CONTACT_QUERY_TYPES = [
-  'New Subscriber',
-  'Account Update',
-  'Technical Support',
-  'Sales',
-  'Other',
-] as const;
-export type TContactQueryType = (typeof CONTACT_QUERY_TYPES)[number];
-
-export const CONTACT_PHONE_COUNTRIES = ['United States', 'Canada', 'Mexico'] as const;
-export type TContactPhoneCountry = (typeof CONTACT_PHONE_COUNTRIES)[number];
-
-export const CONTACT_COMMENTS_MAX_LENGTH = 2000;
-export const CONTACT_SOURCE = 'Web';
 export const CONTACT_NAME_MAX_LENGTH = 200;
 
 export const CONTACT_MESSAGES = {

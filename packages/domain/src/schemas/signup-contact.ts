@@ -1,5 +1,6 @@
 /** Sign-up page 1, contact details (001 §2, §5). */
 import { z } from 'zod';
+import { DEVICE_TYPES, PHONE_LABEL } from '../forms/signup.ts';
 import { COUNTRY_CODES } from '../geo/countries.ts';
 import { ERROR_CODES, errorMessage } from '../messages.ts';
 import { isCompanyEmail } from '../validation/email.ts';
@@ -7,10 +8,6 @@ import { SIGNUP_PHONE_PATTERN } from '../validation/phone.ts';
 import { requiredMessage } from '../validation/text.ts';
 import { NAME_MAX_LENGTH, emailField, recaptchaField, requiredText } from './fields.ts';
 
-export const DEVICE_TYPES = ['iPhone', 'Android', 'Other'] as const;
-export type TDeviceType = (typeof DEVICE_TYPES)[number];
-
-export const PHONE_LABEL = 'Mobile phone number';
 export const TERMS_MESSAGE = 'You must agree to Terms of Use, Privacy, and Refund polices.';
 
 export const SIGNUP_EMAIL_MESSAGES = {

@@ -3,6 +3,7 @@
  * browser and then go to the gateway only (DECISIONS R5).
  */
 import { z } from 'zod';
+import { billingRequired } from '../forms/signup.ts';
 import { isBlank } from '../validation/text.ts';
 import {
   ZBillingAddressFieldsSchema,
@@ -37,16 +38,6 @@ export const ZSignupPaymentFieldsSchema = z.object({
   recaptcha: recaptchaField,
 });
 export type TSignupPaymentFields = z.input<typeof ZSignupPaymentFieldsSchema>;
-
-/** Whether billing must be entered (001 §5): it differs and (no valid promo or a card is given). */
-export function billingRequired(values: {
-  sameAddresses?: boolean;
-  hasValidPromoCode?: boolean;
-  creditCardNumber?: string;
-}): boolean {
-  const hasCard = !isBlank(values.creditCardNumber);
-  return values.sameAddresses === false && (!values.hasValidPromoCode || hasCard);
-}
 
 export function checkSignupPayment(
   values: z.infer<typeof ZSignupPaymentFieldsSchema>,

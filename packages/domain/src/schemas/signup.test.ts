@@ -5,11 +5,8 @@ import {
   ZSubscriptionSelectionSchema,
 } from './signup-subscriptions.ts';
 import { ZSignupDealershipFormSchema } from './signup-dealership.ts';
-import {
-  blankPaymentFieldsForPromo,
-  billingRequired,
-  createSignupPaymentFormSchema,
-} from './signup-payment.ts';
+import { billingRequired } from '../forms/signup.ts';
+import { blankPaymentFieldsForPromo, createSignupPaymentFormSchema } from './signup-payment.ts';
 import { buildSignupRequest, createSignupRequestSchema } from './signup-request.ts';
 import type { TSignupFormValues } from './signup-request.ts';
 import { ZSignupLeadRequestSchema, termsAcceptanceValue } from './signup-lead.ts';

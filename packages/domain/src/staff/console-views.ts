@@ -114,6 +114,8 @@ export const ZStaffRefundSchema = z.object({
 export const ZStaffDeclineSchema = z.object({
   at: instant,
   kind: z.enum(['renewal', 'reactivation', 'change']),
+  /** The period's attempt that was declined (R4's retries); null for a subscription change. */
+  attempt: z.number().int().nullable(),
   reason: z.string(),
 });
 

@@ -4,6 +4,7 @@ import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views
 import type { Database } from '../../db/client.ts';
 import {
   accountEvents,
+  paymentDeclines,
   balanceEntries,
   billingPeriods,
   carfaxConnections,
@@ -28,12 +29,6 @@ const LIST_LIMIT = 200;
  * declined: <reason>` (the last) or `reactivation declined: <reason>`. A retry that changes no
  * status leaves its reason in its e-mail only; the retries list shows its attempt.
  */
-const DECLINE_EVENTS = [
-  { prefix: 'renewal declined: ', kind: 'renewal' },
-  { prefix: 'last retry declined: ', kind: 'renewal' },
-  { prefix: 'reactivation declined: ', kind: 'reactivation' },
-] as const;
-
 const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /**
@@ -53,7 +48,7 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
     changes,
     paymentRows,
     refundRows,
-    declineEvents,
+    declineRows,
     retries,
     balanceCents,
     entries,
@@ -100,19 +95,10 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
       .orderBy(desc(refunds.createdAt))
       .limit(LIST_LIMIT),
     db
-      .select({ at: accountEvents.at, event: accountEvents.event })
-      .from(accountEvents)
-      .where(
-        and(
-          eq(accountEvents.userId, userId),
-          or(
-            ...DECLINE_EVENTS.map(
-              ({ prefix }) => sql`starts_with(${accountEvents.event}, ${prefix})`,
-            ),
-          ),
-        ),
-      )
-      .orderBy(desc(accountEvents.at))
+      .select()
+      .from(paymentDeclines)
+      .where(eq(paymentDeclines.userId, userId))
+      .orderBy(desc(paymentDeclines.at), desc(paymentDeclines.attempt))
       .limit(LIST_LIMIT),
     db
       .select()
@@ -160,20 +146,20 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
   ]);
 
   const declines: TStaffAccountDetail['declines'] = [];
-  for (const row of declineEvents) {
-    const match = DECLINE_EVENTS.find(({ prefix }) => row.event.startsWith(prefix));
-    if (match)
-      declines.push({
-        at: row.at.toISOString(),
-        kind: match.kind,
-        reason: row.event.slice(match.prefix.length),
-      });
+  for (const row of declineRows) {
+    declines.push({
+      at: row.at.toISOString(),
+      kind: row.kind,
+      attempt: row.attempt,
+      reason: row.reason,
+    });
   }
   for (const change of changes) {
     if (change.status === 'declined')
       declines.push({
         at: (change.settledAt ?? change.createdAt).toISOString(),
         kind: 'change',
+        attempt: null,
         reason: change.declineReason ?? 'declined',
       });
   }

@@ -113,6 +113,9 @@ const SESSION_WITH_ACCOUNT: PreparedStatement = (() => {
   );
   return {
     name: 'dp_session_with_account',
+    // A read of rows alone: the clock's rules (idle, absolute expiry) are applied below, on every
+    // request, to the row as read (docs/decisions/027).
+    reusable: true,
     text: `select row_to_json(found)::text as "row" from (
         select s.context as "sessionContext", s.via_kar_id as "sessionViaKarId",
           s.last_seen_at as "sessionLastSeenAt", s.absolute_expires_at as "sessionExpiresAt",

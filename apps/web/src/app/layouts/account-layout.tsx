@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { Outlet, useLocation, useNavigate } from '../../lib/router/router.tsx';
 import { BLOCKED_REDIRECT } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
@@ -59,7 +59,10 @@ function AccountShell() {
     [],
   );
 
-  const { state, refetch, retry } = useCurrentUserLoader();
+  const { state: loaded, refetch, retry } = useCurrentUserLoader();
+  // The render that follows the user's arrival is the page's largest: as a deferred value React
+  // renders it in slices it can interrupt, not as one long task (docs/decisions/027).
+  const state = useDeferredValue(loaded);
   const blocked = state.status === 'ready' && accountFlags(state.user).blocked;
   const unauthorized =
     state.status === 'error' && state.error instanceof ApiError && state.error.status === 401;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
+import { billingPeriods, paymentDeclines, subscriptions, users } from '../../../db/schema.ts';
 import type { ClaimedRenewal } from './billing-deps.ts';
 import { nextAttempt } from './next-attempt.ts';
 import { changeAccountStatus } from './change-account-status.ts';
@@ -35,6 +35,14 @@ export async function failReactivation(
     .update(billingPeriods)
     .set({ status: 'failed', settledAt: now, ...nextAttempt(period) })
     .where(eq(billingPeriods.id, period.id));
+  await tx.insert(paymentDeclines).values({
+    userId: user.id,
+    billingPeriodId: period.id,
+    kind: 'reactivation',
+    attempt: period.attempt,
+    reason,
+    at: now,
+  });
   await tx
     .update(subscriptions)
     .set({ nextRetryAt: null, updatedAt: now })

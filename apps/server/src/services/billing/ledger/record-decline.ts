@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { formatCurrency } from '@dealerpass/domain/money';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
+import { billingPeriods, paymentDeclines, subscriptions, users } from '../../../db/schema.ts';
 import { enqueueMail } from '../../mail/enqueue-mail.ts';
 import { addBalanceEntries, getBalanceCents, periodChargeEntry } from '../account-balance.ts';
 import type { BillingDeps } from './billing-deps.ts';
@@ -35,6 +35,14 @@ export async function recordDecline(
     : [];
   // The renewal was due and is not paid: it is owed from now until a payment settles it.
   if (period) await addBalanceEntries(tx, [periodChargeEntry(period)], now);
+  await tx.insert(paymentDeclines).values({
+    userId,
+    billingPeriodId: period?.id ?? null,
+    kind: 'renewal',
+    attempt: period?.attempt ?? null,
+    reason,
+    at: now,
+  });
 
   if (
     period?.gatewayPaymentProfileId &&

@@ -1,8 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { request } from '../../../lib/api-client.ts';
 import type { ICurrentUser } from '../current-user-types.ts';
-
-export const CURRENT_USER_ENDPOINT = '/api/users/current';
+import { CURRENT_USER_ENDPOINT } from './current-user-endpoint.ts';
 
 /**
  * GET /api/users/current → `{ data: user }` (000 §3 minus secrets, docs/decisions/009). 401 without

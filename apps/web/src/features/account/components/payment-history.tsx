@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import {
   defaultHistoryYear,
   noReceiptsMessage,
@@ -32,7 +32,9 @@ export function PaymentHistory() {
   const zone = businessTimeZone();
   const years = paymentHistoryYears(now, zone);
   const [year, setYear] = useState(() => defaultHistoryYear(now, zone));
-  const { state, reload } = usePaymentHistory(year);
+  const { state: loaded, reload } = usePaymentHistory(year);
+  // The table is rendered in slices React can interrupt once the year arrives (decision 027).
+  const state = useDeferredValue(loaded);
   const [zipping, setZipping] = useState(false);
 
   const downloadYear = async () => {

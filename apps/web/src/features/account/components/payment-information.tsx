@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { cardArea } from '@dealerpass/domain/account/billing-view';
 import { accountFlags } from '@dealerpass/domain/account/status';
 import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
@@ -12,9 +12,16 @@ import { maskCardNumber } from '@dealerpass/domain/validation/card';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
+import { lazyPage } from '../../../lib/router/router.tsx';
 import { reactivateAccount, removePaymentProfile } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
-import { BillingForm } from './billing-form.tsx';
+
+// The billing form (its schema, zod and the form library) is loaded when it is shown or about to
+// be: the billing page paints without it (docs/decisions/027).
+const BillingForm = lazyPage(() =>
+  import('./billing-form.tsx').then((module) => ({ default: module.BillingForm })),
+);
+const preloadForm = () => void BillingForm.preload().catch(() => undefined);
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -126,6 +133,8 @@ export function PaymentInformation() {
           ref={openerRef}
           type="button"
           className="card-tile card-tile--add"
+          onPointerEnter={preloadForm}
+          onFocus={preloadForm}
           onClick={() => setEditing(true)}
         >
           <span aria-hidden="true" className="card-tile__plus">
@@ -148,6 +157,8 @@ export function PaymentInformation() {
               ref={openerRef}
               variant="secondary"
               aria-label={`${BILLING_TEXTS.edit} card ending in ${card.lastDigits}`}
+              onPointerEnter={preloadForm}
+              onFocus={preloadForm}
               onClick={() => setEditing(true)}
             >
               {BILLING_TEXTS.edit}
@@ -173,12 +184,21 @@ export function PaymentInformation() {
               })}
             </p>
           ) : null}
-          <BillingForm
-            key={`${area.formMode}-${text(user.creditCardNumber)}`}
-            area={area}
-            focusOnOpen={editing}
-            onDone={closeForm}
-          />
+          <Suspense
+            fallback={
+              <p className="page-loading" role="status">
+                <span className="spinner" aria-hidden="true" />
+                <span>Loading the form…</span>
+              </p>
+            }
+          >
+            <BillingForm
+              key={`${area.formMode}-${text(user.creditCardNumber)}`}
+              area={area}
+              focusOnOpen={editing}
+              onDone={closeForm}
+            />
+          </Suspense>
         </>
       ) : null}
       <Dialog

@@ -1,4 +1,5 @@
-import { CLIENT_LOG_LIMITS, type TClientLogRequest } from '@dealerpass/domain/schemas/client-log';
+import { CLIENT_LOG_LIMITS } from '@dealerpass/domain/forms/client-log';
+import type { TClientLogRequest } from '@dealerpass/domain/schemas/client-log';
 import { request } from '../../../lib/api-client.ts';
 
 export const CLIENT_LOG_ENDPOINT = '/api/log';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { Link } from '../../../lib/router/router.tsx';
-import { ZSignInRequestSchema, type TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
+import type { TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
@@ -50,6 +50,9 @@ interface SignInFormProps {
   onExpired: () => void;
 }
 
+const loadSignInSchema = () =>
+  import('@dealerpass/domain/schemas/sign-in').then((module) => module.ZSignInRequestSchema);
+
 /** The embedded provider's sign-in form (DECISIONS R6, docs/decisions/009). */
 export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
   const [leaving, setLeaving] = useState(false);
@@ -66,8 +69,9 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
     onInvalid,
     errorSummary,
   } = useValidatedForm<ISignInFormValues, TSignInRequest, keyof typeof FIELD_IDS>(
-    // The domain's schema is a union on `method`; it reads only the chosen way's fields.
-    ZSignInRequestSchema,
+    // The domain's schema is a union on `method`; it reads only the chosen way's fields. It is
+    // imported when the page is first used, not before its first paint (docs/decisions/027).
+    loadSignInSchema,
     FIELD_IDS,
     {
       defaultValues: {

@@ -1,4 +1,3 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { CONTACT_SUBMITTED } from '@dealerpass/domain/messages/toast';
@@ -7,15 +6,19 @@ import {
   CONTACT_PHONE_COUNTRIES,
   CONTACT_QUERY_TYPES,
   CONTACT_SOURCE,
-  ZContactUsRequestSchema,
-  type TContactUsRequest,
-} from '@dealerpass/domain/schemas/contact';
+} from '@dealerpass/domain/forms/contact';
+import type { TContactUsRequest } from '@dealerpass/domain/schemas/contact';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useSchemaResolver } from '../../../lib/use-validated-form.ts';
 import { submitContact } from '../api/submit-contact.ts';
+
+// The server's own schema, imported when the page is first used (docs/decisions/027).
+const loadContactSchema = () =>
+  import('@dealerpass/domain/schemas/contact').then((module) => module.ZContactUsRequestSchema);
 
 const EMPTY: TContactUsRequest = {
   fullName: '',
@@ -38,6 +41,7 @@ const FIELDS = new Set(Object.keys(EMPTY));
 export function ContactForm() {
   const toast = useToast();
   const [captchaReset, setCaptchaReset] = useState(0);
+  const resolver = useSchemaResolver<TContactUsRequest, TContactUsRequest>(loadContactSchema);
   const {
     register,
     control,
@@ -47,7 +51,7 @@ export function ContactForm() {
     setValue,
     formState: { errors, isDirty, isSubmitting },
   } = useForm<TContactUsRequest>({
-    resolver: zodResolver(ZContactUsRequestSchema),
+    resolver,
     defaultValues: EMPTY,
     mode: 'onTouched',
   });

@@ -1,4 +1,4 @@
-import { CLIENT_LOG_LIMITS } from '@dealerpass/domain/schemas/client-log';
+import { CLIENT_LOG_LIMITS } from '@dealerpass/domain/forms/client-log';
 import { request } from '../../../lib/api-client.ts';
 
 /** POST /api/log with a debug note (000 §7: the AutoCheck auto-purchase change). */

@@ -1,12 +1,10 @@
 import { useMemo, useState } from 'react';
 import type { z } from 'zod';
 import { COUNTRY_LIST } from '@dealerpass/domain/geo/countries';
-import {
-  DEVICE_TYPES,
-  PHONE_LABEL,
-  type ZSignupContactFormSchema,
-  createSignupContactFormSchema,
-  type TSignupContactForm,
+import { DEVICE_TYPES, PHONE_LABEL } from '@dealerpass/domain/forms/signup';
+import type {
+  ZSignupContactFormSchema,
+  TSignupContactForm,
 } from '@dealerpass/domain/schemas/signup-contact';
 import { PHONE_INPUT_MAX_LENGTH, formatPhoneInput } from '@dealerpass/domain/validation/phone';
 import { SubmitButton } from '../../../components/ui/button.tsx';
@@ -42,10 +40,16 @@ export function ContactStep({
   onDone: (values: TSignupContactForm) => Promise<void>;
 }) {
   const [captchaReset, setCaptchaReset] = useState(0);
-  const schema = useMemo(() => {
-    const { companyName, companyEmailDomain } = runtimeConfig();
-    return createSignupContactFormSchema({ name: companyName, emailDomain: companyEmailDomain });
-  }, []);
+  // Imported when the page is first used, not before its first paint (docs/decisions/027).
+  const schema = useMemo(
+    () => async () => {
+      const { companyName, companyEmailDomain } = runtimeConfig();
+      const { createSignupContactFormSchema } =
+        await import('@dealerpass/domain/schemas/signup-contact');
+      return createSignupContactFormSchema({ name: companyName, emailDomain: companyEmailDomain });
+    },
+    [],
+  );
   const {
     register,
     control,

@@ -2,9 +2,9 @@ import { useWatch } from 'react-hook-form';
 import type { z } from 'zod';
 import { FOOTNOTES } from '@dealerpass/domain/catalogue';
 import { COUNTRY_LIST, countryOf, regionsOf } from '@dealerpass/domain/geo/countries';
-import {
+import type {
   ZSignupDealershipFormSchema,
-  type TSignupDealershipForm,
+  TSignupDealershipForm,
 } from '@dealerpass/domain/schemas/signup-dealership';
 import {
   AUCTION_ACCESS_ID_MAX_LENGTH,
@@ -17,6 +17,12 @@ import { applyServerErrors, type StepFailure } from './step-failure.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TDealershipInput = z.input<typeof ZSignupDealershipFormSchema>;
+
+// Imported when the page is first used, not with the sign-up's first paint (docs/decisions/027).
+const loadDealershipSchema = () =>
+  import('@dealerpass/domain/schemas/signup-dealership').then(
+    (module) => module.ZSignupDealershipFormSchema,
+  );
 
 const FIELD_IDS = {
   auctionAccessId: 'signup-auction-access-id',
@@ -51,7 +57,7 @@ export function DealershipStep({
     onInvalid,
     errorSummary,
   } = useValidatedForm<TDealershipInput, TSignupDealershipForm, keyof typeof FIELD_IDS>(
-    ZSignupDealershipFormSchema,
+    loadDealershipSchema,
     FIELD_IDS,
     {
       defaultValues: {

@@ -5,11 +5,10 @@ import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
 import { priceTable } from '../../../lib/price-table.ts';
 import { regionsOf } from '@dealerpass/domain/geo/countries';
-import {
-  billingRequired,
-  createSignupPaymentFormSchema,
-  type TSignupPaymentFields,
-  type TSignupPaymentForm,
+import { billingRequired } from '@dealerpass/domain/forms/signup';
+import type {
+  TSignupPaymentFields,
+  TSignupPaymentForm,
 } from '@dealerpass/domain/schemas/signup-payment';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
@@ -95,7 +94,14 @@ export function PaymentStep({
   const totalCents = quote(codes, now, priceTable()).totalCents;
   useEffect(() => storeSubTotal(totalCents), [totalCents]);
   const [captchaReset, setCaptchaReset] = useState(0);
-  const schema = useMemo(() => createSignupPaymentFormSchema(() => new Date()), []);
+  // Imported when the page is first used, not with the sign-up's first paint (decision 027).
+  const schema = useMemo(
+    () => () =>
+      import('@dealerpass/domain/schemas/signup-payment').then((module) =>
+        module.createSignupPaymentFormSchema(() => new Date()),
+      ),
+    [],
+  );
   const {
     register,
     control,

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { ZSignupSubscriptionsFormSchema } from '@dealerpass/domain/schemas/signup-subscriptions';
 import { toggleCode, type ISelection } from '@dealerpass/domain/selection';
 import { SubscriptionCatalogue } from '../../../components/subscription-catalogue.tsx';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
@@ -39,6 +38,9 @@ export function SubscriptionsStep({
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     summary.clear();
+    // The schema is imported at the first submit, not before the first paint (decision 027).
+    const { ZSignupSubscriptionsFormSchema } =
+      await import('@dealerpass/domain/schemas/signup-subscriptions');
     const parsed = ZSignupSubscriptionsFormSchema.safeParse({ subscriptions: selection.codes });
     if (!parsed.success) {
       const message = parsed.error.issues[0]?.message ?? '';

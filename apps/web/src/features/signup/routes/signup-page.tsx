@@ -9,16 +9,11 @@ import { SIGNUP_SUBMIT_DELAY_MS } from '@dealerpass/domain/messages/ui-texts';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import type { TSignupContactForm } from '@dealerpass/domain/schemas/signup-contact';
 import type { TSignupDealershipForm } from '@dealerpass/domain/schemas/signup-dealership';
-import { termsAcceptanceValue } from '@dealerpass/domain/schemas/signup-lead';
-import {
-  blankPaymentFieldsForPromo,
-  type TSignupPaymentFields,
-  type TSignupPaymentForm,
+import type {
+  TSignupPaymentFields,
+  TSignupPaymentForm,
 } from '@dealerpass/domain/schemas/signup-payment';
-import {
-  buildSignupRequest,
-  type TSignupFormValues,
-} from '@dealerpass/domain/schemas/signup-request';
+import type { TSignupFormValues } from '@dealerpass/domain/schemas/signup-request';
 import { selectionFromCodes, type ISelection } from '@dealerpass/domain/selection';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -109,6 +104,9 @@ export default function SignupPage() {
       });
     }
     const { recaptcha, terms: _terms, ...contact } = form;
+    // The schema modules are imported as the pages are submitted, never before the first paint
+    // (docs/decisions/027); by then the form has loaded them.
+    const { termsAcceptanceValue } = await import('@dealerpass/domain/schemas/signup-lead');
     const kept: TKept = {
       ...values,
       ...contact,
@@ -164,8 +162,12 @@ export default function SignupPage() {
   const submit = async (form: TSignupPaymentForm) => {
     // 001 §4: the final submit waits 300 ms, then sends the sign-up.
     await new Promise((resolve) => setTimeout(resolve, SIGNUP_SUBMIT_DELAY_MS));
-    const payment = blankPaymentFieldsForPromo(form);
     try {
+      const [{ blankPaymentFieldsForPromo }, { buildSignupRequest }] = await Promise.all([
+        import('@dealerpass/domain/schemas/signup-payment'),
+        import('@dealerpass/domain/schemas/signup-request'),
+      ]);
+      const payment = blankPaymentFieldsForPromo(form);
       const token =
         payment.creditCardNumber !== ''
           ? // The tokenization code is loaded when a card is submitted, not with the page.

@@ -1,2 +1,0 @@
-ALTER TABLE "mail_outbox" ADD COLUMN "receipt_refund_id" uuid;--> statement-breakpoint
-ALTER TABLE "mail_outbox" ADD CONSTRAINT "mail_outbox_receipt_refund_id_refunds_id_fk" FOREIGN KEY ("receipt_refund_id") REFERENCES "public"."refunds"("id") ON DELETE set null ON UPDATE no action;
