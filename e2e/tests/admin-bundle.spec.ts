@@ -6,7 +6,8 @@ import { expect, signInAs, test } from './fixtures.ts';
  * Issue 19, decision 026: the operator console is chunks of its own. None of its code (its
  * layout, the admin feature's modules, the QR encoder) is in the first load of a public page or
  * of the account area: neither in the build's static import graph from the entry, nor among the
- * scripts a browser fetches there; nor the staff sign-in form on the dealers' sign-in page.
+ * scripts a browser fetches there; nor the staff sign-in form on the dealers' sign-in page; nor
+ * its styles in the stylesheet every page loads.
  */
 
 const manifest = readManifest();
@@ -45,8 +46,10 @@ test('no console code is in the first load of the public and account pages', asy
 
   const consoleFiles = new Set(consoleKeys.map((key) => `/${manifest[key]!.file}`));
   const fetched: string[] = [];
+  const stylesheets = new Set<string>();
   page.on('request', (request) => {
     if (request.resourceType() === 'script') fetched.push(new URL(request.url()).pathname);
+    if (request.resourceType() === 'stylesheet') stylesheets.add(request.url());
   });
   for (const path of ['/home', '/contact']) {
     await page.goto(path);
@@ -61,4 +64,17 @@ test('no console code is in the first load of the public and account pages', asy
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(fetched.length).toBeGreaterThan(0);
   expect(fetched.filter((file) => consoleFiles.has(file))).toEqual([]);
+
+  // The app's one stylesheet (decision 027) holds none of the console's rules: those come in a
+  // file of their own, linked by the console's layout.
+  expect(stylesheets.size).toBeGreaterThan(0);
+  for (const url of stylesheets) {
+    expect(await (await page.request.get(url)).text(), url).not.toContain('.admin-header');
+  }
+  await page.goto('/admin/signed-out');
+  await expect(page.getByRole('heading', { level: 1, name: 'You are signed out' })).toBeVisible();
+  const consoleSheet = page.locator('link[rel="stylesheet"][href*="admin"]');
+  await expect(consoleSheet).toHaveCount(1);
+  const href = (await consoleSheet.getAttribute('href'))!;
+  expect(await (await page.request.get(href)).text()).toContain('.admin-header');
 });

@@ -13,7 +13,8 @@ import type { Plugin } from 'vite';
  * - `account`: the account feature's modules, the session handling and the query library that
  *   the account area's layout and route guard import; only account pages load it.
  * - `forms`: the form library and the form components; pages with a form load it.
- * - `shared`: the rest of the app's and the domain's shared code.
+ * - `shared`: the rest of the app's and the domain's shared code (not the domain's staff rules,
+ *   which only the operator console's chunks use).
  *
  * A module stays where the bundler puts it when it is the target of a dynamic import (a page, the
  * billing form, a schema imported at first use), when it reaches zod through its static imports
@@ -30,7 +31,8 @@ const ACCOUNT =
   /apps\/web\/src\/features\/(account|auth)\/|node_modules\/@tanstack\/|apps\/web\/src\/lib\/(react-query|chat-widget)\.ts$/;
 const FORMS =
   /node_modules\/(react-hook-form|@hookform)\/|apps\/web\/src\/lib\/(use-validated-form|error-text)\.ts$|apps\/web\/src\/components\/ui\/(error-summary|checkbox-field|choice-group|captcha\/)/;
-const SHARED = /apps\/web\/src\/(lib|components)\/|packages\/domain\/src\//;
+// The domain's staff rules serve the operator console only (decision 026): they stay with it.
+const SHARED = /apps\/web\/src\/(lib|components)\/|packages\/domain\/src\/(?!staff\/)/;
 const ZOD = /node_modules\/zod\//;
 
 export function chunkGroups(root: string, homePage: string) {

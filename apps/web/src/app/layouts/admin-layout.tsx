@@ -19,7 +19,9 @@ import { AdminHeader, GateHeader } from '../../features/admin/components/admin-h
 import { LoadFailed, Loading } from '../../features/admin/components/query-state.tsx';
 import { SecondFactor } from '../../features/admin/components/second-factor.tsx';
 import { StaffMemberProvider } from '../../features/admin/staff-member.tsx';
-import '../../features/admin/admin.css';
+// The console's styles are a file of their own, linked only here: the app's one stylesheet
+// (decision 027) is every page's render-blocking CSS, and the console's has no place in it.
+import adminStylesheet from '../../features/admin/admin.css?url';
 import { PageLoading } from '../page-loading.tsx';
 import { RouteErrorBoundary } from '../route-error.tsx';
 
@@ -126,6 +128,7 @@ function AdminShell() {
 
   return (
     <div className="admin">
+      <link rel="stylesheet" href={adminStylesheet} />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -155,6 +158,7 @@ function AdminShell() {
 function SignedOutShell() {
   return (
     <div className="admin">
+      <link rel="stylesheet" href={adminStylesheet} />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
