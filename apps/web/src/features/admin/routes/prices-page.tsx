@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { PRICED_ITEMS, type TPricedItem } from '@dealerpass/domain/prices';
 import { useQueryClient } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { getPricesQueryOptions, usePrices, type TStaffPrices } from '../api/get-prices.ts';
@@ -27,7 +28,9 @@ function currentPrices(rows: readonly TPriceRow[], now: number): TPriceRow[] {
       : Number.NEGATIVE_INFINITY;
     if (!known || from >= knownFrom) byItem.set(row.item, row);
   }
-  return [...byItem.values()];
+  // In the catalogue's order, as the price table is read everywhere else.
+  const order = (item: string) => PRICED_ITEMS.indexOf(item as TPricedItem);
+  return [...byItem.values()].sort((a, b) => order(a.item) - order(b.item));
 }
 
 /** Prices (/admin/prices): what is charged now, the changes ahead, and (admins) a new change. */
