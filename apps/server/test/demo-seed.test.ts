@@ -13,8 +13,10 @@ import { isValidPassword } from '@dealerpass/domain/validation/password';
 import { crc32 } from 'node:zlib';
 import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import {
+  accountEvents,
   billingPeriods,
   identities,
+  paymentDeclines,
   payments,
   sandboxGatewayPaymentProfiles,
   sandboxGatewayTransactions,
@@ -296,6 +298,28 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
       .innerJoin(users, eq(users.id, subscriptions.userId))
       .where(eq(users.accountStatus, 'validating payment'));
     expect(row?.failedAttempts).toBe(3);
+  });
+
+  it('records the validating-payment account’s declined attempts as the billing run would', async () => {
+    const byEmail = new Map((await rows()).map(({ user }) => [user.email, user]));
+    const failing = byEmail.get('validating-payment@example.com')!;
+    const declines = await t.app.db
+      .select()
+      .from(paymentDeclines)
+      .where(eq(paymentDeclines.userId, failing.id))
+      .orderBy(paymentDeclines.attempt);
+    // The seed's two (a test above runs the third, due a day later, through the billing run).
+    expect(declines.slice(0, 2).map((row) => [row.kind, row.attempt, row.reason])).toEqual([
+      ['renewal', 1, 'declined'],
+      ['renewal', 2, 'declined'],
+    ]);
+    expect(declines[0]!.at.getTime()).toBeLessThan(declines[1]!.at.getTime());
+    const [event] = await t.app.db
+      .select()
+      .from(accountEvents)
+      .where(eq(accountEvents.userId, failing.id))
+      .orderBy(accountEvents.at);
+    expect(event).toMatchObject({ fromStatus: 'active', toStatus: 'validating payment' });
   });
 
   it('gives the paying accounts their paid months: one sandbox charge and one payment with its receipt per period', async () => {

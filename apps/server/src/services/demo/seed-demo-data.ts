@@ -18,7 +18,15 @@ import { createSandboxGateway } from '../../sandboxes/payments/sandbox-gateway.t
 import { issueSandboxToken } from '../../sandboxes/payments/sandbox-tokens.ts';
 import { sandboxBehaviourOf } from '../../sandboxes/payments/test-cards.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { billingPeriods, identities, payments, subscriptions, users } from '../../db/schema.ts';
+import {
+  accountEvents,
+  billingPeriods,
+  identities,
+  paymentDeclines,
+  payments,
+  subscriptions,
+  users,
+} from '../../db/schema.ts';
 import { seal } from '../../lib/secret-box.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { hashPassword } from '../identity/passwords.ts';
@@ -216,14 +224,23 @@ export async function seedDemoData(
         // The unpaid renewal: two declined attempts at the gateway, the third one due tomorrow.
         const priced = quote(profile.subscriptions, now, table);
         const start = toIsoDate(period.end);
+        const declines: { attempt: number; reason: string; at: Date }[] = [];
         for (let attempt = 1; attempt <= period.failedAttempts; attempt++) {
-          await gateway.charge({
+          const charged = await gateway.charge({
             customerProfileId: gatewayProfile.customerProfileId,
             paymentProfileId: gatewayProfile.paymentProfileId,
             amountCents: priced.totalCents,
             idempotencyKey: `renewal:${id}:${start}:${attempt}`,
             description: 'DealerPass monthly subscription',
           });
+          // The first try on the bill date three days ago, the retries R4's days after it.
+          const daysAgo = period.failedAttempts - attempt + 2;
+          if (charged.status === 'declined')
+            declines.push({
+              attempt,
+              reason: charged.reason,
+              at: new Date(now.getTime() - daysAgo * DAY_MS),
+            });
         }
         const attempt = period.failedAttempts + 1;
         const [unpaid] = await tx
@@ -242,6 +259,25 @@ export async function seedDemoData(
           .returning();
         // The declined renewal is owed (R4): it is the account's balance.
         if (unpaid) await addBalanceEntries(tx, [periodChargeEntry(unpaid)], now);
+        // What the billing run would have recorded: each declined attempt and the status change.
+        if (unpaid && declines.length > 0) {
+          await tx.insert(paymentDeclines).values(
+            declines.map((decline) => ({
+              userId: id,
+              billingPeriodId: unpaid.id,
+              kind: 'renewal' as const,
+              ...decline,
+            })),
+          );
+          await tx.insert(accountEvents).values({
+            userId: id,
+            event: `renewal declined: ${declines[0]!.reason}`,
+            fromStatus: 'active',
+            toStatus: 'validating payment',
+            actor: 'billing-run',
+            at: declines[0]!.at,
+          });
+        }
       }
     }
     return { seeded: true, accounts: accounts.length };
