@@ -1,5 +1,4 @@
 import { request } from '../../../lib/api-client.ts';
-import { interactionDetailsEndpoint } from './interaction-details-endpoint.ts';
 
 /** What the provider tells its sign-in page about a pending interaction (docs/decisions/009). */
 export interface IInteractionDetails {
@@ -8,6 +7,10 @@ export interface IInteractionDetails {
   prompt: unknown;
   /** The e-mail the relying party passed as `login_hint`, if any. */
   loginHint: string | null;
+}
+
+export function interactionDetailsEndpoint(uid: string): string {
+  return `/oidc/interaction/${encodeURIComponent(uid)}/details`;
 }
 
 /** The answer is not what the contract promises (e.g. an HTML page): treated as a failure. */
