@@ -13,17 +13,15 @@ if (!root) throw new Error('index.html lacks #root');
 // The page's first request, sent now beside its code (docs/decisions/027).
 earlyRequestsFor(window.location.pathname).forEach(startEarlyGet);
 
-// The page's own code first, then one render: the layout does not show a loading state and then
-// move its footer when the page arrives (a layout shift). A page whose code fails to load renders
-// anyway and shows the route error.
-void preloadPage(window.location.pathname)
-  .catch(() => undefined)
-  .then(() => {
-    createRoot(root).render(
-      <StrictMode>
-        <ToastProvider>
-          <App />
-        </ToastProvider>
-      </StrictMode>,
-    );
-  });
+// The layout is painted at once (the header, the cookie banner) while the page's code, which the
+// server's links have the browser fetch beside the entry, arrives; the page then renders in its
+// place (docs/decisions/027). The footer starts below the fold (decision 020), so nothing on screen
+// moves when it does.
+void preloadPage(window.location.pathname).catch(() => undefined);
+createRoot(root).render(
+  <StrictMode>
+    <ToastProvider>
+      <App />
+    </ToastProvider>
+  </StrictMode>,
+);

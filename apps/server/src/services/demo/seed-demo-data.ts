@@ -19,7 +19,6 @@ import { issueSandboxToken } from '../../sandboxes/payments/sandbox-tokens.ts';
 import { sandboxBehaviourOf } from '../../sandboxes/payments/test-cards.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import {
-  accountEvents,
   billingPeriods,
   identities,
   paymentDeclines,
@@ -259,7 +258,7 @@ export async function seedDemoData(
           .returning();
         // The declined renewal is owed (R4): it is the account's balance.
         if (unpaid) await addBalanceEntries(tx, [periodChargeEntry(unpaid)], now);
-        // What the billing run would have recorded: each declined attempt and the status change.
+        // What the billing run would have recorded of each declined attempt.
         if (unpaid && declines.length > 0) {
           await tx.insert(paymentDeclines).values(
             declines.map((decline) => ({
@@ -269,14 +268,6 @@ export async function seedDemoData(
               ...decline,
             })),
           );
-          await tx.insert(accountEvents).values({
-            userId: id,
-            event: `renewal declined: ${declines[0]!.reason}`,
-            fromStatus: 'active',
-            toStatus: 'validating payment',
-            actor: 'billing-run',
-            at: declines[0]!.at,
-          });
         }
       }
     }

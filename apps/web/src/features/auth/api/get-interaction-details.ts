@@ -1,5 +1,4 @@
 import { request } from '../../../lib/api-client.ts';
-import { interactionDetailsEndpoint } from './interaction-details-endpoint.ts';
 
 /** What the provider tells its sign-in page about a pending interaction (docs/decisions/009). */
 export interface IInteractionDetails {
@@ -13,6 +12,10 @@ export interface IInteractionDetails {
 }
 
 export type TInteractionClient = 'dealer' | 'staff' | 'other';
+
+export function interactionDetailsEndpoint(uid: string): string {
+  return `/oidc/interaction/${encodeURIComponent(uid)}/details`;
+}
 
 /** The answer is not what the contract promises (e.g. an HTML page): treated as a failure. */
 export class UnexpectedResponseError extends Error {
