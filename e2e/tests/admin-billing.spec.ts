@@ -1,6 +1,12 @@
 import { formatCurrency } from '../../packages/domain/src/money.ts';
 import { R3_PRICE_TABLE, quote } from '../../packages/domain/src/prices.ts';
-import { openAccount, setPasswordFromMail, signInStaff, signUpDealer } from './admin-steps.ts';
+import {
+  anotherPerson,
+  openAccount,
+  setPasswordFromMail,
+  signInStaff,
+  signUpDealer,
+} from './admin-steps.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -13,7 +19,7 @@ test('billing refunds a trial payment; the console and the dealer’s Billing pa
   browser,
 }) => {
   const email = `e2e-billing-case-${Date.now()}@example.com`;
-  const dealerContext = await browser.newContext();
+  const dealerContext = await browser.newContext(anotherPerson(1));
   const dealer = await dealerContext.newPage();
   await signUpDealer(dealer, email);
   await setPasswordFromMail(dealer, email);

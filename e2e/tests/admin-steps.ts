@@ -69,6 +69,15 @@ export async function signInStaff(page: Page, role: DemoStaffMember['role']): Pr
   await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
 }
 
+/**
+ * A browser context for another person than the suite's (a dealer a staff test signs up, a
+ * visitor who writes to support): its own loopback client address, sent as a balancer would
+ * (the e2e server trusts the proxy header), so the per-address limits count it apart.
+ */
+export function anotherPerson(n: number) {
+  return { extraHTTPHeaders: { 'x-forwarded-for': `127.0.19.${n}` } };
+}
+
 export const DEALER_PASSWORD = 'Console!Pass2026';
 
 /** A new dealer signs up with the approved sandbox card: the sign-up payment opens its trial (R4). */

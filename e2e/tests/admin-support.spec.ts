@@ -1,4 +1,10 @@
-import { openAccount, setPasswordFromMail, signInStaff, signUpDealer } from './admin-steps.ts';
+import {
+  anotherPerson,
+  openAccount,
+  setPasswordFromMail,
+  signInStaff,
+  signUpDealer,
+} from './admin-steps.ts';
 import { expect, test } from './fixtures.ts';
 
 /**
@@ -10,7 +16,7 @@ test('support finds an account, resends its verification e-mail, and ends its se
   browser,
 }) => {
   const email = `e2e-support-call-${Date.now()}@example.com`;
-  const dealerContext = await browser.newContext();
+  const dealerContext = await browser.newContext(anotherPerson(2));
   const dealer = await dealerContext.newPage();
   await signUpDealer(dealer, email);
 
