@@ -69,13 +69,26 @@ declare module 'fastify' {
   interface FastifySchema {
     /**
      * Error statuses this route answers besides the ones its declaration implies (400 for a
-     * schema, 401/403 for a session, 403/415 for the CSRF and JSON-only checks, 413, 429).
+     * schema, 401/403 for a session, 403/415 for the CSRF and JSON-only checks, 413, 429, 409
+     * for a keyed body).
      */
     errors?: readonly number[];
   }
 }
 
 const zodTransform = createJsonSchemaTransform({});
+
+/** The body fields that make a request once-per-key (R12, docs/decisions/026). */
+export const REQUEST_KEY_FIELDS = ['requestKey', 'idempotencyKey'] as const;
+
+/**
+ * Whether a route's body carries a request key. A keyed action answers 409 when its key was
+ * already used for another action, whatever the route, so the status is implied, not listed.
+ */
+function isKeyedBody(body: unknown): boolean {
+  const shape = (body as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return shape !== undefined && REQUEST_KEY_FIELDS.some((field) => field in shape);
+}
 
 /**
  * Completes a route's OpenAPI operation from what the route table already knows
@@ -105,6 +118,7 @@ function documentRoute(input: {
   if (signedIn) statuses.add(401).add(403);
   if (csrf) statuses.add(403).add(415);
   if (unsafe) statuses.add(413);
+  if (isKeyedBody(schema.body)) statuses.add(409);
   const errors: Record<number, object> = {};
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const body = status === 403 && signedIn ? ZForbiddenSchema : ZApiErrorSchema;
