@@ -219,6 +219,19 @@ describe('operator console: account actions', () => {
   describe('support', () => {
     it('resends the verification e-mail once per key; nothing to verify is 409', async () => {
       const { user, identity } = await unverifiedDealer();
+      // The account page says so, and the console offers the action from it.
+      const profileOf = async (userId: string) =>
+        (
+          await t.app.inject({
+            method: 'GET',
+            url: `/api/admin/accounts/${userId}`,
+            headers: { cookie: staff.support.cookie },
+          })
+        ).json().data.profile;
+      expect((await profileOf(user.id)).identity).toEqual({
+        passwordSet: false,
+        emailVerified: false,
+      });
       const body = { requestKey: key() };
       const first = await post(staff.support.cookie, url(user.id, 'resend-verification'), body);
       expect(first.statusCode).toBe(200);
@@ -245,6 +258,11 @@ describe('operator console: account actions', () => {
         .set({ passwordHash: 'set', emailVerified: true })
         .where(eq(identities.id, identity.id));
       const legacy = await plainDealer(t);
+      expect((await profileOf(user.id)).identity).toEqual({
+        passwordSet: true,
+        emailVerified: true,
+      });
+      expect((await profileOf(legacy.id)).identity).toBeNull();
       for (const userId of [user.id, legacy.id]) {
         const refused = await post(staff.support.cookie, url(userId, 'resend-verification'), {
           requestKey: key(),

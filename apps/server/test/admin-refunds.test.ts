@@ -60,6 +60,21 @@ describe('operator console: refunds', () => {
     });
   const renewing = () =>
     renewingDealer(t, { now: NOW, today: '2026-03-10', previous: '2026-02-10' });
+  /** The dealer cancels (R4): within the trial, the sign-up charge is refunded. */
+  const cancelAccount = async (userId: string) =>
+    t.app.inject({
+      method: 'PATCH',
+      url: '/api/users/cancel',
+      headers: {
+        cookie: `${browser.cookie}; ${SESSION_COOKIE}=${await sessionFor(t, userId, NOW)}`,
+        'x-csrf-token': browser.token,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({
+        cancellationReasonOptions: ['too-expensive'],
+        userProvidedCancelReason: '',
+      }),
+    });
   const refundRows = (paymentId: string) =>
     t.app.db.select().from(refunds).where(eq(refunds.paymentId, paymentId));
   const refundEntries = (userId: string) =>
@@ -280,19 +295,7 @@ describe('operator console: refunds', () => {
 
   it('a payment the trial cancellation refunded is fully refunded already', async () => {
     const { user, payment } = await signedUpDealer(t, browser);
-    const cancel = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/users/cancel',
-      headers: {
-        cookie: `${browser.cookie}; ${SESSION_COOKIE}=${await sessionFor(t, user.id, NOW)}`,
-        'x-csrf-token': browser.token,
-        'content-type': 'application/json',
-      },
-      payload: JSON.stringify({
-        cancellationReasonOptions: ['too-expensive'],
-        userProvidedCancelReason: '',
-      }),
-    });
+    const cancel = await cancelAccount(user.id);
     expect(cancel.statusCode, cancel.body).toBe(200);
     const response = await refund(user.id, payment.id, 100);
     expect(response.statusCode).toBe(409);
@@ -303,19 +306,7 @@ describe('operator console: refunds', () => {
   it('a trial cancellation after a partial staff refund refunds only the rest', async () => {
     const { user, payment } = await signedUpDealer(t, browser);
     expect((await refund(user.id, payment.id, 2000)).statusCode).toBe(200);
-    const cancel = await t.app.inject({
-      method: 'PATCH',
-      url: '/api/users/cancel',
-      headers: {
-        cookie: `${browser.cookie}; ${SESSION_COOKIE}=${await sessionFor(t, user.id, NOW)}`,
-        'x-csrf-token': browser.token,
-        'content-type': 'application/json',
-      },
-      payload: JSON.stringify({
-        cancellationReasonOptions: ['too-expensive'],
-        userProvidedCancelReason: '',
-      }),
-    });
+    const cancel = await cancelAccount(user.id);
     expect(cancel.statusCode, cancel.body).toBe(200);
     const given = await gatewayRefundsOf(t, payment.gatewayTransactionId);
     expect(given.map((row) => row.amountCents).sort((a, b) => a - b)).toEqual(
@@ -324,6 +315,83 @@ describe('operator console: refunds', () => {
     const [paid] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
     expect(paid!.status).toBe('refunded');
     expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+  });
+
+  it('a staff refund while the trial cancellation waits for the gateway is refused: the charge goes back once', async () => {
+    const { user, payment } = await signedUpDealer(t, browser);
+    const refundAtGateway = t.app.payments.refund.bind(t.app.payments);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let asked!: () => void;
+    const gatewayAsked = new Promise<void>((resolve) => (asked = resolve));
+    // The cancellation's refund reaches the gateway and waits there.
+    const held = vi.spyOn(t.app.payments, 'refund').mockImplementationOnce(async (input) => {
+      asked();
+      await released;
+      return refundAtGateway(input);
+    });
+    try {
+      const cancelling = cancelAccount(user.id);
+      await gatewayAsked;
+      const response = await refund(user.id, payment.id, payment.amountCents);
+      expect(response.statusCode).toBe(409);
+      expect(response.json().code).toBe('REFUND_NOT_ALLOWED');
+      release();
+      const cancel = await cancelling;
+      expect(cancel.statusCode, cancel.body).toBe(200);
+    } finally {
+      held.mockRestore();
+    }
+    const given = await gatewayRefundsOf(t, payment.gatewayTransactionId);
+    expect(given.map((row) => row.amountCents)).toEqual([payment.amountCents]);
+    expect(await refundRows(payment.id)).toEqual([]);
+    expect(await auditOf(t, user.id)).toEqual([]);
+  });
+
+  it('a trial cancellation the gateway did not answer keeps its claim; the retry refunds the same amount, once', async () => {
+    const { user, payment } = await signedUpDealer(t, browser);
+    expect((await refund(user.id, payment.id, 1500)).statusCode).toBe(200);
+    const refundAtGateway = t.app.payments.refund.bind(t.app.payments);
+    const lost = vi.spyOn(t.app.payments, 'refund').mockImplementationOnce(async (input) => {
+      await refundAtGateway(input);
+      throw new PaymentGatewayError('network_error', 'no answer in time');
+    });
+    try {
+      const first = await cancelAccount(user.id);
+      expect(first.statusCode).toBe(400);
+      expect(first.json().code).toBe('CANCEL_ACCOUNT_FAILED');
+    } finally {
+      lost.mockRestore();
+    }
+    // The claim holds: no staff refund opens on the payment in between.
+    expect((await refund(user.id, payment.id, 100)).json().code).toBe('REFUND_NOT_ALLOWED');
+    const retry = await cancelAccount(user.id);
+    expect(retry.statusCode, retry.body).toBe(200);
+    const given = await gatewayRefundsOf(t, payment.gatewayTransactionId);
+    expect(given.map((row) => row.amountCents).sort((a, b) => a - b)).toEqual(
+      [1500, payment.amountCents - 1500].sort((a, b) => a - b),
+    );
+    const [paid] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(paid).toMatchObject({
+      status: 'refunded',
+      refundClaimedCents: payment.amountCents - 1500,
+    });
+  });
+
+  it('a trial cancellation the gateway refused gives the payment back to staff refunds', async () => {
+    const { user, payment } = await signedUpDealer(t, browser);
+    const refused = vi
+      .spyOn(t.app.payments, 'refund')
+      .mockRejectedValueOnce(new PaymentGatewayError('refund_not_allowed', 'refund refused'));
+    try {
+      expect((await cancelAccount(user.id)).statusCode).toBe(400);
+    } finally {
+      refused.mockRestore();
+    }
+    const [kept] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(kept).toMatchObject({ status: 'succeeded', refundClaimedAt: null });
+    const response = await refund(user.id, payment.id, payment.amountCents);
+    expect(response.statusCode, response.body).toBe(200);
   });
 
   it('a refund whose gateway answer was lost stays pending and is completed once by the same key', async () => {

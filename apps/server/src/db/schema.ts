@@ -446,9 +446,21 @@ export const payments = pgTable(
       .notNull()
       .default('succeeded'),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /**
+     * The trial cancellation's claim on the payment (R4, R12), taken under the payment's lock
+     * before the gateway is asked: from then on no staff refund opens on it, and a retried
+     * cancellation refunds the same amount again with the same key.
+     */
+    refundClaimedAt: timestamp('refund_claimed_at', { withTimezone: true }),
+    refundClaimedCents: integer('refund_claimed_cents'),
     createdAt: createdAt(),
   },
-  (table) => [index('payments_user_date_idx').on(table.userId, table.activationDate)],
+  (table) => [
+    index('payments_user_date_idx').on(table.userId, table.activationDate),
+    // The console finds an account by a gateway transaction id or a card's last four (R12).
+    index('payments_gateway_transaction_idx').on(table.gatewayTransactionId),
+    index('payments_card_last4_idx').on(table.cardLast4),
+  ],
 );
 
 /** Every change of an account's status, with who or what caused it (issue 5's audit trail). */

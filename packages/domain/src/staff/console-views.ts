@@ -50,7 +50,20 @@ export const ZStaffAccountProfileSchema = z.object({
     .nullable(),
   autoCheckPasswordSet: z.boolean(),
   carfaxConnected: z.boolean(),
+  /** The DealerPass ID's sign-in state; null for a migrated account without one. */
+  identity: z.object({ passwordSet: z.boolean(), emailVerified: z.boolean() }).nullable(),
 });
+
+/**
+ * Whether the verification e-mail can be sent again (R12): a DealerPass ID whose password is not
+ * set yet or whose e-mail is not verified. The server refuses the action otherwise (409), and
+ * the console does not offer it.
+ */
+export function isVerificationPending(
+  identity: { passwordSet: boolean; emailVerified: boolean } | null,
+): boolean {
+  return identity !== null && (!identity.passwordSet || !identity.emailVerified);
+}
 
 export const ZStatusHistoryEntrySchema = z.object({
   at: instant,

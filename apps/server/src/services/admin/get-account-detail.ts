@@ -8,6 +8,7 @@ import {
   balanceEntries,
   billingPeriods,
   carfaxConnections,
+  identities,
   mailOutbox,
   payments,
   refunds,
@@ -42,6 +43,7 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
   const addresses = accountAddresses(user);
 
   const [
+    identity,
     carfax,
     history,
     subscription,
@@ -55,6 +57,16 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
     sessionRows,
     mails,
   ] = await Promise.all([
+    user.karId
+      ? db
+          .select({
+            passwordSet: sql<boolean>`${identities.passwordHash} is not null`,
+            emailVerified: identities.emailVerified,
+          })
+          .from(identities)
+          .where(eq(identities.id, user.karId))
+          .then((rows) => rows[0] ?? null)
+      : null,
     db
       .select({ connectedAt: carfaxConnections.connectedAt })
       .from(carfaxConnections)
@@ -191,6 +203,7 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
         : null,
       autoCheckPasswordSet: Boolean(user.autoCheckPasswordEnc),
       carfaxConnected: carfax.length > 0,
+      identity,
     },
     status: {
       accountStatus: user.accountStatus,

@@ -2,7 +2,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import { cancellationKind } from '@dealerpass/domain/billing/charges';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TCancelSubscriptionRequest } from '@dealerpass/domain/schemas/cancellation';
-import type { Transaction } from '../../db/client.ts';
+import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
@@ -47,8 +48,7 @@ export async function cancelSubscription(
   const inTrial =
     payment !== undefined && cancellationKind(payment.createdAt, deps.now()) === 'cancelInTrial';
 
-  // What staff refunded of it already (R12) is not refunded again: the rest is.
-  const rest = inTrial ? await refundableCents(deps.db, payment) : 0;
+  const rest = inTrial ? await claimTrialRefund(deps.db, payment.id, deps.now()) : 0;
   if (inTrial && rest > 0) {
     try {
       await deps.payments.refund({
@@ -57,6 +57,11 @@ export async function cancelSubscription(
         idempotencyKey: `refund:${payment.id}`,
       });
     } catch (error) {
+      // Refused: nothing was refunded, so staff may refund the payment again. Unanswered: the
+      // refund may have happened; the claim stays for the retry, which the key makes one refund.
+      if (error instanceof PaymentGatewayError && !error.retryable) {
+        await releaseTrialRefund(deps.db, payment.id);
+      }
       throw cancelFailed(error);
     }
   }
@@ -120,6 +125,37 @@ export async function cancelSubscription(
     }
   });
   return getUserRow(deps.db, userId);
+}
+
+/**
+ * Claims the sign-up payment for the trial cancellation's refund (R4) under the payment's lock,
+ * the lock every staff refund of it takes (R12): what staff refunded or has in flight already is
+ * not refunded again, only the rest, and once claimed no staff refund opens on it. A claim taken
+ * by an earlier try that got no answer is kept with its amount, so the retry asks the same.
+ */
+async function claimTrialRefund(db: Database, paymentId: string, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(eq(payments.id, paymentId))
+      .for('update');
+    if (!payment) throw cancelFailed();
+    if (payment.refundClaimedCents !== null) return payment.refundClaimedCents;
+    const rest = await refundableCents(tx, payment);
+    await tx
+      .update(payments)
+      .set({ refundClaimedAt: now, refundClaimedCents: rest })
+      .where(eq(payments.id, paymentId));
+    return rest;
+  });
+}
+
+async function releaseTrialRefund(db: Database, paymentId: string): Promise<void> {
+  await db
+    .update(payments)
+    .set({ refundClaimedAt: null, refundClaimedCents: null })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'succeeded')));
 }
 
 async function recordReason(

@@ -26,13 +26,13 @@ export async function staffRefundedCents(
 
 /**
  * What may still be refunded of a payment (R12): nothing of one the trial cancellation refunded
- * (R4: it refunds the whole charge) and otherwise its amount less every staff refund, in flight
- * or done.
+ * or has claimed to refund (R4: it refunds the rest of the charge) and otherwise its amount less
+ * every staff refund, in flight or done.
  */
 export async function refundableCents(
   db: Database | Transaction,
-  payment: Pick<typeof payments.$inferSelect, 'id' | 'status' | 'amountCents'>,
+  payment: Pick<typeof payments.$inferSelect, 'id' | 'status' | 'amountCents' | 'refundClaimedAt'>,
 ): Promise<number> {
-  if (payment.status !== 'succeeded') return 0;
+  if (payment.status !== 'succeeded' || payment.refundClaimedAt !== null) return 0;
   return payment.amountCents - (await staffRefundedCents(db, payment.id, { inFlight: true }));
 }

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
+import { isVerificationPending } from '@dealerpass/domain/staff/console-views';
 import { identities } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { sendVerificationMail } from '../signup/send-verification-mail.ts';
@@ -23,9 +24,12 @@ export async function resendVerification(
       : [];
     // A migrated account without a DealerPass ID links one itself (R6); a verified ID with a
     // password has nothing left to verify.
-    if (!identity || (identity.passwordHash !== null && identity.emailVerified)) {
-      throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
-    }
+    if (!identity) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
+    const state = {
+      passwordSet: identity.passwordHash !== null,
+      emailVerified: identity.emailVerified,
+    };
+    if (!isVerificationPending(state)) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
     await sendVerificationMail(tx, deps, {
       identityId: identity.id,
       email: identity.email,
@@ -33,10 +37,6 @@ export async function resendVerification(
       forwardTo: '',
       now: input.now,
     });
-    const state = {
-      passwordSet: identity.passwordHash !== null,
-      emailVerified: identity.emailVerified,
-    };
     return { before: state, after: { ...state, verificationSentTo: identity.email } };
   });
 }

@@ -1,5 +1,8 @@
 import { accountFlags } from '@dealerpass/domain/account/status';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import {
+  isVerificationPending,
+  type TStaffAccountDetail,
+} from '@dealerpass/domain/staff/console-views';
 import { takeAccountAction, type TAccountActionPath } from '../api/take-account-action.ts';
 import { useMayTake } from '../staff-member.tsx';
 import { ActionButton, type IActionDialogSpec, type IActionInput } from './action-dialog.tsx';
@@ -35,7 +38,7 @@ export function AccountActions({
   const retryable = flags.validatingPayment || (detail.subscription?.failedAttempts ?? 0) > 0;
 
   const actions: IAction[] = [];
-  if (mayTake('resendVerification')) {
+  if (mayTake('resendVerification') && isVerificationPending(detail.profile.identity)) {
     actions.push({
       key: 'resend',
       path: 'resend-verification',

@@ -6,6 +6,14 @@ import { StatusLabel, statusText } from './status-label.tsx';
 
 type TDetail = TStaffAccountDetail;
 
+/** The DealerPass ID as support needs it on a call: linked, and whether sign-in is set up. */
+function identityText(identity: TDetail['profile']['identity']): string {
+  if (!identity) return 'None (legacy sign-in)';
+  if (!identity.passwordSet) return 'Linked; no password set yet';
+  if (!identity.emailVerified) return 'Linked; e-mail not verified';
+  return 'Linked; password set, e-mail verified';
+}
+
 /** Who the dealer is. R7/R12: the card is brand, last four and expiry; secrets are yes or no. */
 export function ProfileSection({ profile }: { profile: TDetail['profile'] }) {
   const address = [
@@ -28,7 +36,7 @@ export function ProfileSection({ profile }: { profile: TDetail['profile'] }) {
           ['Alternate phone', profile.altPhone],
           ['Address', address],
           ['DealerPass user id', <span className="admin-mono">{profile.dealerpassUserId}</span>],
-          ['DealerPass ID', profile.karId ? 'Linked' : 'None (legacy sign-in)'],
+          ['DealerPass ID', identityText(profile.identity)],
           ['Legacy username', profile.legacyUsername],
           [
             'Card',

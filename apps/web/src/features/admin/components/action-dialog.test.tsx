@@ -2,6 +2,7 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { ActionButton, type IActionDialogSpec, type IActionInput } from './action-dialog.tsx';
 
 const REFUND: IActionDialogSpec = {
@@ -123,5 +124,42 @@ describe('ActionButton (decision 026: one request key per opening, amounts in ce
     await waitFor(() =>
       expect(run).toHaveBeenCalledWith({ requestKey: '00000000-0000-4000-8000-000000000001' }),
     );
+  });
+  it('announces the server’s refusal in the dialog, keeps it open, and sends the same key again', async () => {
+    const run = vi
+      .fn<(input: IActionInput) => Promise<unknown>>()
+      .mockRejectedValueOnce(
+        new ApiError(409, {
+          code: 'ACTION_NOT_ALLOWED',
+          message: 'This action is not possible in the account’s current state.',
+        }),
+      )
+      .mockResolvedValueOnce({});
+    const user = userEvent.setup();
+    renderButton(run, {
+      label: 'Block',
+      description: <p>Blocked until unblocked.</p>,
+      confirmLabel: 'Block',
+      done: 'The account was blocked.',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Block' }));
+    const dialog = screen.getByRole('dialog', { hidden: true });
+    await user.type(within(dialog).getByLabelText(/^Reason/), 'Fraud report');
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
+    const summary = await within(dialog).findByRole('alert');
+    expect(summary.textContent).toContain('The action was not taken');
+    expect(summary.textContent).toContain(
+      'This action is not possible in the account’s current state.',
+    );
+    expect((dialog as HTMLDialogElement).open).toBe(true);
+    expect(screen.queryByText('The account was blocked.')).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
+    await screen.findByText('The account was blocked.');
+    expect(run.mock.calls.map(([input]) => input.requestKey)).toEqual([
+      '00000000-0000-4000-8000-000000000001',
+      '00000000-0000-4000-8000-000000000001',
+    ]);
   });
 });
