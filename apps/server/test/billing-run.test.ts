@@ -113,6 +113,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       amountCents: 13800,
       activationDate: '2026-03-15',
       status: 'succeeded',
+      createdAt: now,
     });
     expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
     // Stored with the receipt, so the year zip computes nothing (R9).

@@ -301,6 +301,8 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
         amountCents: expected,
         cardLast4: '1111',
         activationDate: '2026-03-15',
+        // The application's clock, not the database's: the trial (R4) is counted from it.
+        createdAt: NOW,
       });
       expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
       const [charge] = await t.app.db

@@ -345,8 +345,8 @@ async function seedPaymentHistory(
       activationDate: periodStart,
       now: chargedAt,
     });
-    // Dated when it was charged: the trial (R4) counts from the sign-up payment's time.
-    await tx.insert(payments).values({ ...row, createdAt: chargedAt });
+    // Dated when it was charged (the record takes `now`): the trial (R4) counts from it.
+    await tx.insert(payments).values(row);
     await addBalanceEntries(
       tx,
       paidPeriodEntries(period, { id: row.id!, amountCents: row.amountCents }),

@@ -74,6 +74,8 @@ export function paymentRecord(input: {
       activationDate,
       receiptPdf,
       receiptCrc32: receiptCrc32(receiptPdf),
+      // The application's clock, as every business time (the trial is counted from it, R4).
+      createdAt: input.now,
     },
     mail: {
       to: user.email,

@@ -101,6 +101,7 @@ export async function recordPayments(
     activation_date: ['date', (row) => row.activationDate],
     receipt_pdf: ['bytea', (row) => row.receiptPdf],
     receipt_crc32: ['bigint', (row) => row.receiptCrc32],
+    created_at: ['timestamptz', () => now.toISOString()],
   });
   const inserted = (await tx.execute(sql`
     insert into ${payments} (${paid.names}) ${paid.select}
