@@ -441,6 +441,59 @@ describe('operator console: refunds', () => {
     }
   });
 
+  it('a charged-back payment has nothing left to refund, and the account page says so', async () => {
+    const { user, payment } = await renewing();
+    const paymentView = async () => {
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/accounts/${user.id}`,
+        headers: { cookie: staff.billing.cookie },
+      });
+      const views = response.json().data.payments as { paymentId: string }[];
+      return views.find((view) => view.paymentId === payment!.id);
+    };
+    expect(await paymentView()).toMatchObject({
+      refundableCents: payment!.amountCents,
+      chargedBackAt: null,
+    });
+    // A refund in flight counts against what is left, on the page as in the check.
+    const pending = await t.app.db
+      .insert(refunds)
+      .values({
+        paymentId: payment!.id,
+        userId: user.id,
+        amountCents: 500,
+        status: 'pending',
+        requestKey: key(),
+        reason: REASON,
+        staffId: staff.billing.staffId,
+        receiptPdf: Buffer.from('%PDF-'),
+        createdAt: NOW,
+      })
+      .returning();
+    expect((await paymentView())!).toMatchObject({ refundableCents: payment!.amountCents - 500 });
+    await t.app.db.delete(refunds).where(eq(refunds.id, pending[0]!.id));
+
+    const chargeback = await consolePost(
+      t,
+      browser,
+      staff.billing.cookie,
+      `/api/admin/accounts/${user.id}/payments/${payment!.id}/chargeback`,
+      { requestKey: key(), reason: 'Dispute 5120 from the card network' },
+    );
+    expect(chargeback.statusCode, chargeback.body).toBe(200);
+    expect(await paymentView()).toMatchObject({
+      refundableCents: 0,
+      chargedBackAt: NOW.toISOString(),
+    });
+    // The card network gave the money back already: a refund would give it twice.
+    const response = await refund(user.id, payment!.id, 100);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().code).toBe('REFUND_NOT_ALLOWED');
+    expect(await gatewayRefundsOf(t, payment!.gatewayTransactionId)).toEqual([]);
+    expect(await refundRows(payment!.id)).toEqual([]);
+  });
+
   it('another account’s payment, or an unknown one, is 404', async () => {
     const { payment } = await renewing();
     const stranger = await plainDealer(t);

@@ -453,6 +453,8 @@ export const payments = pgTable(
      */
     refundClaimedAt: timestamp('refund_claimed_at', { withTimezone: true }),
     refundClaimedCents: integer('refund_claimed_cents'),
+    /** When a chargeback of it was recorded (R4): the card network gave it back, so no refund does. */
+    chargedBackAt: timestamp('charged_back_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [

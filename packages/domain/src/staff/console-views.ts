@@ -104,6 +104,13 @@ export const ZStaffPaymentSchema = z.object({
   amountCents: z.number().int(),
   /** Succeeded refunds; the whole amount for a payment refunded in the trial (R4). */
   refundedCents: z.number().int(),
+  /**
+   * What a staff refund may still take (R12): none of a payment refunded or claimed by the trial
+   * cancellation, or charged back; otherwise what neither a done nor an in-flight refund took.
+   */
+  refundableCents: z.number().int(),
+  /** When a chargeback of it was recorded; null if none. */
+  chargedBackAt: instant.nullable(),
   status: z.string(),
   cardBrand: z.string(),
   cardLast4: z.string(),

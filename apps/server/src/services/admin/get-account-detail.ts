@@ -19,6 +19,7 @@ import {
 } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
+import { refundableCentsSql } from '../billing/payment-refunds.ts';
 import { accountAddresses, paymentRefundedCents, receiptPath } from './account-records.ts';
 
 /** Rows per list on the account page: enough for years of monthly billing, bounded all the same. */
@@ -95,6 +96,8 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
         gatewayTransactionId: payments.gatewayTransactionId,
         createdAt: payments.createdAt,
         refundedCents: paymentRefundedCents(),
+        refundableCents: refundableCentsSql(),
+        chargedBackAt: payments.chargedBackAt,
       })
       .from(payments)
       .where(eq(payments.userId, userId))
@@ -246,6 +249,8 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
       activationDate: row.activationDate,
       amountCents: row.amountCents,
       refundedCents: row.status === 'refunded' ? row.amountCents : Number(row.refundedCents),
+      refundableCents: Number(row.refundableCents),
+      chargedBackAt: iso(row.chargedBackAt),
       status: row.status,
       cardBrand: row.cardBrand,
       cardLast4: row.cardLast4,

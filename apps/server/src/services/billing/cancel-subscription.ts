@@ -142,7 +142,7 @@ async function claimTrialRefund(db: Database, paymentId: string, now: Date): Pro
       .for('update');
     if (!payment) throw cancelFailed();
     if (payment.refundClaimedCents !== null) return payment.refundClaimedCents;
-    const rest = await refundableCents(tx, payment);
+    const rest = await refundableCents(tx, paymentId);
     await tx
       .update(payments)
       .set({ refundClaimedAt: now, refundClaimedCents: rest })

@@ -1,7 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Transaction } from '../../db/client.ts';
-import type { payments } from '../../db/schema.ts';
-import { refunds } from '../../db/schema.ts';
+import { payments, refunds } from '../../db/schema.ts';
 
 /**
  * What staff refunds took of a payment (R12): the succeeded ones, and with `inFlight` those still
@@ -25,14 +24,30 @@ export async function staffRefundedCents(
 }
 
 /**
- * What may still be refunded of a payment (R12): nothing of one the trial cancellation refunded
- * or has claimed to refund (R4: it refunds the rest of the charge) and otherwise its amount less
- * every staff refund, in flight or done.
+ * What may still be refunded of a payment (R12), as SQL over "payments": nothing of one that is
+ * not an approved payment any more (the trial cancellation refunded it, R4), that the trial
+ * cancellation has claimed, or that was charged back (the card network gave it back already);
+ * otherwise its amount less every staff refund, in flight or done. One definition for the
+ * refund's check and the console's account page.
  */
+export function refundableCentsSql() {
+  return sql<number>`(case
+    when ${payments.status} <> 'succeeded'
+      or ${payments.refundClaimedAt} is not null
+      or ${payments.chargedBackAt} is not null then 0
+    else ${payments.amountCents} - coalesce((select sum(r.amount_cents) from refunds r
+      where r.payment_id = "payments"."id" and r.status in ('pending', 'succeeded')), 0)
+    end)::int`;
+}
+
+/** The same for one payment; under the payment's lock when `db` holds it. */
 export async function refundableCents(
   db: Database | Transaction,
-  payment: Pick<typeof payments.$inferSelect, 'id' | 'status' | 'amountCents' | 'refundClaimedAt'>,
+  paymentId: string,
 ): Promise<number> {
-  if (payment.status !== 'succeeded' || payment.refundClaimedAt !== null) return 0;
-  return payment.amountCents - (await staffRefundedCents(db, payment.id, { inFlight: true }));
+  const [row] = await db
+    .select({ cents: refundableCentsSql() })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  return Number(row?.cents ?? 0);
 }

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
@@ -7,8 +7,9 @@ import { changeAccountStatus } from './ledger/change-account-status.ts';
 
 /**
  * A chargeback of a payment (R4): the 25-dollar fee is added to the balance and the account is
- * inactive, with an audit event naming the payment. Recording the same chargeback again
- * changes nothing. Returns whether it was recorded now.
+ * inactive, with an audit event naming the payment, and the payment is marked charged back: no
+ * refund goes out of it after. Recording the same chargeback again changes nothing. Returns
+ * whether it was recorded now.
  */
 export async function recordChargeback(
   db: Database,
@@ -26,21 +27,23 @@ export async function recordChargebackIn(
   input: { paymentId: string; now: Date; actor: string; details?: Record<string, unknown> },
 ): Promise<boolean> {
   const { paymentId, now, actor } = input;
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
-  if (!payment) throw new Error(`no payment ${paymentId}`);
-  const [user] = await tx.select().from(users).where(eq(users.id, payment.userId)).for('update');
+  const [owner] = await tx
+    .select({ userId: payments.userId })
+    .from(payments)
+    .where(eq(payments.id, paymentId));
+  if (!owner) throw new Error(`no payment ${paymentId}`);
+  // The account, then the payment: the order every chargeback takes its locks in. The payment's
+  // lock is the one a staff refund reads what is left under, so the two never both return it.
+  const [user] = await tx.select().from(users).where(eq(users.id, owner.userId)).for('update');
   if (!user) throw new Error('user vanished');
-  const [already] = await tx
-    .select({ id: accountEvents.id })
-    .from(accountEvents)
-    .where(
-      and(
-        eq(accountEvents.userId, user.id),
-        eq(accountEvents.event, 'chargeback'),
-        sql`${accountEvents.details}->>'paymentId' = ${paymentId}`,
-      ),
-    );
-  if (already) return false;
+  const [payment] = await tx
+    .select({ chargedBackAt: payments.chargedBackAt })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .for('update');
+  if (!payment) throw new Error(`no payment ${paymentId}`);
+  if (payment.chargedBackAt) return false;
+  await tx.update(payments).set({ chargedBackAt: now }).where(eq(payments.id, paymentId));
   await addBalanceEntries(
     tx,
     [

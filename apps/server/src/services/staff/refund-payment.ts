@@ -114,7 +114,7 @@ async function openRefund(
         .from(refunds)
         .where(eq(refunds.requestKey, input.requestKey));
       if (raced) return { row: raced, fresh: false };
-      if (input.amountCents > (await refundableCents(tx, payment))) {
+      if (input.amountCents > (await refundableCents(tx, payment.id))) {
         throw new AppError(ERROR_CODES.REFUND_NOT_ALLOWED);
       }
       const [user] = await tx.select().from(users).where(eq(users.id, input.userId));
@@ -315,7 +315,7 @@ async function answer(db: Database, row: RefundRow, repeated: boolean): Promise<
       amountCents: row.amountCents,
       status: 'succeeded',
       paymentRefundedCents: await staffRefundedCents(db, payment.id, { inFlight: false }),
-      refundableCents: await refundableCents(db, payment),
+      refundableCents: await refundableCents(db, payment.id),
     },
   };
 }

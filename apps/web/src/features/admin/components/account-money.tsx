@@ -56,7 +56,12 @@ export function PaymentsSection({
                   <td className="admin-amount" data-testid="payment-refunded">
                     {payment.refundedCents > 0 ? money(payment.refundedCents) : '—'}
                   </td>
-                  <td>{payment.status}</td>
+                  <td>
+                    {payment.status}
+                    {payment.chargedBackAt ? (
+                      <>, charged back {dateTime(payment.chargedBackAt)}</>
+                    ) : null}
+                  </td>
                   <td>
                     {payment.cardBrand} •••• {payment.cardLast4}
                   </td>
@@ -129,11 +134,12 @@ function PaymentActions({
   onChanged: () => void;
 }) {
   const mayTake = useMayTake();
-  const left = payment.amountCents - payment.refundedCents;
+  // What the server counts as refundable (in-flight refunds, the trial's claim, a chargeback).
+  const left = payment.refundableCents;
   const when = businessDate(payment.activationDate);
   return (
     <div className="admin-row-actions">
-      {mayTake('refund') && payment.status === REFUNDABLE_STATUS && left > 0 ? (
+      {mayTake('refund') && left > 0 ? (
         <ActionButton
           spec={{
             label: 'Refund',
@@ -160,7 +166,7 @@ function PaymentActions({
           onDone={onChanged}
         />
       ) : null}
-      {mayTake('chargeback') && payment.status === REFUNDABLE_STATUS ? (
+      {mayTake('chargeback') && payment.status === REFUNDABLE_STATUS && !payment.chargedBackAt ? (
         <ActionButton
           spec={{
             label: 'Record chargeback',
