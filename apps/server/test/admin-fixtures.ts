@@ -17,6 +17,7 @@ import { renderReceiptPdf } from '../src/services/receipts/render-receipt.ts';
 import { sampleReceipt } from '../src/services/receipts/sample-receipt.ts';
 import type { TestApp, TestBrowser } from './helper.ts';
 import { createAccount } from './sign-in.ts';
+import { signupBody } from './signup-body.ts';
 import { staffSessionFor } from './staff-sign-in.ts';
 
 // The account actions' fixtures (console-money) and the read side's (console-ops), one file.
@@ -139,45 +140,18 @@ export async function signedUpDealer(t: TestApp, browser: TestBrowser) {
     method: 'POST',
     url: '/api/v2/signup',
     remoteAddress: freshIp(),
-    payload: {
-      firstName: 'Pat',
-      lastName: 'Dealer',
-      email,
-      phone: '313-555-0142',
-      phoneCountryCode: 'US',
-      dealership: 'Pat Motors',
-      deviceType: 'iPhone',
-      terms: true,
-      subscriptions: ['NADA', 'MMR', 'CF', 'AC'],
-      auctionAccessId: '100482913',
-      dealershipAuctionAccessId: '5104827',
-      address1: '400 Woodward Ave',
-      address2: '',
-      country: 'US',
-      state: 'MI',
-      city: 'Detroit',
-      zip: '48226',
-      promoCode: '',
-      referrer: '',
-      sameAddresses: true,
-      forwardTo: 'http://localhost:3000/login?returnTo=%2Faccount',
+    payload: signupBody(email, {
       paymentToken: card.paymentToken,
       cardBrand: card.cardBrand,
       cardLast4: card.cardLast4,
       creditCardExpiration: '1230',
       recaptcha: await t.solveCaptcha(),
-    },
+    }),
   });
   if (response.statusCode !== 201) throw new Error(`sign-up failed: ${response.body}`);
   const [user] = await t.app.db.select().from(users).where(eq(users.email, email));
   if (!user) throw new Error('no signed-up user');
-  // The payment row's created_at is the database's clock, not the app's (the test's clock is in
-  // the past): aligned here, since the trial (R4) is counted from it.
-  const [payment] = await t.app.db
-    .update(payments)
-    .set({ createdAt: t.app.now() })
-    .where(eq(payments.userId, user.id))
-    .returning();
+  const [payment] = await t.app.db.select().from(payments).where(eq(payments.userId, user.id));
   if (!payment) throw new Error('no sign-up payment');
   return { user, payment };
 }

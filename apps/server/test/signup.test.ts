@@ -21,6 +21,7 @@ import {
   users,
 } from '../src/db/schema.ts';
 import { seedDemoPromotions } from '../src/services/demo/seed-demo-promotions.ts';
+import { signupBody } from './signup-body.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 
 const NOW = new Date('2026-03-15T15:00:00Z');
@@ -36,33 +37,6 @@ const LEAD = {
   dealershipName: 'Pat Motors',
   termAndCondition: NOW.toISOString(),
 };
-
-function signupBody(email: string, overrides: Record<string, unknown> = {}) {
-  return {
-    firstName: 'Pat',
-    lastName: 'Dealer',
-    email,
-    phone: '313-555-0142',
-    phoneCountryCode: 'US',
-    dealership: 'Pat Motors',
-    deviceType: 'iPhone',
-    terms: true,
-    subscriptions: ['NADA', 'MMR', 'CF', 'AC'],
-    auctionAccessId: '100482913',
-    dealershipAuctionAccessId: '5104827',
-    address1: '400 Woodward Ave',
-    address2: '',
-    country: 'US',
-    state: 'MI',
-    city: 'Detroit',
-    zip: '48226',
-    promoCode: '',
-    referrer: '',
-    sameAddresses: true,
-    forwardTo: 'http://localhost:3000/login?returnTo=%2Faccount',
-    ...overrides,
-  };
-}
 
 describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
   let t: TestApp;
