@@ -74,6 +74,14 @@ const FIELD_HINTS: [RegExp, fc.Arbitrary<string>][] = [
   [/phone$/i, fc.constantFrom('313-555-0142', '313-555-0100')],
   [/password$/i, fc.constant('Str0ng!Passw0rd')],
   [/^termAndCondition$/, fc.constant(new Date().toISOString())],
+  [
+    /Date$/,
+    fc
+      .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2035-12-31T00:00:00Z') })
+      .map((date) =>
+        Number.isNaN(date.getTime()) ? '2030-01-01' : date.toISOString().slice(0, 10),
+      ),
+  ],
   [/zip$/i, fc.constantFrom('48201', '90210')],
   [/state$/i, fc.constantFrom('MI', 'CA')],
   [/^subscriptions$/, fc.constantFrom('NADA', 'MMR', 'CF', 'AC')],
