@@ -161,6 +161,13 @@ describe('subscription changes (R10)', () => {
     expect(paid).toHaveLength(1);
     expect(paid[0]!.amountCents).toBe(3355);
     expect(first.json().data.paymentId).toBe(paid[0]!.id);
+    // Dated by the application's clock, as the charge's lease is counted against it.
+    const [recorded] = await t.app.db
+      .select()
+      .from(subscriptionChanges)
+      .where(eq(subscriptionChanges.idempotencyKey, key));
+    expect(recorded!.createdAt).toEqual(now);
+    expect(paid[0]!.createdAt).toEqual(now);
     const text = pdfText(paid[0]!.receiptPdf);
     expect(text).toContain('Prorated: Manheim Market Report (16 of 31 days)');
     expect(text).toContain('Mar 25, 2026');

@@ -113,6 +113,7 @@ export async function changeSubscription(
         codesRequested: [...plan.fromNextBill.codes],
         amountCents: 0,
         result,
+        createdAt: now,
         settledAt: now,
       });
       return { kind: 'applied', result } as const;
@@ -149,6 +150,8 @@ export async function changeSubscription(
         amountCents: charged.totalCents,
         billingPeriodId: period!.id,
         result: { ...preview, changeId, paymentId: null },
+        // The application's clock: the charge's lease is counted from it against `now`.
+        createdAt: now,
       })
       .returning();
     return { kind: 'resume', change: change! } as const;
