@@ -130,6 +130,76 @@ describe('the OpenAPI description', () => {
     });
   });
 
+  it('bounds every number a request can carry to what a PostgreSQL integer holds', () => {
+    // Fuzzing sent a promotion's amount of 7,106,642,592,201,201 cents: its schema had no upper
+    // bound and the database's integer overflowed (a 500). Every number in every request
+    // schema, body, query and path alike, has both bounds inside the integer column's range.
+    const NOT_STORED: Record<string, string> = {
+      'POST /api/log': 'a client’s error report, written to the log and never to the database',
+    };
+    const INT_MIN = -(2 ** 31);
+    const INT_MAX = 2 ** 31 - 1;
+    type Schema = {
+      type?: string | string[];
+      minimum?: number;
+      maximum?: number;
+      exclusiveMinimum?: number;
+      exclusiveMaximum?: number;
+      properties?: Record<string, Schema>;
+      items?: Schema;
+      anyOf?: Schema[];
+      oneOf?: Schema[];
+      allOf?: Schema[];
+    };
+    const unbounded: string[] = [];
+    const walk = (schema: Schema | undefined, at: string) => {
+      if (!schema) return;
+      const types = [schema.type ?? []].flat();
+      if (types.includes('integer') || types.includes('number')) {
+        const min = schema.minimum ?? schema.exclusiveMinimum;
+        const max = schema.maximum ?? schema.exclusiveMaximum;
+        if (min === undefined || max === undefined || min < INT_MIN || max > INT_MAX) {
+          unbounded.push(`${at}: ${min ?? '-∞'} to ${max ?? '∞'}`);
+        }
+      }
+      for (const [name, child] of Object.entries(schema.properties ?? {})) {
+        walk(child, `${at}.${name}`);
+      }
+      walk(schema.items, `${at}[]`);
+      for (const child of [
+        ...(schema.anyOf ?? []),
+        ...(schema.oneOf ?? []),
+        ...(schema.allOf ?? []),
+      ])
+        walk(child, at);
+    };
+    let numbers = 0;
+    const count = (schema: unknown) => {
+      numbers += (
+        JSON.stringify(schema ?? {}).match(/"type":(\["[^\]]*)?"(integer|number)"/g) ?? []
+      ).length;
+    };
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        if (NOT_STORED[`${method.toUpperCase()} ${path}`]) continue;
+        const extended = op as Operation & {
+          requestBody?: { content?: Record<string, { schema?: Schema }> };
+          parameters?: { name: string; schema?: Schema }[];
+        };
+        for (const [type, content] of Object.entries(extended.requestBody?.content ?? {})) {
+          count(content.schema);
+          walk(content.schema, `${method.toUpperCase()} ${path} body(${type})`);
+        }
+        for (const parameter of extended.parameters ?? []) {
+          count(parameter.schema);
+          walk(parameter.schema, `${method.toUpperCase()} ${path} ${parameter.name}`);
+        }
+      }
+    }
+    expect(numbers).toBeGreaterThan(5);
+    expect(unbounded).toEqual([]);
+  });
+
   it('is generated from the routes’ zod schemas (bodies, parameters, responses)', () => {
     const signup = doc.paths['/api/v2/signup']!.post as unknown as {
       requestBody: { content: { 'application/json': { schema: { properties: object } } } };

@@ -35,6 +35,8 @@ describe('promotion codes (issue 6, decision 013)', () => {
     ['percent_off', 0, false],
     ['amount_off', 2500, true],
     ['amount_off', 12.5, false],
+    ['amount_off', 1_000_000, true],
+    ['amount_off', 1_000_001, false],
     ['free_months', 12, true],
     ['free_months', 13, false],
   ] as const)('%s with %d is valid: %s', (kind, value, valid) => {

@@ -7,6 +7,9 @@ import type { TErrorCode } from '../messages.ts';
 import type { TCents } from '../money.ts';
 import type { IQuote } from '../prices.ts';
 
+/** The most an amount-off code takes off (cents): $10,000, more than any sign-up charges. */
+export const MAX_AMOUNT_OFF_CENTS = 1_000_000;
+
 export const PROMOTION_KINDS = ['percent_off', 'amount_off', 'free_months'] as const;
 export type TPromotionKind = (typeof PROMOTION_KINDS)[number];
 
@@ -39,7 +42,7 @@ export function isValidPromotionValue(kind: TPromotionKind, value: number): bool
   if (!Number.isInteger(value) || value <= 0) return false;
   if (kind === 'percent_off') return value <= 100;
   if (kind === 'free_months') return value <= 12;
-  return true;
+  return value <= MAX_AMOUNT_OFF_CENTS;
 }
 
 export interface IPromotionEffect {

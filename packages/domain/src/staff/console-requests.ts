@@ -8,6 +8,7 @@ import {
   ZSchedulePriceChangeRequestSchema,
 } from '../billing/price-change.ts';
 import {
+  MAX_AMOUNT_OFF_CENTS,
   PROMOTION_CODE_PATTERN,
   PROMOTION_KINDS,
   isValidPromotionValue,
@@ -21,7 +22,7 @@ export const STAFF_REQUEST_MESSAGES = {
   promotionCode:
     'Use 2 to 50 letters, digits, dashes or underscores, starting with a letter or digit.',
   promotionValue:
-    'Enter a whole number: a percentage from 1 to 100, cents above 0, or 1 to 12 months.',
+    'Enter a whole number: a percentage from 1 to 100, 1 to 1,000,000 cents, or 1 to 12 months.',
   promotionDescription: 'Enter a description of at most 200 characters.',
   promotionExpiry: 'Enter a future date and time.',
   maxRedemptions: 'Enter a whole number from 1 to 1000000, or leave it empty.',
@@ -69,7 +70,11 @@ export const ZCreatePromotionRequestSchema = z
       .transform(normalizePromotionCode)
       .refine((code) => PROMOTION_CODE_PATTERN.test(code), { message: M.promotionCode }),
     kind: z.enum(PROMOTION_KINDS),
-    value: z.number({ message: M.promotionValue }).int({ message: M.promotionValue }),
+    value: z
+      .number({ message: M.promotionValue })
+      .int({ message: M.promotionValue })
+      .min(1, { message: M.promotionValue })
+      .max(MAX_AMOUNT_OFF_CENTS, { message: M.promotionValue }),
     description: z.string().trim().max(200, { message: M.promotionDescription }),
     expiresAt: ZInstantSchema.optional(),
     maxRedemptions: z
