@@ -85,11 +85,18 @@ describe('the console’s request schemas (R12)', () => {
     expect(ZAuditExportQuerySchema.safeParse({ from: '2026-01-01T00:00:00+01:00' }).success).toBe(
       true,
     );
+    expect(ZAuditExportQuerySchema.safeParse({ to: '9999-12-31T23:59:59Z' }).success).toBe(true);
+    expect(ZAuditExportQuerySchema.safeParse({ from: '1970-01-01T00:00:00Z' }).success).toBe(true);
     for (const from of [
       '2026-01-01',
       'yesterday',
       '2026-02-30T00:00:00Z',
       '2026-01-01T00:00:00+99:99',
+      // Outside what the database compares: no year 0, nothing past 9999.
+      '0000-01-01T00:00:00Z',
+      '0001-01-01T00:00:00+14:00',
+      '9999-12-31T23:59:59-14:00',
+      '1969-12-31T23:59:59Z',
     ])
       expect(ZAuditExportQuerySchema.safeParse({ from }).success, from).toBe(false);
   });

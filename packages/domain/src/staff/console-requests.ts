@@ -50,10 +50,21 @@ export const ZAccountSearchQuerySchema = z.strictObject({
 });
 export type TAccountSearchQuery = z.infer<typeof ZAccountSearchQuerySchema>;
 
-/** An ISO 8601 instant that is a real one (the format alone lets `+99:99` through). */
-const ZInstantSchema = z.iso
-  .datetime({ offset: true, message: M.dateRange })
-  .refine((text) => Number.isFinite(Date.parse(text)), { message: M.dateRange });
+/** The instants a request may name: from 1970 to the end of year 9999 (PostgreSQL has no year 0). */
+const EARLIEST_INSTANT_MS = 0;
+const LATEST_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/**
+ * An ISO 8601 instant that is a real one (the format alone lets `+99:99` through) and one the
+ * database can compare: year 0000, or 0001 at +14:00, was a 500 from the audit export.
+ */
+const ZInstantSchema = z.iso.datetime({ offset: true, message: M.dateRange }).refine(
+  (text) => {
+    const ms = Date.parse(text);
+    return Number.isFinite(ms) && ms >= EARLIEST_INSTANT_MS && ms <= LATEST_INSTANT_MS;
+  },
+  { message: M.dateRange },
+);
 
 /** `GET /api/admin/audit.csv`: the audit of one account or of everyone, in an optional window. */
 export const ZAuditExportQuerySchema = z.strictObject({
