@@ -22,7 +22,7 @@ export const STAFF_REQUEST_MESSAGES = {
   promotionCode:
     'Use 2 to 50 letters, digits, dashes or underscores, starting with a letter or digit.',
   promotionValue:
-    'Enter a whole number: a percentage from 1 to 100, 1 to 1,000,000 cents, or 1 to 12 months.',
+    'Enter a whole percentage from 1 to 100, an amount from $0.01 to $10,000.00, or 1 to 12 months.',
   promotionDescription: 'Enter a description of at most 200 characters.',
   promotionExpiry: 'Enter a future date and time.',
   maxRedemptions: 'Enter a whole number from 1 to 1000000, or leave it empty.',
