@@ -19,8 +19,8 @@ import {
 } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
-import { refundableCentsSql } from '../billing/payment-refunds.ts';
-import { accountAddresses, paymentRefundedCents, receiptPath } from './account-records.ts';
+import { refundableCentsSql, staffRefundedCentsSql } from '../billing/payment-refunds.ts';
+import { accountAddresses, receiptPath } from './account-records.ts';
 
 /** Rows per list on the account page: enough for years of monthly billing, bounded all the same. */
 const LIST_LIMIT = 200;
@@ -95,7 +95,7 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
         cardLast4: payments.cardLast4,
         gatewayTransactionId: payments.gatewayTransactionId,
         createdAt: payments.createdAt,
-        refundedCents: paymentRefundedCents(),
+        refundedCents: staffRefundedCentsSql(),
         refundableCents: refundableCentsSql(),
         chargedBackAt: payments.chargedBackAt,
       })

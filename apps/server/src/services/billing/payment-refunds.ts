@@ -35,9 +35,29 @@ export function refundableCentsSql() {
     when ${payments.status} <> 'succeeded'
       or ${payments.refundClaimedAt} is not null
       or ${payments.chargedBackAt} is not null then 0
-    else ${payments.amountCents} - coalesce((select sum(r.amount_cents) from refunds r
-      where r.payment_id = "payments"."id" and r.status in ('pending', 'succeeded')), 0)
+    else ${payments.amountCents} - ${staffRefundsSql(['pending', 'succeeded'])}
     end)::int`;
+}
+
+/**
+ * What the staff refunds of a payment returned so far, as SQL over "payments": the succeeded
+ * `refunds` rows (a pending or failed one returned nothing). The console's payment list.
+ */
+export function staffRefundedCentsSql() {
+  return sql<number>`${staffRefundsSql(['succeeded'])}::int`;
+}
+
+/**
+ * The sum of a payment's staff refunds in these states. Its id is spelled out: drizzle leaves a
+ * single table's columns unqualified, and the subquery has an id of its own.
+ */
+function staffRefundsSql(statuses: ('pending' | 'succeeded')[]) {
+  const states = sql.join(
+    statuses.map((status) => sql`${status}`),
+    sql`, `,
+  );
+  return sql`coalesce((select sum(r.amount_cents) from refunds r
+    where r.payment_id = "payments"."id" and r.status in (${states})), 0)`;
 }
 
 /** The same for one payment; under the payment's lock when `db` holds it. */
