@@ -77,7 +77,8 @@ export async function startCluster(): Promise<Cluster> {
     HOST: '127.0.0.1',
     // Every instance presents the balancer's origin: one issuer, one cookie origin (R13).
     PUBLIC_URL,
-    TRUST_PROXY: 'true',
+    // HAProxy reaches the instances from this machine's loopback (docs/decisions/030).
+    TRUST_PROXY: '127.0.0.1',
     DATABASE_URL: databaseUrl.toString(),
     REDIS_URL,
     REDIS_KEY_PREFIX: redisPrefix,

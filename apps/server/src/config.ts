@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import {
   checkPaymentsEnv,
@@ -27,6 +28,50 @@ const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/**
+ * Whose X-Forwarded-* headers are believed (docs/decisions/030): `false` nobody's; or the
+ * addresses and CIDR ranges of the proxies in front of the server (and proxy-addr's names
+ * loopback, linklocal, uniquelocal). The client's address is then the last one a listed proxy
+ * did not add. A hop count is refused: it believes whoever reaches the server directly, and
+ * Fastify 5 ignores it (trusting nobody, so every client would share the balancer's address).
+ * `true` believes every hop, so behind a proxy that appends to X-Forwarded-For a client names its
+ * own address: kept for tests without a proxy, refused in production (issue 24, item 5).
+ */
+export type TrustProxy = boolean | string[];
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustProxySetting = z.string().transform((value, ctx): TrustProxy => {
+  const text = value.trim().toLowerCase();
+  if (['false', 'no', '0'].includes(text)) return false;
+  if (['true', 'yes'].includes(text)) return true;
+  if (/^\d+$/.test(text)) {
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        'is a number of hops, which would believe any client that reaches the server directly: set the addresses or CIDR ranges of the proxies in front of the server (e.g. 10.0.0.5 or 10.0.0.0/8), separated by commas',
+    });
+    return z.NEVER;
+  }
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (entries.every(isProxyAddress)) return entries;
+  ctx.addIssue({
+    code: 'custom',
+    message:
+      "must be false, or the proxies' addresses or CIDR ranges (or loopback, linklocal, uniquelocal) separated by commas",
+  });
+  return z.NEVER;
+});
+
 const ZEnvSchema = z
   .object({
     APP_ENV: z.enum(['demo', 'development', 'test', 'production']).default('demo'),
@@ -47,7 +92,7 @@ const ZEnvSchema = z
     LOG_LEVEL: z
       .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
       .default('info'),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxySetting.optional(),
     SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
     MAIL_FROM: z.string().min(3).default('DealerPass <no-reply@dealerpass.example>'),
     SUPPORT_EMAIL: z.email().default('support@dealerpass.example'),
@@ -137,6 +182,16 @@ const ZEnvSchema = z
           message: 'must be an https URL in production',
         });
       }
+      // docs/decisions/030: behind a balancer that appends to X-Forwarded-For, `true` takes the
+      // client's own first entry as its address (rate limits, sign-in limits, the log).
+      if (env.TRUST_PROXY === true) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['TRUST_PROXY'],
+          message:
+            'may not be true in production (it believes any X-Forwarded-For a client sends): set the addresses or CIDR ranges of the proxies in front of the server',
+        });
+      }
       // DECISIONS R8: a production server refuses the embedded sandboxes unless explicitly allowed.
       if (!env.SMTP_URL && !env.ALLOW_SANDBOX_IN_PRODUCTION) {
         ctx.addIssue({
@@ -168,7 +223,8 @@ export interface Config {
   redis: { url: string; keyPrefix: string } | null;
   secretKey: string | undefined;
   logLevel: string;
-  trustProxy: boolean;
+  /** Whose X-Forwarded-* headers are believed (docs/decisions/030); Fastify's trustProxy. */
+  trustProxy: TrustProxy;
   mail: { smtpUrl: string | undefined; from: string; supportAddress: string };
   company: { name: string; emailDomain: string; supportPhone: string; launchAppUrl: string };
   captcha:
@@ -259,7 +315,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     redis: env.REDIS_URL ? { url: env.REDIS_URL, keyPrefix: env.REDIS_KEY_PREFIX } : null,
     secretKey: env.SECRET_KEY,
     logLevel: env.LOG_LEVEL,
-    trustProxy: env.TRUST_PROXY,
+    trustProxy: env.TRUST_PROXY ?? false,
     mail: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, supportAddress: env.SUPPORT_EMAIL },
     company: {
       name: env.COMPANY_NAME,

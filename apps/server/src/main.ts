@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import { loadEnvFileIfPresent } from './lib/env-file.ts';
 import { deriveKeys, resolveSecret } from './lib/keys.ts';
+import { findDemoData, type DemoDataFound } from './services/demo/find-demo-data.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
 import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
 import { seedDemoStaff } from './services/demo/seed-demo-staff.ts';
@@ -67,6 +68,15 @@ async function main(): Promise<void> {
         console.warn(`Seeded ${staff} demo staff members (see README, "Operator console").`);
     }
   }
+  // R17 (docs/decisions/030): demo sign-ins are public; a production server does not run with
+  // them unless told to, and then says so at every start.
+  const demoData = config.env === 'production' ? await findDemoData(database.db) : null;
+  const demoFound = demoData !== null && demoData.accounts.length + demoData.staff.length > 0;
+  if (demoData && demoFound && !config.seedDemoData) {
+    console.error(demoDataRefusal(demoData));
+    await database.close();
+    process.exit(78); // EX_CONFIG
+  }
   const app = await buildApp({
     config,
     database,
@@ -98,6 +108,27 @@ async function main(): Promise<void> {
     `DealerPass is running on ${config.publicUrl}`,
   );
   if (envFile) app.log.info({ envFile }, 'settings read from .env');
+  if (demoData && demoFound) {
+    app.log.warn(
+      { demoAccounts: demoData.accounts, demoStaff: demoData.staff },
+      'SEED_DEMO_DATA is set: this production server runs with the demo accounts and staff members, whose passwords and authenticator secrets are public',
+    );
+  }
+}
+
+/** What a production server with demo data says instead of starting (R17). */
+function demoDataRefusal(found: DemoDataFound): string {
+  const lines = ['Refusing to start: this production database holds demo data (R17).'];
+  if (found.accounts.length > 0)
+    lines.push(`  demo accounts (public password): ${found.accounts.join(', ')}`);
+  if (found.staff.length > 0)
+    lines.push(
+      `  demo staff members (public password and authenticator secret): ${found.staff.join(', ')}`,
+    );
+  lines.push(
+    'Delete them from the database, or set SEED_DEMO_DATA=true to run with them anyway (a warning is then logged at every start). See README, "Running in production".',
+  );
+  return lines.join('\n');
 }
 
 main().catch((error: unknown) => {

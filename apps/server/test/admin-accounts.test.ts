@@ -24,8 +24,12 @@ afterAll(() => t.close());
 const get = (url: string, role: keyof StaffBrowsers = 'support') =>
   staff[role].request({ method: 'GET', url });
 
-/** A minimal RFC 4180 reader: quoted fields, doubled quotes, CRLF records. */
-function parseCsv(text: string): string[][] {
+/**
+ * A minimal RFC 4180 reader: quoted fields, doubled quotes, CRLF records. `separator` is `;` to
+ * read as a spreadsheet in a European locale does; a quote opens a quoted field only at a cell's
+ * start, as spreadsheets read it (elsewhere it is text).
+ */
+function parseCsv(text: string, separator: ',' | ';' = ','): string[][] {
   const records: string[][] = [];
   let field = '';
   let record: string[] = [];
@@ -38,16 +42,17 @@ function parseCsv(text: string): string[][] {
         i++;
       } else if (char === '"') quoted = false;
       else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
+    } else if (char === '"' && field === '') quoted = true;
+    else if (char === separator) {
       record.push(field);
       field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
+    } else if (char === '\r' || char === '\n') {
+      // Outside quotes any line break ends a record, as it does to a spreadsheet.
       record.push(field);
       records.push(record);
       record = [];
       field = '';
-      i++;
+      if (char === '\r' && text[i + 1] === '\n') i++;
     } else field += char;
   }
   if (field !== '' || record.length > 0) throw new Error('the CSV does not end with CRLF');
@@ -172,12 +177,29 @@ describe('the audit as CSV (R12)', () => {
     expect(csvField('+1')).toBe("'+1");
     expect(csvField('-1')).toBe("'-1");
     expect(csvField('@SUM(A1)')).toBe("'@SUM(A1)");
-    expect(csvField('\tx')).toBe("'\tx");
+    expect(csvField('\tx')).toBe('"\'\tx"');
     expect(csvField('\rx')).toBe('"\'\rx"');
     expect(csvField('=HYPERLINK("http://x","y")')).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
     expect(csvField(null)).toBe('');
     expect(csvField(42)).toBe('42');
     expect(csvField({ a: 1 })).toBe('"{""a"":1}"');
+  });
+
+  it('quotes a field holding either separator or a tab, and neutralizes every cell start in it (issue 24, item 8)', () => {
+    // Unquoted, a spreadsheet that separates by `;` reads `=1+1` as a cell of its own: a formula.
+    // Quoted, it still does when the field is not the record's first (a quote inside a record is
+    // text to it): the cell after each separator gets the apostrophe as the field's start does.
+    expect(csvField('ok;=1+1;x')).toBe('"ok;\'=1+1;x"');
+    expect(csvField('a;b')).toBe('"a;b"');
+    expect(csvField('a\tb')).toBe('"a\tb"');
+    expect(csvField(';=1+1')).toBe('";\'=1+1"');
+    expect(csvField('=1;2')).toBe('"\'=1;2"');
+    expect(csvField('a, -2')).toBe('"a,\' -2"');
+    expect(csvField('a;"=1"')).toBe('"a;\'""=1"""');
+    expect(csvField('a\n@x')).toBe('"a\n\'@x"');
+    expect(csvField(' =1+1')).toBe("' =1+1");
+    expect(csvField('\t\t=1')).toBe("\"'\t'\t'=1\"");
+    expect(csvField('no separator, 1-2 = 3')).toBe('"no separator, 1-2 = 3"');
   });
 
   it('exports every row of an account as an attachment, each cell safe and round-tripping', async () => {
@@ -190,6 +212,8 @@ describe('the audit as CSV (R12)', () => {
       '\tTab',
       'comma, and "quote"',
       'new\nline',
+      'ok;=1+1;x',
+      'tab\t=1+1',
     ];
     for (const [i, reason] of reasons.entries()) {
       await insertAudit(t, {
@@ -230,9 +254,16 @@ describe('the audit as CSV (R12)', () => {
       "'\tTab",
       'comma, and "quote"',
       'new\nline',
+      "ok;'=1+1;x",
+      "tab\t'=1+1",
     ]);
-    // No cell a spreadsheet reads as a formula.
-    for (const row of rows) for (const cell of row) expect(cell).not.toMatch(/^[=+\-@\t\r]/);
+    // No cell a spreadsheet reads as a formula, whichever separator it splits by (issue 24,
+    // item 8): a `;` reader takes our quotes inside a record as text and splits at every `;`.
+    for (const separator of [',', ';'] as const) {
+      for (const row of parseCsv(response.body, separator)) {
+        for (const cell of row) expect(cell, separator).not.toMatch(/^[=+\-@\t\r]/);
+      }
+    }
     expect(rows.every((row) => row[4] === user.id)).toBe(true);
   });
 

@@ -58,6 +58,39 @@ describe('loadConfig', () => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`\\b${variable}\\b`));
   });
 
+  it('trusts the proxies named by address, range or name, and refuses a hop count (docs/decisions/030)', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5' }).trustProxy).toEqual(['10.0.0.5']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, fd00::/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      'fd00::/8',
+      'loopback',
+    ]);
+    for (const wrong of ['1', '2', '10.0.0.0/33', '300.1.1.1', '10.0.0.5,', 'proxy.example']) {
+      expect(() => loadConfig({ TRUST_PROXY: wrong }), wrong).toThrow(/\bTRUST_PROXY\b/);
+    }
+    expect(() => loadConfig({ TRUST_PROXY: '1' })).toThrow(/number of hops/);
+  });
+
+  it('refuses TRUST_PROXY=true in production: it believes what a client writes (issue 24)', () => {
+    const production = {
+      APP_ENV: 'production',
+      PUBLIC_URL: 'https://dealerpass.example',
+      SECRET_KEY: 'a'.repeat(44),
+      SMTP_URL: 'smtp://mail.example:587',
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    };
+    expect(() => loadConfig({ ...production, TRUST_PROXY: 'true' })).toThrow(
+      /TRUST_PROXY \(got "true"\): may not be true in production/,
+    );
+    expect(loadConfig({ ...production, TRUST_PROXY: '10.0.0.0/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+    ]);
+    // Tests without a proxy may still send their own addresses.
+    expect(loadConfig({ APP_ENV: 'test', TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+  });
+
   it('never repeats a secret value in its message', () => {
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).toThrow(/\*\*\*/);
     expect(() => loadConfig({ DATABASE_URL: 'mysql://root:hunter2@db/x' })).not.toThrow(/hunter2/);

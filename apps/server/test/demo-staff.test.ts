@@ -4,7 +4,10 @@ import { staffUsers } from '../src/db/schema.ts';
 import { totpCode } from '../src/lib/totp.ts';
 import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import { DEMO_STAFF, DEMO_STAFF_PASSWORD, E2E_STAFF } from '../src/services/demo/demo-staff.ts';
+import { findDemoData } from '../src/services/demo/find-demo-data.ts';
+import { seedDemoData } from '../src/services/demo/seed-demo-data.ts';
 import { seedDemoStaff } from '../src/services/demo/seed-demo-staff.ts';
+import { users } from '../src/db/schema.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { TestBrowserSession } from './sign-in.ts';
 
@@ -56,4 +59,23 @@ describe('demo staff', () => {
       expect(verified.json().data).toMatchObject({ role: member.role, secondFactor: true });
     },
   );
+
+  // R17 (docs/decisions/030): what a production server looks for before it starts.
+  it('finds the demo staff members and accounts by their public e-mails and sign-ins', async () => {
+    const staffEmails = [...DEMO_STAFF, ...E2E_STAFF].map((member) => member.email).sort();
+    expect(await findDemoData(t.app.db)).toEqual({ accounts: [], staff: staffEmails });
+    await seedDemoData(t.app.db, { now, encryptionKey: t.app.keys.encryption });
+    const found = await findDemoData(t.app.db);
+    expect(found.accounts).toContain('active@example.com');
+    expect(found.accounts).toContain('migrated.dealer');
+    // The account row deleted, its DealerPass ID (public password) is still found; the
+    // migrated account has none, so it is gone with its row.
+    await t.app.db.delete(users).where(eq(users.dealerpassUserId, 'active@example.com'));
+    await t.app.db.delete(users).where(eq(users.dealerpassUserId, 'migrated.dealer'));
+    const left = (await findDemoData(t.app.db)).accounts;
+    expect(left).toContain('active@example.com');
+    expect(left).not.toContain('migrated.dealer');
+    await t.app.db.delete(staffUsers);
+    expect((await findDemoData(t.app.db)).staff).toEqual([]);
+  });
 });

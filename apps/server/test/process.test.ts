@@ -21,6 +21,23 @@ function run(env: Record<string, string>, cwd?: string) {
   return { child, exited, output: () => output };
 }
 
+/** Resolves with the port once the server listens; rejects with its output if it exits first. */
+function listening(server: ReturnType<typeof run>): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setInterval(() => {
+      const match = /"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(server.output());
+      if (match) {
+        clearInterval(timer);
+        resolve(Number(match[1]));
+      }
+    }, 50);
+    void server.exited.then((code) => {
+      clearInterval(timer);
+      reject(new Error(`exited with ${code}: ${server.output()}`));
+    });
+  });
+}
+
 describe('the server process', () => {
   let dataDir: string;
   beforeAll(async () => {
@@ -60,19 +77,7 @@ describe('the server process', () => {
 
   it('starts on the embedded defaults, creates its secret, answers, and stops cleanly on SIGTERM', async () => {
     const server = run({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, APP_ENV: 'test' });
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setInterval(() => {
-        const match = /"Server listening at http:\/\/127\.0\.0\.1:(\d+)"/.exec(server.output());
-        if (match) {
-          clearInterval(timer);
-          resolve(Number(match[1]));
-        }
-      }, 50);
-      void server.exited.then((code) => {
-        clearInterval(timer);
-        reject(new Error(`exited with ${code}: ${server.output()}`));
-      });
-    });
+    const port = await listening(server);
     const health = await fetch(`http://127.0.0.1:${port}/api/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toMatchObject({ database: { engine: 'pglite', status: 'up' } });
@@ -87,4 +92,81 @@ describe('the server process', () => {
     expect(await server.exited).toBe(0);
     expect(server.output()).toContain('shutting down');
   }, 60_000);
+});
+
+/**
+ * R17 (docs/decisions/030): a production server refuses to start on a database that holds the
+ * demo configuration's accounts or staff members (public passwords, public authenticator
+ * secrets), unless SEED_DEMO_DATA says so; then it warns at every start.
+ */
+describe('a production server and the demo data (R17)', () => {
+  let dataDir: string;
+  const production = (extra: Record<string, string> = {}) => ({
+    APP_ENV: 'production',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'https://dealerpass.example',
+    SECRET_KEY: 'a'.repeat(44),
+    ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    ...extra,
+  });
+  const WARNING =
+    /"level":40,[^\n]*"msg":"SEED_DEMO_DATA is set: this production server runs with the demo/;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dealerpass-demo-production-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('starts on an empty database, and says nothing of demo data', async () => {
+    const server = run(production());
+    await listening(server);
+    server.child.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+    expect(server.output()).not.toMatch(/demo/i);
+  }, 60_000);
+
+  it('refuses a database the demo configuration seeded, naming what it found and the way out', async () => {
+    // The same data folder, once started by the demo configuration (accounts and staff seeded).
+    const demo = run({
+      APP_ENV: 'demo',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SECRET_KEY: production().SECRET_KEY,
+    });
+    await listening(demo);
+    demo.child.kill('SIGTERM');
+    expect(await demo.exited).toBe(0);
+
+    const refused = run(production());
+    expect(await refused.exited).toBe(78);
+    const output = refused.output();
+    expect(output).toContain('Refusing to start: this production database holds demo data (R17).');
+    expect(output).toMatch(
+      /demo accounts \(public password\): active@example\.com, [^\n]*migrated\.dealer/,
+    );
+    expect(output).toMatch(
+      /demo staff members \(public password and authenticator secret\): admin\.staff@example\.com, billing\.staff@example\.com, support\.staff@example\.com/,
+    );
+    expect(output).toContain('Delete them from the database, or set SEED_DEMO_DATA=true');
+    expect(output).not.toMatch(/Server listening/);
+
+    // SEED_DEMO_DATA=false is no permission either.
+    const refusedAgain = run(production({ SEED_DEMO_DATA: 'false' }));
+    expect(await refusedAgain.exited).toBe(78);
+  }, 90_000);
+
+  it('starts with SEED_DEMO_DATA=true, and warns at every start', async () => {
+    for (let start = 0; start < 2; start++) {
+      const server = run(production({ SEED_DEMO_DATA: 'true' }));
+      const port = await listening(server);
+      expect((await fetch(`http://127.0.0.1:${port}/api/health/ready`)).status).toBe(200);
+      await expect.poll(() => server.output()).toMatch(WARNING);
+      expect(server.output()).toMatch(/"demoStaff":\["admin\.staff@example\.com"/);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+    }
+  }, 90_000);
 });

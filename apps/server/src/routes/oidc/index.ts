@@ -81,14 +81,18 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         originalUrl?: string;
         [NONCE_PROPERTY]?: string;
       };
-      // Forwarded headers are trusted only from our relying party, or from a trusted proxy.
-      if (
-        request.headers[INTERNAL_HEADER] !== app.identity.internalToken &&
-        !app.config.trustProxy
-      ) {
+      // Forwarded headers are trusted only from our relying party, or from a trusted proxy; the
+      // provider believes them all (provider.proxy), so a proxied request's are replaced by what
+      // Fastify read under TRUST_PROXY's rule (docs/decisions/030): never a client's own entry.
+      if (request.headers[INTERNAL_HEADER] !== app.identity.internalToken) {
         delete raw.headers['x-forwarded-proto'];
         delete raw.headers['x-forwarded-host'];
         delete raw.headers['x-forwarded-for'];
+        if (app.config.trustProxy !== false) {
+          raw.headers['x-forwarded-proto'] = request.protocol;
+          raw.headers['x-forwarded-host'] = request.host;
+          raw.headers['x-forwarded-for'] = request.ip;
+        }
       }
       const nonce = randomBytes(16).toString('base64');
       reply.hijack();

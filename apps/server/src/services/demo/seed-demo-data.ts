@@ -101,7 +101,7 @@ export async function seedDemoData(
         );
         gatewayProfile = await gateway.createCustomerProfile({
           accountId: id,
-          email: emailOf(account),
+          email: demoAccountEmail(account),
           paymentToken: token.paymentToken,
         });
       }
@@ -122,7 +122,7 @@ export async function seedDemoData(
         id,
         dealerpassUserId: account.signIn,
         karId,
-        email: emailOf(account),
+        email: demoAccountEmail(account),
         altEmail: profile.altEmail ?? null,
         firstName: profile.firstName,
         lastName: profile.lastName,
@@ -402,7 +402,7 @@ function currentPeriodOf(
 }
 
 /** The contact e-mail: the DealerPass ID's, or a made-up one for the migrated username. */
-function emailOf(account: IDemoAccount): string {
+export function demoAccountEmail(account: IDemoAccount): string {
   return account.method === 'email' ? account.signIn : `${account.key}@example.com`;
 }
 
