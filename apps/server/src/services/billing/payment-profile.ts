@@ -10,6 +10,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, profileFailure, type BillingApiDeps } from './billing-context.ts';
+import { lockAccount } from './ledger/lock-account.ts';
 import { runBilling } from './run-billing.ts';
 
 export interface PaymentProfileInput extends TBillingAddressFields {
@@ -54,6 +55,8 @@ export async function storePaymentProfile(
   const today = calendarDateIn(now, deps.timeZone);
   const retry = options.retryDueRenewal && user.accountStatus === 'validating payment';
   await deps.db.transaction(async (tx) => {
+    // The account first, as every money or status write (docs/decisions/028).
+    await lockAccount(tx, userId);
     const existing = await getSubscriptionRow(tx, userId, true);
     if (existing) {
       await tx
@@ -115,6 +118,7 @@ export async function removePaymentProfile(deps: BillingApiDeps, userId: string)
   }
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
+    await lockAccount(tx, userId);
     await tx
       .update(subscriptions)
       .set({ gatewayPaymentProfileId: null, updatedAt: now })

@@ -10,6 +10,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { refunds, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
+import { lockAccount } from '../billing/ledger/lock-account.ts';
 import {
   findStaffAction,
   writeStaffAudit,
@@ -105,9 +106,12 @@ export async function takeStaffAction(
   }
 }
 
-/** The account's row, locked for the action; an unknown account is 404. */
+/**
+ * The account's row, locked for the action as every money or status write locks it first
+ * (lockAccount, docs/decisions/028); an unknown account is 404.
+ */
 export async function lockUser(tx: Transaction, userId: string): Promise<LockedUser> {
-  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+  const user = await lockAccount(tx, userId);
   if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
   return user;
 }
