@@ -45,7 +45,31 @@ describe('money under concurrency (issue 24)', () => {
   let staff: Awaited<ReturnType<typeof staffCookies>>;
 
   beforeAll(async () => {
-    t = await buildTestApp({ now: () => NOW });
+    t = await buildTestApp({
+      now: () => NOW,
+      // An insert that skips its service's check, as the second of two racing requests does.
+      routes: (app) =>
+        app.post<{ Params: { table: string }; Body: { value: string } }>(
+          '/api/test/insert-twice/:table',
+          { config: { access: 'public' } },
+          async (request) => {
+            const { value } = request.body;
+            for (let i = 0; i < 2; i += 1) {
+              if (request.params.table === 'staff') {
+                await app.db
+                  .insert(staffUsers)
+                  .values({ email: value, name: 'Twice', role: 'support' });
+              } else {
+                const [user] = await app.db.select({ id: users.id }).from(users).limit(1);
+                await app.db
+                  .insert(balanceEntries)
+                  .values({ userId: user!.id, kind: 'credit', amountCents: -1, source: value });
+              }
+            }
+            return { data: null };
+          },
+        ),
+    });
     browser = await t.browser();
     staff = await staffCookies(t);
   }, 60_000);
@@ -216,9 +240,7 @@ describe('money under concurrency (issue 24)', () => {
     expect(charged.statusCode, charged.body).toBe(200);
     const audit = (await auditOf(t, other.id)).find((row) => row.action === 'chargeback');
     expect(audit!.after).toMatchObject({ chargedBackCents: paid!.amountCents - part });
-    expect((await fee(other.id)).map((entry) => entry.amountCents)).toEqual([
-      CHARGEBACK_FEE_CENTS,
-    ]);
+    expect((await fee(other.id)).map((entry) => entry.amountCents)).toEqual([CHARGEBACK_FEE_CENTS]);
     // Nothing more goes back after it (the refund after a chargeback stays refused).
     const after = await post(
       staff.billing.cookie,
@@ -232,6 +254,35 @@ describe('money under concurrency (issue 24)', () => {
       .where(and(eq(refunds.paymentId, paid!.id), eq(refunds.status, 'succeeded')));
     expect(succeeded).toHaveLength(1);
   }, 60_000);
+
+  it('a unique key refused by the database reaches the client as 409 naming the field, never 500', async () => {
+    await renewing();
+    const insertTwice = (table: string, value: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/test/insert-twice/${table}`,
+        headers: {
+          cookie: browser.cookie,
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({ value }),
+      });
+    const staffEmail = await insertTwice('staff', `twice-${Date.now()}@staff.test`);
+    expect(staffEmail.statusCode, staffEmail.body).toBe(409);
+    expect(staffEmail.json()).toMatchObject({
+      code: 'EMAIL_IN_USE',
+      errors: [{ source: 'email', message: STAFF_MEMBER_MESSAGES.emailInUse }],
+    });
+    // A key no form shows still names its column, and tells nothing of the value.
+    const source = await insertTwice('entries', `secret-source-${Date.now()}`);
+    expect(source.statusCode, source.body).toBe(409);
+    expect(source.json()).toMatchObject({
+      code: 'ALREADY_EXISTS',
+      errors: [{ source: 'source', message: errorMessage('ALREADY_EXISTS') }],
+    });
+    expect(source.body).not.toContain('secret-source');
+  });
 
   it('ten creations of one staff e-mail at once: one 201, the others 409 naming the field', async () => {
     const email = `race-${Date.now()}@staff.test`;
