@@ -87,7 +87,9 @@ export async function recordDecline(
         .set(nextAttempt(period))
         .where(eq(billingPeriods.id, period.id));
     }
-    if (user.accountStatus !== 'validating payment') {
+    // A block made while the charge was in flight stands: the decline is recorded, the status
+    // stays (a blocked account takes no charge's answer, status-transitions).
+    if (user.accountStatus !== 'validating payment' && user.accountStatus !== 'blocked') {
       await changeAccountStatus(tx, {
         userId,
         from: user.accountStatus,
@@ -126,14 +128,16 @@ export async function recordDecline(
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
   const owed = await getBalanceCents(tx, userId);
-  await changeAccountStatus(tx, {
-    userId,
-    from: user.accountStatus,
-    event: 'finalRetryFailed',
-    note: `last retry declined: ${reason}`,
-    actor: 'billing-run',
-    now,
-  });
+  if (user.accountStatus !== 'blocked') {
+    await changeAccountStatus(tx, {
+      userId,
+      from: user.accountStatus,
+      event: 'finalRetryFailed',
+      note: `last retry declined: ${reason}`,
+      actor: 'billing-run',
+      now,
+    });
+  }
   await enqueueMail(
     tx,
     {

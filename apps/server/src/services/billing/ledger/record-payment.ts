@@ -134,7 +134,9 @@ export async function recordPayments(
     now,
   );
   for (const { user } of done) {
-    if (user.accountStatus !== 'active') {
+    // A block made while the charge was in flight stands: the payment is recorded, the status
+    // stays (a blocked account takes no charge's answer, status-transitions).
+    if (user.accountStatus !== 'active' && user.accountStatus !== 'blocked') {
       await changeAccountStatus(tx, {
         userId: user.id,
         from: user.accountStatus,
