@@ -70,8 +70,9 @@ interface Answer {
  * status come from the route table: every dealer write of the Billing and Subscriptions pages
  * (each needs a recipe below: a new one fails the sweep until it has one) and every console
  * action on an account (bodies generated from their schemas); the billing run's step for one
- * account joins them. Every pair of a dealer write and a staff action, and each of them with
- * the run, is sent at once, in rounds, each time on a fresh account in the state the pair needs.
+ * account joins them. Every pair of a dealer write and a staff action, each of them with the
+ * run, and a payment's refund or chargeback with every other console action, is sent at once,
+ * in rounds, each time on a fresh account in the state the pair needs.
  * No answer may be a 5xx or undocumented; afterwards the account's ledger, the sandbox gateway's
  * own table, its status and its audit rows must agree.
  */
@@ -374,6 +375,14 @@ describe('concurrent writes on one account, over the route table', () => {
       ...dealer.flatMap((one) => staff.map((other): [Write, Write] => [one, other])),
       ...dealer.map((one): [Write, Write] => [one, runStep]),
       ...staff.map((one): [Write, Write] => [one, runStep]),
+      // Two members on one payment: its refund or chargeback with every other console action.
+      ...staff.flatMap((one, i) =>
+        one.name.includes(':paymentId')
+          ? staff
+              .filter((other, j) => j !== i && (!other.name.includes(':paymentId') || j > i))
+              .map((other): [Write, Write] => [one, other])
+          : [],
+      ),
     ];
     const problems: string[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
