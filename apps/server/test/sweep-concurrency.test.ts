@@ -52,6 +52,9 @@ interface Write {
   send(account: Fixture): Promise<Answer>;
 }
 
+/** What a write that answered 2xx must have left, whatever the other write of its pair did. */
+type Effect = (account: Fixture, answer: Answer) => Promise<string | null>;
+
 interface Fixture {
   userId: string;
   paymentId: string | null;
@@ -216,6 +219,27 @@ describe('concurrent writes on one account, over the route table', () => {
       } catch (error) {
         return { status: 500, body: String(error) };
       }
+    },
+  };
+
+  const cardOf = async (userId: string) =>
+    (await t.app.db.select().from(users).where(eq(users.id, userId)))[0]!.cardLast4;
+  /** Each write's own effect, where no other write of a pair can undo it. */
+  const EFFECTS: Record<string, Effect> = {
+    'PUT /api/users/paymentProfile': async ({ userId }) =>
+      (await cardOf(userId)) === '4444' ? null : 'the new card is not on file',
+    'DELETE /api/users/paymentProfile': async ({ userId }) =>
+      (await cardOf(userId)) === null ? null : 'a card is still on file',
+    'POST /api/admin/accounts/:userId/payments/:paymentId/refund': async (_, { requestKey }) => {
+      const [row] = await t.app.db
+        .select()
+        .from(refunds)
+        .where(eq(refunds.requestKey, requestKey!));
+      return row?.status === 'succeeded' ? null : 'no refund succeeded under its key';
+    },
+    'POST /api/admin/accounts/:userId/payments/:paymentId/chargeback': async ({ paymentId }) => {
+      const [row] = await t.app.db.select().from(payments).where(eq(payments.id, paymentId!));
+      return row?.chargedBackAt ? null : 'the payment is not charged back';
     },
   };
 
@@ -401,11 +425,14 @@ describe('concurrent writes on one account, over the route table', () => {
         const answers = await Promise.all([one.send(account), other.send(account)]);
         const label = `${one.name} × ${other.name} (${state})`;
         for (const [i, answer] of answers.entries()) {
+          const write = i === 0 ? one : other;
           if (answer.status >= 500) {
-            problems.push(
-              `${label}: ${i === 0 ? one.name : other.name} → ${answer.status} ${answer.body}`,
-            );
+            problems.push(`${label}: ${write.name} → ${answer.status} ${answer.body}`);
           }
+          const effect = EFFECTS[write.name];
+          const missing = answer.status < 300 && effect ? await effect(account, answer) : null;
+          if (missing)
+            problems.push(`${label}: ${write.name} answered ${answer.status} but ${missing}`);
         }
         for (const problem of await disagreements(
           account,
