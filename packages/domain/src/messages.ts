@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   ACTION_IN_PROGRESS: 'ACTION_IN_PROGRESS',
   REFUND_NOT_ALLOWED: 'REFUND_NOT_ALLOWED',
   REFUND_FAILED: 'REFUND_FAILED',
+  CHARGEBACK_REFUNDED_IN_FULL: 'CHARGEBACK_REFUNDED_IN_FULL',
+  ALREADY_EXISTS: 'ALREADY_EXISTS',
   PROMO_CODE_EXISTS: 'PROMO_CODE_EXISTS',
 } as const;
 
@@ -188,6 +190,11 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   ACTION_IN_PROGRESS: 'This action is already being processed. Please wait a moment.',
   REFUND_NOT_ALLOWED: 'This payment cannot be refunded for that amount.',
   REFUND_FAILED: 'The payment gateway refused the refund. Nothing was refunded.',
+  // R15: nothing is left to charge back; the dispute is answered with the refund.
+  CHARGEBACK_REFUNDED_IN_FULL:
+    'This payment was refunded in full, so no chargeback is recorded and no fee is charged. Contest the dispute with the card network and send the refund as evidence.',
+  // Ours: a unique value taken by another request at the same moment (the field is named).
+  ALREADY_EXISTS: 'This value is already in use.',
   PROMO_CODE_EXISTS: 'A promotion code with this name already exists.',
 };
 
@@ -256,6 +263,8 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   ACTION_IN_PROGRESS: 409,
   REFUND_NOT_ALLOWED: 409,
   REFUND_FAILED: 502,
+  CHARGEBACK_REFUNDED_IN_FULL: 409,
+  ALREADY_EXISTS: 409,
   PROMO_CODE_EXISTS: 409,
 };
 

@@ -9,6 +9,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { MIGRATIONS_FOLDER, migratePostgres } from './migrate.ts';
 import { attachPgliteRunner, attachPostgresRunner, countStatements } from './prepared.ts';
+import { retryTransactions } from './retry-transaction.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -49,6 +50,8 @@ export async function openDatabase(options: {
     // replaced by the pool on next use; unheard, its error would end the whole process.
     pool.on('error', (error) => (options.onConnectionError ?? defaultConnectionError)(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
+    // A deadlock or serialization failure runs the transaction again (docs/decisions/028).
+    retryTransactions(db);
     attachPostgresRunner(db, pool);
     // Under an advisory lock: instances starting together migrate one at a time (R13).
     await migratePostgres(pool);

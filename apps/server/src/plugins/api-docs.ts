@@ -56,12 +56,12 @@ const ERROR_RESPONSES: Record<number, string> = {
   402: 'The card was declined',
   403: 'Refused: the session is invalid or was replaced (a bare JSON string), the CSRF token is missing or wrong, or the account’s state does not allow this call',
   404: 'Not found',
-  409: 'Conflict with the current state (the address is in use, a sign-up is in progress)',
+  409: 'Conflict with the current state (the address is in use, a sign-up is in progress, a unique value another request took at the same moment: `errors` names the field)',
   413: 'The body is larger than this route accepts',
   415: 'The body is not JSON',
   429: 'Too many requests from this client address',
   502: 'The payment gateway or the integration’s provider failed',
-  503: 'A service this call needs is unavailable',
+  503: 'A service this call needs is unavailable, or the database kept refusing the change as a conflict with concurrent ones after its retries (docs/decisions/028): nothing was written, try again',
 };
 
 /** The documentation of one route, beyond its zod schemas (see `documentRoute`). */
@@ -69,8 +69,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /**
      * Error statuses this route answers besides the ones its declaration implies (400 for a
-     * schema, 401/403 for a session, 403/415 for the CSRF and JSON-only checks, 413, 429, 409
-     * for a keyed body).
+     * schema, 401/403 for a session, 403/415 for the CSRF and JSON-only checks, 409, 413 and 503
+     * for a write, 429, 409 for a keyed body).
      */
     errors?: readonly number[];
   }
@@ -117,7 +117,9 @@ function documentRoute(input: {
   if (schema.body || schema.querystring || schema.params || unsafe) statuses.add(400);
   if (signedIn) statuses.add(401).add(403);
   if (csrf) statuses.add(403).add(415);
-  if (unsafe) statuses.add(413);
+  // A write may meet a unique value a concurrent request took (409, naming the field), or its
+  // transaction may lose a race more often than it is retried (503; docs/decisions/028).
+  if (unsafe) statuses.add(409).add(413).add(503);
   if (isKeyedBody(schema.body)) statuses.add(409);
   const errors: Record<number, object> = {};
   for (const status of [...statuses].sort((a, b) => a - b)) {

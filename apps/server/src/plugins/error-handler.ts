@@ -4,6 +4,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_CODES, errorMessage, type TErrorCode } from '@dealerpass/domain/messages';
 import { AppError, type FieldError } from '../errors/app-error.ts';
 import { toFieldErrors } from '../errors/field-errors.ts';
+import { uniqueViolationError } from '../errors/unique-violation.ts';
+import { isRetryableTransactionFailure } from '../db/retry-transaction.ts';
 
 /** The body of every failed API answer. */
 export interface ErrorBody {
@@ -39,9 +41,23 @@ export default fp(
           errors,
         );
       }
-      if (error instanceof AppError) {
-        if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-        return send(reply, error.statusCode, error.code, error.message, error.errors);
+      // A unique key another request took a moment before: 409 naming the field (issue 24).
+      const refused = error instanceof AppError ? error : uniqueViolationError(error);
+      if (refused) {
+        if (refused.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+        return send(reply, refused.statusCode, refused.code, refused.message, refused.errors);
+      }
+      if (isRetryableTransactionFailure(error)) {
+        // Still losing the race after the transaction's own retries (docs/decisions/028):
+        // nothing was written, and the client may try again.
+        request.log.warn({ err: error }, 'transaction retries exhausted');
+        return send(
+          reply,
+          503,
+          ERROR_CODES.SERVICE_UNAVAILABLE,
+          errorMessage(ERROR_CODES.SERVICE_UNAVAILABLE),
+          [],
+        );
       }
       const mapped = error.code ? FASTIFY_CODES[error.code] : undefined;
       if (mapped) return send(reply, error.statusCode ?? 400, mapped, errorMessage(mapped), []);

@@ -4,6 +4,11 @@ import { isValidPassword } from '../validation/password.ts';
 import { ZRequestKeySchema, ZStaffReasonSchema } from './account-actions.ts';
 import { STAFF_ROLES } from './roles.ts';
 
+/** The Staff page's own texts (R12). */
+export const STAFF_MEMBER_MESSAGES = {
+  emailInUse: 'A staff member with this e-mail already exists.',
+} as const;
+
 /** An admin adds a staff member (R12). The password is for the embedded provider only. */
 export const ZCreateStaffMemberRequestSchema = z.object({
   email: z

@@ -200,9 +200,12 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('chargeback'),
       bodyLimit: 4096,
       schema: {
-        summary: 'Record a chargeback of a payment: the fee on the balance, the account inactive',
+        summary:
+          'Record a chargeback of what is not refunded of a payment: the fee on the balance, the account inactive',
         tags: ['Admin'],
-        // 409: this payment's chargeback is recorded already.
+        // 409: this payment's chargeback is recorded already (ACTION_NOT_ALLOWED), it was
+        // refunded in full (CHARGEBACK_REFUNDED_IN_FULL, R15: contest the dispute with the
+        // refund), or a refund of it is still at the gateway (ACTION_IN_PROGRESS).
         errors: [404, 409],
         params: ZPaymentParamsSchema,
         body: ZChargebackRequestSchema,

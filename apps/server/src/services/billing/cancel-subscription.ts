@@ -10,6 +10,7 @@ import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
+import { lockAccount } from './ledger/lock-account.ts';
 import { refundableCents } from './payment-refunds.ts';
 
 const CANCELLABLE = new Set(['active', 'validating payment']);
@@ -48,7 +49,7 @@ export async function cancelSubscription(
   const inTrial =
     payment !== undefined && cancellationKind(payment.createdAt, deps.now()) === 'cancelInTrial';
 
-  const rest = inTrial ? await claimTrialRefund(deps.db, payment.id, deps.now()) : 0;
+  const rest = inTrial ? await claimTrialRefund(deps.db, userId, payment.id, deps.now()) : 0;
   if (inTrial && rest > 0) {
     try {
       await deps.payments.refund({
@@ -68,8 +69,9 @@ export async function cancelSubscription(
 
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
+    // The account, then its subscription (docs/decisions/028).
+    const current = await lockAccount(tx, userId);
     const subscription = await getSubscriptionRow(tx, userId, true);
-    const [current] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!current || !CANCELLABLE.has(current.accountStatus)) throw cancelFailed();
     await recordReason(tx, userId, request, now);
     if (subscription) {
@@ -133,8 +135,14 @@ export async function cancelSubscription(
  * not refunded again, only the rest, and once claimed no staff refund opens on it. A claim taken
  * by an earlier try that got no answer is kept with its amount, so the retry asks the same.
  */
-async function claimTrialRefund(db: Database, paymentId: string, now: Date): Promise<number> {
+async function claimTrialRefund(
+  db: Database,
+  userId: string,
+  paymentId: string,
+  now: Date,
+): Promise<number> {
   return db.transaction(async (tx) => {
+    await lockAccount(tx, userId);
     const [payment] = await tx
       .select()
       .from(payments)

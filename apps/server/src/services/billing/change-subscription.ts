@@ -16,6 +16,7 @@ import { billingPeriods, subscriptionChanges, subscriptions, users } from '../..
 import { AppError } from '../../errors/app-error.ts';
 import { CHARGE_LEASE_MS } from './charge-lease.ts';
 import type { BillingDeps, ClaimedRenewal } from './ledger/billing-deps.ts';
+import { lockAccount } from './ledger/lock-account.ts';
 import { recordChangePayment } from './ledger/record-change-payment.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 
@@ -71,6 +72,8 @@ export async function changeSubscription(
 ): Promise<ISubscriptionChangeResult> {
   const now = deps.now();
   const started = await deps.db.transaction(async (tx) => {
+    // The account first, then its subscription (docs/decisions/028).
+    await lockAccount(tx, userId);
     const { user, subscription } = await accountRows(tx, userId, true);
     const [earlier] = await tx
       .select()
@@ -199,6 +202,7 @@ async function finishChange(deps: BillingDeps, change: ChangeRow): Promise<Chang
   if (outcome.status === 'retry') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
+    await lockAccount(tx, change.userId);
     const [current] = await tx
       .select()
       .from(subscriptionChanges)

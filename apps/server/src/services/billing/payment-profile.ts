@@ -1,15 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import type { TBillingAddressFields } from '@dealerpass/domain/schemas/billing-fields';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { CustomerProfile, PaymentProfile } from '../../adapters/payments/payment-gateway.ts';
-import { subscriptions, users } from '../../db/schema.ts';
+import type { Transaction } from '../../db/client.ts';
+import { billingPeriods, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, profileFailure, type BillingApiDeps } from './billing-context.ts';
+import { lockAccount } from './ledger/lock-account.ts';
 import { runBilling } from './run-billing.ts';
 
 export interface PaymentProfileInput extends TBillingAddressFields {
@@ -54,15 +56,21 @@ export async function storePaymentProfile(
   const today = calendarDateIn(now, deps.timeZone);
   const retry = options.retryDueRenewal && user.accountStatus === 'validating payment';
   await deps.db.transaction(async (tx) => {
+    // The account first, as every money or status write (docs/decisions/028).
+    await lockAccount(tx, userId);
     const existing = await getSubscriptionRow(tx, userId, true);
     if (existing) {
+      // An attempt whose charge is in flight keeps its lease: moved to now, a second claim would
+      // send the same attempt again. Its decline is recorded as the old card's, and the run that
+      // holds it tries this card next at once (ledger/record-decline.ts).
+      const inFlight = retry && (await attemptInFlight(tx, userId, existing.nextRetryAt, now));
       await tx
         .update(subscriptions)
         .set({
           gatewayCustomerId: saved.customerProfileId,
           gatewayPaymentProfileId: saved.paymentProfileId,
           // R4: a new card triggers an immediate retry of the due renewal.
-          ...(retry ? { nextRetryAt: now } : {}),
+          ...(retry && !inFlight ? { nextRetryAt: now } : {}),
           updatedAt: now,
         })
         .where(eq(subscriptions.userId, userId));
@@ -100,6 +108,28 @@ export async function storePaymentProfile(
   return getUserRow(deps.db, userId);
 }
 
+/** A claimed attempt (a due period holding its card) whose lease has not run out. */
+async function attemptInFlight(
+  tx: Transaction,
+  userId: string,
+  nextRetryAt: Date | null,
+  now: Date,
+): Promise<boolean> {
+  if (nextRetryAt === null || nextRetryAt <= now) return false;
+  const [claimed] = await tx
+    .select({ id: billingPeriods.id })
+    .from(billingPeriods)
+    .where(
+      and(
+        eq(billingPeriods.userId, userId),
+        eq(billingPeriods.status, 'due'),
+        isNotNull(billingPeriods.gatewayPaymentProfileId),
+      ),
+    )
+    .limit(1);
+  return claimed !== undefined;
+}
+
 /** DELETE /api/users/paymentProfile: the gateway's payment profile, then the card fields. */
 export async function removePaymentProfile(deps: BillingApiDeps, userId: string): Promise<UserRow> {
   const subscription = await getSubscriptionRow(deps.db, userId);
@@ -115,6 +145,7 @@ export async function removePaymentProfile(deps: BillingApiDeps, userId: string)
   }
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
+    await lockAccount(tx, userId);
     await tx
       .update(subscriptions)
       .set({ gatewayPaymentProfileId: null, updatedAt: now })

@@ -6,7 +6,7 @@ import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { BILLED_PERIOD, billingPeriods, subscriptions, users } from '../../db/schema.ts';
+import { BILLED_PERIOD, billingPeriods, subscriptions } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
@@ -19,6 +19,7 @@ import { completeReactivation } from './ledger/complete-reactivation.ts';
 import { failReactivation } from './ledger/fail-reactivation.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
+import { lockAccount } from './ledger/lock-account.ts';
 import { applyDueRemovals } from './run/apply-pending-removals.ts';
 
 const reactivationFailed = (cause?: unknown) =>
@@ -50,7 +51,7 @@ export async function reactivate(
     if (hasToken) await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
     const now = deps.now();
     await deps.db.transaction(async (tx) => {
-      const [current] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+      const current = await lockAccount(tx, userId);
       if (current?.accountStatus !== 'pending cancel') throw reactivationFailed();
       await tx
         .update(subscriptions)
@@ -110,8 +111,9 @@ async function openReactivationPeriod(
   const todayDate = calendarDateIn(now, deps.timeZone);
   const today = toIsoDate(todayDate);
   return deps.db.transaction(async (tx) => {
+    // The account, then its subscription (docs/decisions/028).
+    const user = await lockAccount(tx, userId);
     const subscription = await getSubscriptionRow(tx, userId, true);
-    const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
     if (!subscription || !user || user.accountStatus !== 'inactive') throw reactivationFailed();
     if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
       throw reactivationFailed();

@@ -119,7 +119,15 @@ async function chargeAndRecord(
       approvedRenewals.push({ renewal, transactionId: outcome.transactionId });
     } else {
       await deps.db.transaction((tx) =>
-        recordDecline(tx, deps, renewal.userId, now, outcome.reason, renewal.periodId),
+        recordDecline(
+          tx,
+          deps,
+          renewal.userId,
+          now,
+          outcome.reason,
+          renewal.periodId,
+          renewal.idempotencyKey,
+        ),
       );
       result.declined += 1;
     }

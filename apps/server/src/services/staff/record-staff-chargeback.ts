@@ -11,7 +11,10 @@ import { staffEventDetails, takeStaffAction, type StaffActionInput } from './tak
  * A chargeback the card network reported, recorded by billing staff (R12): R4's 25-dollar fee on
  * the balance and the account inactive (a blocked one stays blocked, decision 019), through the
  * same ledger code as the gateway's report, with the member named on its account events. A
- * payment already charged back is 409 ACTION_NOT_ALLOWED; another account's payment is 404.
+ * payment already charged back is 409 ACTION_NOT_ALLOWED; one refunded in full is 409
+ * CHARGEBACK_REFUNDED_IN_FULL (R15: staff contest the dispute with the refund); one with a refund
+ * still at the gateway is 409 ACTION_IN_PROGRESS; another account's payment is 404. After a
+ * partial refund the chargeback covers the rest only.
  */
 export async function recordStaffChargeback(
   db: Database,
@@ -30,7 +33,12 @@ export async function recordStaffChargeback(
       actor: 'staff',
       details: { ...staffEventDetails(input.actor), reason: input.reason },
     });
-    if (!recorded) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
-    return { after: { paymentId } };
+    // R15: a payment refunded in full is contested with the refund, not charged back.
+    if (recorded.status === 'refundedInFull') {
+      throw new AppError(ERROR_CODES.CHARGEBACK_REFUNDED_IN_FULL);
+    }
+    if (recorded.status === 'refundInFlight') throw new AppError(ERROR_CODES.ACTION_IN_PROGRESS);
+    if (recorded.status !== 'recorded') throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
+    return { after: { paymentId, chargedBackCents: recorded.coveredCents } };
   });
 }

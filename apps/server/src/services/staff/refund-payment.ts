@@ -102,7 +102,9 @@ async function openRefund(
   const now = deps.now();
   try {
     return await deps.db.transaction(async (tx) => {
-      // The payment's row orders every refund of it: what is left is read under this lock.
+      // The account, then the payment (docs/decisions/028). The payment's row orders every
+      // refund of it: what is left is read under this lock.
+      const user = await lockUser(tx, input.userId);
       const [payment] = await tx
         .select()
         .from(payments)
@@ -117,8 +119,6 @@ async function openRefund(
       if (input.amountCents > (await refundableCents(tx, payment.id))) {
         throw new AppError(ERROR_CODES.REFUND_NOT_ALLOWED);
       }
-      const [user] = await tx.select().from(users).where(eq(users.id, input.userId));
-      if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
       const [period] = await tx
         .select()
         .from(billingPeriods)
@@ -180,6 +180,8 @@ async function settleRefund(
 ): Promise<{ row: RefundRow; repeated: boolean }> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
+    // The account, then the refund (docs/decisions/028).
+    const user = await lockUser(tx, pending.userId);
     const [current] = await tx
       .select()
       .from(refunds)
@@ -187,7 +189,6 @@ async function settleRefund(
       .for('update');
     if (!current) throw new Error('the refund row vanished');
     if (current.status !== 'pending') return { row: current, repeated: true };
-    const user = await lockUser(tx, current.userId);
     const [payment] = await tx.select().from(payments).where(eq(payments.id, current.paymentId));
     if (!payment) throw new Error('the refunded payment vanished');
     const before = await accountState(tx, user);
@@ -268,6 +269,8 @@ async function failRefund(
 ): Promise<void> {
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
+    // The account, then the refund (docs/decisions/028).
+    const user = await lockUser(tx, pending.userId);
     const [current] = await tx
       .select()
       .from(refunds)
@@ -278,7 +281,6 @@ async function failRefund(
       .update(refunds)
       .set({ status: 'failed', failureReason: failure, settledAt: now })
       .where(eq(refunds.id, current.id));
-    const user = await lockUser(tx, current.userId);
     const state = await accountState(tx, user);
     await writeStaffAudit(tx, {
       actor: input.actor,

@@ -1,8 +1,9 @@
 import { asc, eq } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
-import type {
-  TCreateStaffMemberRequest,
-  TStaffMember,
+import {
+  STAFF_MEMBER_MESSAGES,
+  type TCreateStaffMemberRequest,
+  type TStaffMember,
 } from '@dealerpass/domain/staff/staff-members';
 import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
@@ -54,7 +55,7 @@ export async function createStaffMember(
         .where(eq(staffUsers.email, request.email));
       if (existing) {
         throw new AppError(ERROR_CODES.EMAIL_IN_USE, {
-          errors: [{ source: 'email', message: 'A staff member with this e-mail already exists.' }],
+          errors: [{ source: 'email', message: STAFF_MEMBER_MESSAGES.emailInUse }],
         });
       }
       const [created] = await tx

@@ -9,7 +9,9 @@ import type {
 import type { Database, Transaction } from '../../db/client.ts';
 import { refunds, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { findUniqueViolation } from '../../errors/unique-violation.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
+import { lockAccount } from '../billing/ledger/lock-account.ts';
 import {
   findStaffAction,
   writeStaffAudit,
@@ -105,9 +107,12 @@ export async function takeStaffAction(
   }
 }
 
-/** The account's row, locked for the action; an unknown account is 404. */
+/**
+ * The account's row, locked for the action as every money or status write locks it first
+ * (lockAccount, docs/decisions/028); an unknown account is 404.
+ */
 export async function lockUser(tx: Transaction, userId: string): Promise<LockedUser> {
-  const [user] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+  const user = await lockAccount(tx, userId);
   if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
   return user;
 }
@@ -131,14 +136,5 @@ export async function repeatOf(
 
 /** PostgreSQL's unique_violation, as node-postgres or PGlite report it, wrapped or not. */
 export function isUniqueViolation(error: unknown): boolean {
-  let cause = error;
-  for (let depth = 0; depth < 5 && isRecord(cause); depth += 1) {
-    if (cause.code === '23505') return true;
-    cause = cause.cause;
-  }
-  return false;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
+  return findUniqueViolation(error) !== null;
 }

@@ -14,6 +14,7 @@ import type { Database } from '../../../db/client.ts';
 import { subscriptions } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/app-error.ts';
 import type { BillingDeps } from '../ledger/billing-deps.ts';
+import { lockAccount } from '../ledger/lock-account.ts';
 import { accountRows, evaluate, notAllowed } from './evaluate-change.ts';
 
 /**
@@ -27,6 +28,7 @@ export async function undoPendingRemoval(
 ): Promise<ISubscriptionChangePreview> {
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
+    await lockAccount(tx, userId);
     const { user, subscription } = await accountRows(tx, userId, true);
     const complimentary =
       (user.accountStatusDetails ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL;

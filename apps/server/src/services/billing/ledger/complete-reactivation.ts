@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, subscriptions, users } from '../../../db/schema.ts';
+import { billingPeriods, subscriptions } from '../../../db/schema.ts';
 import type { BillingDeps, ClaimedRenewal } from './billing-deps.ts';
+import { lockAccount } from './lock-account.ts';
 import { recordPayment } from './record-payment.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 
@@ -18,7 +19,7 @@ export async function completeReactivation(
   now: Date,
   actor: string,
 ): Promise<void> {
-  const [user] = await tx.select().from(users).where(eq(users.id, renewal.userId)).for('update');
+  const user = await lockAccount(tx, renewal.userId);
   const [period] = await tx
     .select()
     .from(billingPeriods)

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, paymentDeclines, subscriptions, users } from '../../../db/schema.ts';
+import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
 import type { ClaimedRenewal } from './billing-deps.ts';
+import { lockAccount } from './lock-account.ts';
 import { nextAttempt } from './next-attempt.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 
@@ -17,7 +18,7 @@ export async function failReactivation(
   now: Date,
   actor: string,
 ): Promise<void> {
-  const [user] = await tx.select().from(users).where(eq(users.id, renewal.userId)).for('update');
+  const user = await lockAccount(tx, renewal.userId);
   const [period] = await tx
     .select()
     .from(billingPeriods)

@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm';
 import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import { formatCurrency } from '@dealerpass/domain/money';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, paymentDeclines, subscriptions, users } from '../../../db/schema.ts';
+import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
 import { enqueueMail } from '../../mail/enqueue-mail.ts';
 import { addBalanceEntries, getBalanceCents, periodChargeEntry } from '../account-balance.ts';
 import type { BillingDeps } from './billing-deps.ts';
+import { lockAccount } from './lock-account.ts';
 import { nextAttempt } from './next-attempt.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 
@@ -20,19 +21,27 @@ export async function recordDecline(
   now: Date,
   reason: string,
   periodId?: string,
+  /** The claimed attempt's key: a decline of an attempt already recorded is not counted again. */
+  attemptKey?: string,
 ): Promise<void> {
+  // The account, then its subscription (docs/decisions/028).
+  const user = await lockAccount(tx, userId);
   const [subscription] = await tx
     .select()
     .from(subscriptions)
     .where(eq(subscriptions.userId, userId))
     .for('update');
-  const [user] = await tx.select().from(users).where(eq(users.id, userId));
   if (!subscription || !user) throw new Error('subscription or user vanished');
   const failures = subscription.failedAttempts + 1;
   const retryDays = PAYMENT_RETRY_DAYS[failures - 1];
   const [period] = periodId
     ? await tx.select().from(billingPeriods).where(eq(billingPeriods.id, periodId))
     : [];
+  // Two claims of one attempt (a lease taken over while its charge was answered late) send the
+  // same key and get the same answer; only the first record of it counts (R4: one retry each).
+  if (period && attemptKey && (period.idempotencyKey !== attemptKey || period.status !== 'due')) {
+    return;
+  }
   // The renewal was due and is not paid: it is owed from now until a payment settles it.
   if (period) await addBalanceEntries(tx, [periodChargeEntry(period)], now);
   await tx.insert(paymentDeclines).values({
@@ -78,7 +87,9 @@ export async function recordDecline(
         .set(nextAttempt(period))
         .where(eq(billingPeriods.id, period.id));
     }
-    if (user.accountStatus !== 'validating payment') {
+    // A block made while the charge was in flight stands: the decline is recorded, the status
+    // stays (a blocked account takes no charge's answer, status-transitions).
+    if (user.accountStatus !== 'validating payment' && user.accountStatus !== 'blocked') {
       await changeAccountStatus(tx, {
         userId,
         from: user.accountStatus,
@@ -117,14 +128,16 @@ export async function recordDecline(
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
   const owed = await getBalanceCents(tx, userId);
-  await changeAccountStatus(tx, {
-    userId,
-    from: user.accountStatus,
-    event: 'finalRetryFailed',
-    note: `last retry declined: ${reason}`,
-    actor: 'billing-run',
-    now,
-  });
+  if (user.accountStatus !== 'blocked') {
+    await changeAccountStatus(tx, {
+      userId,
+      from: user.accountStatus,
+      event: 'finalRetryFailed',
+      note: `last retry declined: ${reason}`,
+      actor: 'billing-run',
+      now,
+    });
+  }
   await enqueueMail(
     tx,
     {

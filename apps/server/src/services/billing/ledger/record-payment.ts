@@ -4,11 +4,12 @@ import { sql } from 'drizzle-orm';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { anyOf, unnestRows } from '../../../db/bulk.ts';
 import type { Transaction } from '../../../db/client.ts';
-import { billingPeriods, payments, users } from '../../../db/schema.ts';
+import { billingPeriods, payments } from '../../../db/schema.ts';
 import { enqueueMails, type MailToSend } from '../../mail/enqueue-mail.ts';
 import { addBalanceEntries, paidPeriodEntries, type BalanceEntry } from '../account-balance.ts';
 import { advancePeriods } from './advance-periods.ts';
 import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps.ts';
+import { lockAccounts } from './lock-account.ts';
 import { paymentRecord } from './payment-record.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 
@@ -41,22 +42,17 @@ export async function recordPayments(
 ): Promise<void> {
   if (charges.length === 0) return;
   const periodIds = charges.map((charge) => charge.renewal.periodId);
+  // The accounts first, in one order, then their periods (docs/decisions/028).
+  const userRows = await lockAccounts(
+    tx,
+    charges.map((charge) => charge.renewal.userId),
+  );
   const periodRows = await tx
     .select()
     .from(billingPeriods)
     .where(anyOf(billingPeriods.id, periodIds, 'uuid'))
     .orderBy(billingPeriods.id)
     .for('update');
-  const userRows = await tx
-    .select()
-    .from(users)
-    .where(
-      anyOf(
-        users.id,
-        charges.map((charge) => charge.renewal.userId),
-        'uuid',
-      ),
-    );
   const periodOf = new Map(periodRows.map((row) => [row.id, row]));
   const userOf = new Map(userRows.map((row) => [row.id, row]));
   const activationDate = toIsoDate(calendarDateIn(now, deps.timeZone));
@@ -138,7 +134,9 @@ export async function recordPayments(
     now,
   );
   for (const { user } of done) {
-    if (user.accountStatus !== 'active') {
+    // A block made while the charge was in flight stands: the payment is recorded, the status
+    // stays (a blocked account takes no charge's answer, status-transitions).
+    if (user.accountStatus !== 'active' && user.accountStatus !== 'blocked') {
       await changeAccountStatus(tx, {
         userId: user.id,
         from: user.accountStatus,

@@ -163,8 +163,10 @@ async function lockDueAccounts(
       .orderBy(subscriptions.currentPeriodEnd)
       .limit(batchSize)
       // The account's row is locked with its subscription: a row another batch changed and
-      // released since this statement began is read again as it is now, not as it was.
-      .for('update', { of: [subscriptions, users], skipLocked: true })
+      // released since this statement began is read again as it is now, not as it was. The
+      // account lock is lockAccount's (docs/decisions/028); skipping what others hold, the claim
+      // never waits, so it cannot take part in a deadlock.
+      .for('no key update', { of: [subscriptions, users], skipLocked: true })
   );
 }
 

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
-import { subscriptions, users } from '../../../db/schema.ts';
+import { subscriptions } from '../../../db/schema.ts';
 import { changeAccountStatus } from '../ledger/change-account-status.ts';
+import { lockAccount } from '../ledger/lock-account.ts';
 
 /**
  * R4: a cancellation takes effect at the period's end, with no further charge. The status is read
@@ -13,12 +14,8 @@ export async function endCancellation(
   userId: string,
   now: Date,
 ): Promise<boolean> {
-  const [current] = await tx
-    .select({ status: users.accountStatus })
-    .from(users)
-    .where(eq(users.id, userId))
-    .for('update');
-  if (current?.status !== 'pending cancel') return false;
+  const current = await lockAccount(tx, userId);
+  if (current?.accountStatus !== 'pending cancel') return false;
   await changeAccountStatus(tx, {
     userId: userId,
     from: 'pending cancel',

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { takePaymentAction } from '../api/take-account-action.ts';
@@ -171,12 +172,7 @@ function PaymentActions({
           spec={{
             label: 'Record chargeback',
             title: `Record a chargeback of the payment of ${when}`,
-            description: (
-              <p>
-                The card network took this payment back. The account becomes inactive and the
-                reactivation fee is added to its balance (R4).
-              </p>
-            ),
+            description: chargebackDescription(payment),
             confirmLabel: 'Record chargeback',
             danger: true,
             done: 'The chargeback was recorded.',
@@ -188,6 +184,26 @@ function PaymentActions({
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * What a chargeback of this payment would record (R15): it covers only what was not refunded;
+ * a payment refunded in full is not charged back, and staff contest the dispute instead.
+ */
+function chargebackDescription(payment: TPayment): ReactNode {
+  const covered = payment.amountCents - payment.refundedCents;
+  if (covered <= 0) {
+    return <p role="note">{errorMessage(ERROR_CODES.CHARGEBACK_REFUNDED_IN_FULL)}</p>;
+  }
+  return (
+    <p>
+      The card network took this payment back
+      {payment.refundedCents > 0
+        ? `: ${money(covered)}, what was not refunded (${money(payment.refundedCents)} was)`
+        : ''}
+      . The account becomes inactive and the reactivation fee is added to its balance (R4).
+    </p>
   );
 }
 
