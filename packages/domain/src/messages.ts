@@ -78,6 +78,8 @@ export const ERROR_CODES = {
   REFUND_NOT_ALLOWED: 'REFUND_NOT_ALLOWED',
   REFUND_FAILED: 'REFUND_FAILED',
   PROMO_CODE_EXISTS: 'PROMO_CODE_EXISTS',
+  // One intent, one key (docs/decisions/031)
+  REQUEST_KEY_REUSED: 'REQUEST_KEY_REUSED',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
@@ -189,6 +191,9 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   REFUND_NOT_ALLOWED: 'This payment cannot be refunded for that amount.',
   REFUND_FAILED: 'The payment gateway refused the refund. Nothing was refunded.',
   PROMO_CODE_EXISTS: 'A promotion code with this name already exists.',
+  // Ours (docs/decisions/031): a request key sent again with another action, target or body.
+  REQUEST_KEY_REUSED:
+    'This request was already sent with different details. Please reload the page and try again.',
 };
 
 /** HTTP status per code, so the server's one error handler and the client agree (STYLE §6). */
@@ -257,6 +262,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   REFUND_NOT_ALLOWED: 409,
   REFUND_FAILED: 502,
   PROMO_CODE_EXISTS: 409,
+  REQUEST_KEY_REUSED: 409,
 };
 
 export interface IMessageVars {
