@@ -6,8 +6,7 @@ import { PRICED_ITEMS } from '@dealerpass/domain/prices';
 import { contactRequests, identities, requestKeys, subscriptions } from '../src/db/schema.ts';
 import { isStaffAccess, type RouteTableEntry } from '../src/plugins/route-access.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
-import { canonicalJson } from '../src/lib/canonical-json.ts';
-import { REQUEST_KEY_FIELDS } from '../src/services/request-keys/once-per-key.ts';
+import { REQUEST_KEY_FIELDS, requestContent } from '@dealerpass/domain/request-key';
 import {
   DECLINED_CARD,
   consolePost,
@@ -238,15 +237,6 @@ describe('request keys over the route table', () => {
     pattern.replace(/:(\w+)/g, (_, name: string) =>
       encodeURIComponent(String(params[name] ?? 'x')),
     );
-  const withoutKey = (body: object) =>
-    canonicalJson(
-      Object.fromEntries(
-        Object.entries(body).filter(
-          ([name]) => !(REQUEST_KEY_FIELDS as readonly string[]).includes(name),
-        ),
-      ),
-    );
-
   it('finds the keyed routes in the route table: each a POST, of the console or an account, each with a first request here', () => {
     const routes = keyedRoutes();
     expect(routes.length).toBeGreaterThan(10);
@@ -360,7 +350,7 @@ describe('request keys over the route table', () => {
       if (first.other) bodies.push(first.other);
       let sentOther = false;
       for (const other of bodies) {
-        if (withoutKey(other as object) === withoutKey(first.body)) continue;
+        if (requestContent(other as object) === requestContent(first.body)) continue;
         const response = await consolePost(t, browser, first.cookie, url, {
           ...(other as object),
           [field]: key,

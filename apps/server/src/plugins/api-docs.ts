@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_FAILURE_BODIES } from '@dealerpass/domain/account/session-failure';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
-import { REQUEST_KEY_FIELDS } from '../services/request-keys/once-per-key.ts';
+import { REQUEST_KEY_FIELDS } from '@dealerpass/domain/request-key';
 import { CSRF_COOKIE, CSRF_HEADER } from './csrf.ts';
 import {
   isStaffAccess,

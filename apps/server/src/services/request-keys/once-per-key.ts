@@ -1,14 +1,11 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { canonicalJson, REQUEST_KEY_FIELDS, requestContent } from '@dealerpass/domain/request-key';
 import type { Database, Transaction } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/is-unique-violation.ts';
 import { requestKeys } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { canonicalJson } from '../../lib/canonical-json.ts';
-
-/** The body fields that carry a request key: a route whose body has one is keyed. */
-export const REQUEST_KEY_FIELDS = ['requestKey', 'idempotencyKey'] as const;
 
 /** One keyed request: its key and what it asks for, as recorded with the key. */
 export interface KeyedRequest {
@@ -95,24 +92,18 @@ export async function oncePerKey<T>(
   }
 }
 
-/** The key's row as it is recorded: the body's SHA-256 over its canonical JSON, key left out. */
+/** The key's row as it is recorded: the SHA-256 of what the body asks (`requestContent`). */
 function recordOf(request: KeyedRequest) {
-  const body = { ...(request.body as Record<string, unknown>) };
-  let key: unknown;
-  for (const field of REQUEST_KEY_FIELDS) {
-    key ??= body[field];
-    delete body[field];
-  }
+  const body = request.body as Record<string, unknown>;
+  const key = REQUEST_KEY_FIELDS.map((field) => body[field]).find((value) => value !== undefined);
   if (typeof key !== 'string') throw new Error('a keyed request without its key');
+  const owner = request.owner;
   return {
     key,
-    owner:
-      'staffId' in request.owner
-        ? `staff:${request.owner.staffId}`
-        : `user:${request.owner.userId}`,
+    owner: 'staffId' in owner ? `staff:${owner.staffId}` : `user:${owner.userId}`,
     action: request.action,
     target: canonicalJson(request.target),
-    bodyHash: createHash('sha256').update(canonicalJson(body)).digest('hex'),
+    bodyHash: createHash('sha256').update(requestContent(request.body)).digest('hex'),
   };
 }
 
