@@ -228,6 +228,23 @@ describe('a request key is one request', () => {
     expect(repeated.json().data.changeId).toBe(first.json().data.changeId);
   });
 
+  it('one key sent twice at once: the same content is one code and one answer; other content is 409', async () => {
+    const key = randomUUID();
+    const [a, b] = await Promise.all([
+      post('/api/admin/promotions', promotion('UXTWIN', key)),
+      post('/api/admin/promotions', promotion('UXTWIN', key)),
+    ]);
+    expect([a.statusCode, b.statusCode]).toEqual([201, 201]);
+    expect(a.json().data.auditId).toBe(b.json().data.auditId);
+    const other = randomUUID();
+    const answers = await Promise.all([
+      post('/api/admin/promotions', promotion('UXRACEA', other)),
+      post('/api/admin/promotions', promotion('UXRACEB', other)),
+    ]);
+    expect(answers.map((response) => response.statusCode).sort()).toEqual([201, 409]);
+    expect(await codesIn(['UXRACEA', 'UXRACEB'])).toHaveLength(1);
+  });
+
   it('a key is its sender’s: another member sending it is refused', async () => {
     const key = randomUUID();
     const body = promotion('UXOWNER', key);
