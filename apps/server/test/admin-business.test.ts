@@ -230,7 +230,7 @@ describe('the Contact Us inbox (R12)', () => {
       requestKey,
     });
     expect(reply.statusCode).toBe(409);
-    expect(reply.json().code).toBe('ACTION_NOT_ALLOWED');
+    expect(reply.json().code).toBe('REQUEST_KEY_REUSED');
     expect(
       await t.app.db
         .select()

@@ -418,7 +418,7 @@ describe('operator console: refunds', () => {
         { requestKey, reason: REASON },
       );
       expect(clash.statusCode).toBe(409);
-      expect(clash.json().code).toBe('ACTION_NOT_ALLOWED');
+      expect(clash.json().code).toBe('REQUEST_KEY_REUSED');
       // In flight, it counts against what is left: the rest only, not a cent more.
       const tooMuch = await refund(user.id, payment!.id, payment!.amountCents - 899);
       expect(tooMuch.json().code).toBe('REFUND_NOT_ALLOWED');

@@ -547,7 +547,10 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
   }
 
   class Alone implements fc.AsyncCommand<Model, Real & { history: string[] }> {
-    constructor(readonly op: Op) {}
+    readonly op: Op;
+    constructor(op: Op) {
+      this.op = op;
+    }
     check = () => true;
     async run(model: Model, real: Real & { history: string[] }) {
       real.history.push(`${now.toISOString()} ${this.toString()}`);
@@ -558,10 +561,12 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
   }
 
   class Together implements fc.AsyncCommand<Model, Real & { history: string[] }> {
-    constructor(
-      readonly a: Op,
-      readonly b: Op,
-    ) {}
+    readonly a: Op;
+    readonly b: Op;
+    constructor(a: Op, b: Op) {
+      this.a = a;
+      this.b = b;
+    }
     check = () => true;
     async run(model: Model, real: Real & { history: string[] }) {
       real.history.push(`${now.toISOString()} ${this.toString()}`);
@@ -573,7 +578,10 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
   }
 
   class Advance implements fc.AsyncCommand<Model, Real & { history: string[] }> {
-    constructor(readonly hours: number) {}
+    readonly hours: number;
+    constructor(hours: number) {
+      this.hours = hours;
+    }
     check = () => true;
     async run(_model: Model, real: Real & { history: string[] }) {
       now = new Date(now.getTime() + this.hours * HOUR);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REQUEST_KEY_FIELDS } from '../src/plugins/api-docs.ts';
+import { REQUEST_KEY_FIELDS } from '@dealerpass/domain/request-key';
 import { isStaffAccess, isUnsafeMethod } from '../src/plugins/route-access.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { openApiPath } from './openapi-conformance.ts';

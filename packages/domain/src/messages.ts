@@ -80,6 +80,8 @@ export const ERROR_CODES = {
   CHARGEBACK_REFUNDED_IN_FULL: 'CHARGEBACK_REFUNDED_IN_FULL',
   ALREADY_EXISTS: 'ALREADY_EXISTS',
   PROMO_CODE_EXISTS: 'PROMO_CODE_EXISTS',
+  // One intent, one key (docs/decisions/031)
+  REQUEST_KEY_REUSED: 'REQUEST_KEY_REUSED',
 } as const;
 
 export type TErrorCode = keyof typeof ERROR_CODES;
@@ -196,6 +198,9 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   // Ours: a unique value taken by another request at the same moment (the field is named).
   ALREADY_EXISTS: 'This value is already in use.',
   PROMO_CODE_EXISTS: 'A promotion code with this name already exists.',
+  // Ours (docs/decisions/031): a request key sent again with another action, target or body.
+  REQUEST_KEY_REUSED:
+    'This request was already sent with different details. Please reload the page and try again.',
 };
 
 /** HTTP status per code, so the server's one error handler and the client agree (STYLE §6). */
@@ -266,6 +271,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CHARGEBACK_REFUNDED_IN_FULL: 409,
   ALREADY_EXISTS: 409,
   PROMO_CODE_EXISTS: 409,
+  REQUEST_KEY_REUSED: 409,
 };
 
 export interface IMessageVars {

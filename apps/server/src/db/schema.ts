@@ -847,6 +847,26 @@ export const refunds = pgTable(
   ],
 );
 
+/**
+ * Every request key a keyed route was sent (docs/decisions/031), whoever sent it: one row per
+ * key, written in the transaction of the change it asked for, with what it asked (who sent it,
+ * the action, its target and the SHA-256 of its canonical body) and the answer it got. The same
+ * request again gets that answer; the key with anything else is refused (409). `body_hash` is
+ * null for a key recorded before bodies were hashed (migration 0016): any reuse of it is refused.
+ */
+export const requestKeys = pgTable('request_keys', {
+  key: text('key').primaryKey(),
+  /** `staff:<id>` or `user:<id>`. */
+  owner: text('owner').notNull(),
+  action: text('action').notNull(),
+  /** The route's parameters as canonical JSON (`{}` for a creation). */
+  target: text('target').notNull(),
+  bodyHash: text('body_hash'),
+  /** The first answer, given again to a repeat; a multi-step action's own row id. */
+  answer: jsonb('answer'),
+  createdAt: createdAt(),
+});
+
 /** A staff reply to a Contact Us message, e-mailed to the sender and kept (R12). */
 export const contactReplies = pgTable(
   'contact_replies',

@@ -79,3 +79,8 @@ export function uniqueViolationError(error: unknown): AppError | null {
     errors: fields.map((source) => ({ source, message })),
   });
 }
+
+/** Whether an error (or one of its causes) is PostgreSQL's unique_violation. */
+export function isUniqueViolation(error: unknown): boolean {
+  return findUniqueViolation(error) !== null;
+}

@@ -9,6 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SESSION_FAILURE_BODIES } from '@dealerpass/domain/account/session-failure';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
+import { REQUEST_KEY_FIELDS } from '@dealerpass/domain/request-key';
 import { CSRF_COOKIE, CSRF_HEADER } from './csrf.ts';
 import {
   isStaffAccess,
@@ -56,7 +57,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   402: 'The card was declined',
   403: 'Refused: the session is invalid or was replaced (a bare JSON string), the CSRF token is missing or wrong, or the account’s state does not allow this call',
   404: 'Not found',
-  409: 'Conflict with the current state (the address is in use, a sign-up is in progress, a unique value another request took at the same moment: `errors` names the field)',
+  409: 'Conflict with the current state (the address is in use, a sign-up is in progress, a unique value another request took at the same moment: `errors` names the field), or the request key was already sent with another target or body (REQUEST_KEY_REUSED)',
   413: 'The body is larger than this route accepts',
   415: 'The body is not JSON',
   429: 'Too many requests from this client address',
@@ -78,12 +79,10 @@ declare module 'fastify' {
 
 const zodTransform = createJsonSchemaTransform({});
 
-/** The body fields that make a request once-per-key (R12, docs/decisions/026). */
-export const REQUEST_KEY_FIELDS = ['requestKey', 'idempotencyKey'] as const;
-
 /**
- * Whether a route's body carries a request key. A keyed action answers 409 when its key was
- * already used for another action, whatever the route, so the status is implied, not listed.
+ * Whether a route's body carries a request key (`REQUEST_KEY_FIELDS`). A keyed request answers
+ * 409 REQUEST_KEY_REUSED when its key was already sent with another action, target or body
+ * (`oncePerKey`, docs/decisions/031), whatever the route, so the status is implied, not listed.
  */
 function isKeyedBody(body: unknown): boolean {
   const shape = (body as { shape?: Record<string, unknown> } | undefined)?.shape;

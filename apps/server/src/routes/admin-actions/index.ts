@@ -35,7 +35,8 @@ const accessFor = (action: TStaffAction) => ({ access: { staff: STAFF_ACTIONS[ac
  * (verification e-mail, sessions, block and unblock) and billing's (complimentary, refunds,
  * chargebacks, a renewal retried now, balance credits and charges). Every route checks the role
  * on the server (route-access.ts), takes a `requestKey` (a repeat answers the first result and
- * acts no second time) and answers `{ data: { auditId, … } }`; every action writes its
+ * acts no second time; the key with another account, payment or body is 409, decision 031) and
+ * answers `{ data: { auditId, … } }`; every action writes its
  * append-only audit row in the transaction of its change.
  */
 const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -49,6 +50,8 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
     requestKey: body.requestKey,
     reason: body.reason ?? null,
     now: app.now(),
+    // What the key records (docs/decisions/031): the same key with another target or body is 409.
+    sent: { params: request.params as Record<string, string>, body },
   });
 
   app.post(

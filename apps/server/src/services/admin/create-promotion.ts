@@ -8,7 +8,7 @@ import { promotionCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { StaffActor } from '../staff/staff-audit.ts';
 import { writeStaffAudit } from '../staff/staff-audit.ts';
-import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { promotionView } from './list-promotions.ts';
 
 export interface PromotionActionResult {
@@ -19,7 +19,8 @@ export interface PromotionActionResult {
 /**
  * A billing member creates a promotion code (R12): stored upper-case, created by their e-mail,
  * audited in the same transaction. A code that exists (enabled, disabled or seeded) is 409
- * PROMO_CODE_EXISTS: a code's history is never overwritten.
+ * PROMO_CODE_EXISTS: a code's history is never overwritten. Once per request key (decision 031):
+ * the key again with another code or value is 409, not a second "created".
  */
 export async function createPromotion(
   deps: { db: Database; now: () => Date },
@@ -27,13 +28,8 @@ export async function createPromotion(
   request: TCreatePromotionRequest,
 ): Promise<PromotionActionResult> {
   const now = deps.now();
-  return keyedStaffAction(deps.db, {
-    action: 'createPromotion',
-    requestKey: request.requestKey,
-    replay: (row) => ({
-      auditId: row.id,
-      promotion: row.after as PromotionActionResult['promotion'],
-    }),
+  const keyed = { owner: actor, action: 'createPromotion', target: {}, body: request };
+  return oncePerKey<PromotionActionResult>(deps.db, keyed, {
     act: async (tx) => {
       if (request.expiresAt && new Date(request.expiresAt).getTime() <= now.getTime()) {
         throw new AppError(ERROR_CODES.VALIDATION_FAILED, {

@@ -7,12 +7,13 @@ import { promotionCodes } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
 import type { PromotionActionResult } from './create-promotion.ts';
-import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { promotionView } from './list-promotions.ts';
 
 /**
  * A billing member disables a promotion code with a reason (R12): from then on the sign-up
  * refuses it like an expired one; its redemptions stay. Unknown: 404; already disabled: 409.
+ * Once per request key (decision 031).
  */
 export async function disablePromotion(
   deps: { db: Database; now: () => Date },
@@ -22,13 +23,13 @@ export async function disablePromotion(
 ): Promise<PromotionActionResult> {
   const now = deps.now();
   const normalized = normalizePromotionCode(code);
-  return keyedStaffAction(deps.db, {
+  const keyed = {
+    owner: actor,
     action: 'disablePromotion',
-    requestKey: request.requestKey,
-    replay: (row) => ({
-      auditId: row.id,
-      promotion: row.after as PromotionActionResult['promotion'],
-    }),
+    target: { code: normalized },
+    body: request,
+  };
+  return oncePerKey<PromotionActionResult>(deps.db, keyed, {
     act: async (tx) => {
       const [current] = await tx
         .select()

@@ -6,7 +6,7 @@ import { contactReplies, contactRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
-import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 
 export interface ContactReplyResult {
   auditId: number;
@@ -16,7 +16,7 @@ export interface ContactReplyResult {
 /**
  * A staff reply to a Contact Us message (R12): stored, e-mailed to the sender through the outbox
  * and the message marked answered, with the audit row, in one transaction. A repeated request
- * key sends no second mail.
+ * sends no second mail; its key on another message or with another text is 409 (decision 031).
  */
 export async function replyToContact(
   deps: {
@@ -30,13 +30,13 @@ export async function replyToContact(
   request: TContactReplyRequest,
 ): Promise<ContactReplyResult> {
   const now = deps.now();
-  return keyedStaffAction(deps.db, {
+  const keyed = {
+    owner: actor,
     action: 'replyToContact',
-    requestKey: request.requestKey,
-    replay: (row) => ({
-      auditId: row.id,
-      replyId: String((row.after as { replyId?: string } | null)?.replyId ?? ''),
-    }),
+    target: { id: messageId },
+    body: request,
+  };
+  return oncePerKey<ContactReplyResult>(deps.db, keyed, {
     act: async (tx) => {
       const [message] = await tx
         .select()

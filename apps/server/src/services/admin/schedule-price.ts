@@ -5,14 +5,15 @@ import {
   type ScheduledPriceChange,
 } from '../prices/schedule-price-change.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
-import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 
 export type StaffScheduledPrice = ScheduledPriceChange & { auditId: number };
 
 /**
  * An admin schedules a price change from the console (R11, R12): the command's service, with the
  * staff member's e-mail as who scheduled it and the audit row in its transaction; a repeated
- * request key answers the first scheduling and adds no row nor e-mail.
+ * request answers the first scheduling and adds no row nor e-mail, and its key with other prices
+ * or another date is 409 (decision 031).
  */
 export async function scheduleStaffPrice(
   deps: PriceChangeDeps,
@@ -20,11 +21,10 @@ export async function scheduleStaffPrice(
   request: TStaffSchedulePriceRequest,
 ): Promise<StaffScheduledPrice> {
   const { requestKey, ...change } = request;
-  return keyedStaffAction(deps.db, {
-    action: 'schedulePrice',
-    requestKey,
-    replay: (row) => ({ ...(row.after as ScheduledPriceChange), auditId: row.id }),
-    run: async () => {
+  const keyed = { owner: actor, action: 'schedulePrice', target: {}, body: request };
+  return oncePerKey<StaffScheduledPrice>(deps.db, keyed, {
+    // The price change opens its own transaction; the key and the audit row are written in it.
+    run: async (record) => {
       let auditId = 0;
       const scheduled = await schedulePriceChange(deps, change, actor.email, async (tx, done) => {
         const audit = await writeStaffAudit(tx, {
@@ -35,6 +35,7 @@ export async function scheduleStaffPrice(
           at: deps.now(),
         });
         auditId = audit.id;
+        await record(tx, { ...done, auditId });
       });
       return { ...scheduled, auditId };
     },

@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   planSubscriptionChange,
   type ISubscriptionChangePlan,
@@ -14,6 +14,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { Transaction } from '../../db/client.ts';
 import { billingPeriods, subscriptionChanges, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { CHARGE_LEASE_MS } from './charge-lease.ts';
 import type { BillingDeps, ClaimedRenewal } from './ledger/billing-deps.ts';
 import { lockAccount } from './ledger/lock-account.ts';
@@ -59,11 +60,20 @@ async function applyPlan(
 }
 
 /**
- * `POST /api/users/subscriptions/change` (R10). Exactly once per idempotency key: a repeat gets
- * the first answer. One change at a time per account: while one's charge is in flight another
- * gets 409 (a partial unique index). Additions are charged now, prorated, through the gateway
- * with the change's own key; a decline changes nothing. A change whose request stopped mid-charge
- * is finished by the next request once its lease has run out (the same key: no second charge).
+ * How a change request started: applied at once, or a change whose charge is to be sent
+ * (`send`: by this request; a repeat sends it only once the first one's lease has run out).
+ */
+type Started =
+  | { kind: 'applied'; result: ISubscriptionChangeResult }
+  | { kind: 'charging'; changeId: string; send: boolean };
+
+/**
+ * `POST /api/users/subscriptions/change` (R10). Exactly once per idempotency key (`oncePerKey`,
+ * decision 031): a repeat gets the first answer, the key with another selection is 409. One
+ * change at a time per account: while one's charge is in flight another gets 409 (a partial
+ * unique index). Additions are charged now, prorated, through the gateway with the change's own
+ * key; a decline changes nothing. A change whose request stopped mid-charge is finished by the
+ * next request once its lease has run out (the same key: no second charge).
  */
 export async function changeSubscription(
   deps: BillingDeps,
@@ -71,97 +81,112 @@ export async function changeSubscription(
   request: { codes: readonly string[]; idempotencyKey: string },
 ): Promise<ISubscriptionChangeResult> {
   const now = deps.now();
-  const started = await deps.db.transaction(async (tx) => {
-    // The account first, then its subscription (docs/decisions/028).
-    await lockAccount(tx, userId);
-    const { user, subscription } = await accountRows(tx, userId, true);
-    const [earlier] = await tx
-      .select()
-      .from(subscriptionChanges)
-      .where(
-        and(
-          eq(subscriptionChanges.userId, userId),
-          sql`(${subscriptionChanges.idempotencyKey} = ${request.idempotencyKey} or ${subscriptionChanges.status} = 'charging')`,
-        ),
-      )
-      .orderBy(sql`${subscriptionChanges.idempotencyKey} = ${request.idempotencyKey} desc`)
-      .limit(1);
-    if (earlier) {
-      if (earlier.status !== 'charging') return { kind: 'done', change: earlier } as const;
-      if (earlier.createdAt.getTime() + CHARGE_LEASE_MS > now.getTime()) {
-        throw new AppError(ERROR_CODES.CHANGE_IN_PROGRESS);
-      }
-      return { kind: 'resume', change: earlier } as const;
-    }
-    const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now);
-    if (
-      plan.added.length === 0 &&
-      sameList(plan.removed, knownCodes(subscription.pendingRemovals))
-    ) {
-      throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
-        message: SUBSCRIPTION_CHANGE_MESSAGES.noChange,
-        errors: [{ source: 'codes', message: SUBSCRIPTION_CHANGE_MESSAGES.noChange }],
-      });
-    }
-    const changeId = crypto.randomUUID();
-    if (!charged) {
-      await applyPlan(tx, userId, plan, preview.nextBillDate, now);
-      const result: ISubscriptionChangeResult = { ...preview, changeId, paymentId: null };
-      await tx.insert(subscriptionChanges).values({
-        id: changeId,
-        userId,
-        idempotencyKey: request.idempotencyKey,
-        status: 'applied',
-        codesBefore: subscription.codes,
-        codesRequested: [...plan.fromNextBill.codes],
-        amountCents: 0,
-        result,
-        createdAt: now,
-        settledAt: now,
-      });
-      return { kind: 'applied', result } as const;
-    }
-    if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
-      throw new AppError(ERROR_CODES.CHANGE_DECLINED);
-    }
-    const today = toIsoDate(calendarDateIn(now, deps.timeZone));
-    const [period] = await tx
-      .insert(billingPeriods)
-      .values({
-        userId,
-        kind: 'change',
-        periodStart: today,
-        periodEnd: subscription.currentPeriodEnd,
-        amountCents: charged.totalCents,
-        quote: charged,
-        idempotencyKey: `change:${changeId}`,
-        gatewayCustomerId: subscription.gatewayCustomerId,
-        gatewayPaymentProfileId: subscription.gatewayPaymentProfileId,
-        cardBrand: user.cardBrand,
-        cardLast4: user.cardLast4,
-      })
-      .returning();
-    const [change] = await tx
-      .insert(subscriptionChanges)
-      .values({
-        id: changeId,
-        userId,
-        idempotencyKey: request.idempotencyKey,
-        status: 'charging',
-        codesBefore: subscription.codes,
-        codesRequested: [...plan.fromNextBill.codes],
-        amountCents: charged.totalCents,
-        billingPeriodId: period!.id,
-        result: { ...preview, changeId, paymentId: null },
-        // The application's clock: the charge's lease is counted from it against `now`.
-        createdAt: now,
-      })
-      .returning();
-    return { kind: 'resume', change: change! } as const;
+  const keyed = { owner: { userId }, action: 'changeSubscription', target: {}, body: request };
+  const started = await oncePerKey<Started>(deps.db, keyed, {
+    act: (tx) => startChange(deps, tx, userId, request, now),
+    repeat: (first) => (first.kind === 'charging' ? { ...first, send: false } : first),
   });
   if (started.kind === 'applied') return started.result;
-  if (started.kind === 'done') return answerOf(started.change);
-  return answerOf(await finishChange(deps, started.change));
+  const [change] = await deps.db
+    .select()
+    .from(subscriptionChanges)
+    .where(eq(subscriptionChanges.id, started.changeId));
+  if (!change) throw new Error('change vanished');
+  if (change.status !== 'charging') return answerOf(change);
+  if (!started.send && change.createdAt.getTime() + CHARGE_LEASE_MS > now.getTime()) {
+    throw new AppError(ERROR_CODES.CHANGE_IN_PROGRESS);
+  }
+  return answerOf(await finishChange(deps, change));
+}
+
+/**
+ * A change's first step, in the transaction that records its key: the account locked; another
+ * request's change in flight refused (or finished, once its lease has run out); then the plan
+ * applied at once when nothing is charged, or the change and its charge's period written.
+ */
+async function startChange(
+  deps: BillingDeps,
+  tx: Transaction,
+  userId: string,
+  request: { codes: readonly string[]; idempotencyKey: string },
+  now: Date,
+): Promise<Started> {
+  // The account first, then its subscription (docs/decisions/028).
+  await lockAccount(tx, userId);
+  const { user, subscription } = await accountRows(tx, userId, true);
+  const [charging] = await tx
+    .select()
+    .from(subscriptionChanges)
+    .where(and(eq(subscriptionChanges.userId, userId), eq(subscriptionChanges.status, 'charging')))
+    .limit(1);
+  if (charging) {
+    if (charging.createdAt.getTime() + CHARGE_LEASE_MS > now.getTime()) {
+      throw new AppError(ERROR_CODES.CHANGE_IN_PROGRESS);
+    }
+    return { kind: 'charging', changeId: charging.id, send: true };
+  }
+  const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now);
+  if (plan.added.length === 0 && sameList(plan.removed, knownCodes(subscription.pendingRemovals))) {
+    throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
+      message: SUBSCRIPTION_CHANGE_MESSAGES.noChange,
+      errors: [{ source: 'codes', message: SUBSCRIPTION_CHANGE_MESSAGES.noChange }],
+    });
+  }
+  const changeId = crypto.randomUUID();
+  if (!charged) {
+    await applyPlan(tx, userId, plan, preview.nextBillDate, now);
+    const result: ISubscriptionChangeResult = { ...preview, changeId, paymentId: null };
+    await tx.insert(subscriptionChanges).values({
+      id: changeId,
+      userId,
+      idempotencyKey: request.idempotencyKey,
+      status: 'applied',
+      codesBefore: subscription.codes,
+      codesRequested: [...plan.fromNextBill.codes],
+      amountCents: 0,
+      result,
+      createdAt: now,
+      settledAt: now,
+    });
+    return { kind: 'applied', result };
+  }
+  if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
+    throw new AppError(ERROR_CODES.CHANGE_DECLINED);
+  }
+  const today = toIsoDate(calendarDateIn(now, deps.timeZone));
+  const [period] = await tx
+    .insert(billingPeriods)
+    .values({
+      userId,
+      kind: 'change',
+      periodStart: today,
+      periodEnd: subscription.currentPeriodEnd,
+      amountCents: charged.totalCents,
+      quote: charged,
+      idempotencyKey: `change:${changeId}`,
+      gatewayCustomerId: subscription.gatewayCustomerId,
+      gatewayPaymentProfileId: subscription.gatewayPaymentProfileId,
+      cardBrand: user.cardBrand,
+      cardLast4: user.cardLast4,
+    })
+    .returning();
+  const [change] = await tx
+    .insert(subscriptionChanges)
+    .values({
+      id: changeId,
+      userId,
+      idempotencyKey: request.idempotencyKey,
+      status: 'charging',
+      codesBefore: subscription.codes,
+      codesRequested: [...plan.fromNextBill.codes],
+      amountCents: charged.totalCents,
+      billingPeriodId: period!.id,
+      result: { ...preview, changeId, paymentId: null },
+      // The application's clock: the charge's lease is counted from it against `now`.
+      createdAt: now,
+    })
+    .returning();
+  return { kind: 'charging', changeId: change!.id, send: true };
 }
 
 function sameList(a: readonly string[], b: readonly string[]) {

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TRefundResult } from '@dealerpass/domain/staff/account-actions';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, refunds, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { addBalanceEntries } from '../billing/account-balance.ts';
@@ -13,11 +13,12 @@ import { refundableCents, staffRefundedCents } from '../billing/payment-refunds.
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { refundMail, renderRefundReceipt } from './refund-receipt.ts';
 import { findStaffAction, writeStaffAudit } from './staff-audit.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import {
   accountState,
-  isUniqueViolation,
   lockUser,
   staffEventDetails,
+  staffRequest,
   type StaffActionInput,
 } from './take-staff-action.ts';
 
@@ -42,21 +43,19 @@ type RefundInput = Omit<StaffActionInput, 'action' | 'reason'> & {
  * 3. in one transaction the refund succeeds, the balance entries, the account event, the
  *    dealer's e-mail and the audit row are written. A refusal marks it failed (502
  *    REFUND_FAILED) and records nothing as refunded.
- * The same request key again answers the first result; a refund still pending from a request
- * that stopped (a crash, a gateway that did not answer) is sent again with its own key, which
- * the gateway answers with the first outcome, once the first request's time has passed.
+ * The request key is recorded with the pending row (`oncePerKey`, decision 031): the same request
+ * again answers the first result, the key with another payment or amount is 409; a refund still
+ * pending from a request that stopped (a crash, a gateway that did not answer) is sent again with
+ * its own key, which the gateway answers with the first outcome, once the first request's time
+ * has passed.
  */
 export async function refundPayment(deps: RefundDeps, input: RefundInput): Promise<TRefundResult> {
-  const audit = await findStaffAction(deps.db, input.requestKey);
-  if (audit && (audit.action !== 'refund' || audit.userId !== input.userId)) {
-    throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
-  }
-  const known = await refundByKey(deps.db, input.requestKey);
-  const opened = known ? { row: known, fresh: false } : await openRefund(deps, input);
-  const { row } = opened;
-  if (row.paymentId !== input.paymentId || row.userId !== input.userId) {
-    throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
-  }
+  const opened = await oncePerKey(deps.db, staffRequest({ ...input, action: 'refund' }), {
+    act: async (tx) => ({ refundId: await openRefund(deps, tx, input), fresh: true }),
+    repeat: (first) => ({ ...first, fresh: false }),
+  });
+  const [row] = await deps.db.select().from(refunds).where(eq(refunds.id, opened.refundId));
+  if (!row) throw new Error('the refund row vanished');
   if (row.status === 'succeeded') return answer(deps.db, row, true);
   if (row.status === 'failed') throw new AppError(ERROR_CODES.REFUND_FAILED);
   if (!opened.fresh && deps.now().getTime() - row.createdAt.getTime() < CHARGE_LEASE_MS) {
@@ -89,80 +88,52 @@ export async function refundPayment(deps: RefundDeps, input: RefundInput): Promi
   return answer(deps.db, settled.row, settled.repeated);
 }
 
-async function refundByKey(db: Database, requestKey: string): Promise<RefundRow | null> {
-  const [row] = await db.select().from(refunds).where(eq(refunds.requestKey, requestKey));
-  return row ?? null;
-}
-
-/** Step 1: the pending refund, or the row a concurrent request with the same key wrote. */
-async function openRefund(
-  deps: RefundDeps,
-  input: RefundInput,
-): Promise<{ row: RefundRow; fresh: boolean }> {
+/** Step 1: the pending refund, in the transaction that records the request key. */
+async function openRefund(deps: RefundDeps, tx: Transaction, input: RefundInput): Promise<string> {
   const now = deps.now();
-  try {
-    return await deps.db.transaction(async (tx) => {
-      // The account, then the payment (docs/decisions/028). The payment's row orders every
-      // refund of it: what is left is read under this lock.
-      const user = await lockUser(tx, input.userId);
-      const [payment] = await tx
-        .select()
-        .from(payments)
-        .where(and(eq(payments.id, input.paymentId), eq(payments.userId, input.userId)))
-        .for('update');
-      if (!payment) throw new AppError(ERROR_CODES.NOT_FOUND);
-      const [raced] = await tx
-        .select()
-        .from(refunds)
-        .where(eq(refunds.requestKey, input.requestKey));
-      if (raced) return { row: raced, fresh: false };
-      if (input.amountCents > (await refundableCents(tx, payment.id))) {
-        throw new AppError(ERROR_CODES.REFUND_NOT_ALLOWED);
-      }
-      const [period] = await tx
-        .select()
-        .from(billingPeriods)
-        .where(eq(billingPeriods.id, payment.billingPeriodId));
-      const id = crypto.randomUUID();
-      const receiptPdf = renderRefundReceipt({
-        company: deps.company,
-        user,
-        payment,
-        period: period ?? null,
-        refund: {
-          id,
-          amountCents: input.amountCents,
-          earlierRefundsCents: await staffRefundedCents(tx, payment.id, { inFlight: false }),
-        },
-        refundDate: toIsoDate(calendarDateIn(now, deps.timeZone)),
-        now,
-      });
-      const [row] = await tx
-        .insert(refunds)
-        .values({
-          id,
-          paymentId: payment.id,
-          userId: input.userId,
-          amountCents: input.amountCents,
-          status: 'pending',
-          requestKey: input.requestKey,
-          reason: input.reason,
-          staffId: input.actor.staffId,
-          receiptPdf,
-          createdAt: now,
-        })
-        .returning();
-      if (!row) throw new Error('the refund row was not written');
-      return { row, fresh: true };
-    });
-  } catch (error) {
-    // The same key at once for another payment: the unique key refused the second row.
-    if (isUniqueViolation(error)) {
-      const row = await refundByKey(deps.db, input.requestKey);
-      if (row) return { row, fresh: false };
-    }
-    throw error;
+  // The account, then the payment (docs/decisions/028). The payment's row orders every refund
+  // of it: what is left is read under this lock.
+  const user = await lockUser(tx, input.userId);
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, input.paymentId), eq(payments.userId, input.userId)))
+    .for('update');
+  if (!payment) throw new AppError(ERROR_CODES.NOT_FOUND);
+  if (input.amountCents > (await refundableCents(tx, payment.id))) {
+    throw new AppError(ERROR_CODES.REFUND_NOT_ALLOWED);
   }
+  const [period] = await tx
+    .select()
+    .from(billingPeriods)
+    .where(eq(billingPeriods.id, payment.billingPeriodId));
+  const id = crypto.randomUUID();
+  const receiptPdf = renderRefundReceipt({
+    company: deps.company,
+    user,
+    payment,
+    period: period ?? null,
+    refund: {
+      id,
+      amountCents: input.amountCents,
+      earlierRefundsCents: await staffRefundedCents(tx, payment.id, { inFlight: false }),
+    },
+    refundDate: toIsoDate(calendarDateIn(now, deps.timeZone)),
+    now,
+  });
+  await tx.insert(refunds).values({
+    id,
+    paymentId: payment.id,
+    userId: input.userId,
+    amountCents: input.amountCents,
+    status: 'pending',
+    requestKey: input.requestKey,
+    reason: input.reason,
+    staffId: input.actor.staffId,
+    receiptPdf,
+    createdAt: now,
+  });
+  return id;
 }
 
 /**

@@ -6,7 +6,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp.ts';
 import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
-import { keyedStaffAction } from './keyed-staff-action.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit } from './staff-audit.ts';
 import type { StaffSession } from './staff-session-store.ts';
 
@@ -134,16 +134,20 @@ async function endForFailures(db: Database, idHash: string, now: Date): Promise<
 
 /**
  * An admin resets a member's authenticator (R12): the secret is forgotten and every session of
- * the member ends, so the next sign-in enrols a new one.
+ * the member ends, so the next sign-in enrols a new one. Once per request key: the key again for
+ * another member is 409, and that member keeps their authenticator (decision 031).
  */
 export async function resetSecondFactor(
   db: Database,
   input: { actor: StaffSession; staffId: string; reason: string; requestKey: string; now: Date },
 ): Promise<{ auditId: number }> {
-  return keyedStaffAction(db, {
+  const keyed = {
+    owner: input.actor,
     action: 'resetStaffSecondFactor',
-    requestKey: input.requestKey,
-    replay: (row) => ({ auditId: row.id }),
+    target: { staffId: input.staffId },
+    body: { reason: input.reason, requestKey: input.requestKey },
+  };
+  return oncePerKey<{ auditId: number }>(db, keyed, {
     act: async (tx) => {
       const [staff] = await tx
         .select({ email: staffUsers.email, enrolledAt: staffUsers.totpEnrolledAt })

@@ -9,7 +9,7 @@ import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { keyedStaffAction } from './keyed-staff-action.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit } from './staff-audit.ts';
 import type { StaffSession } from './staff-session-store.ts';
 
@@ -30,7 +30,8 @@ export async function listStaffMembers(db: Database): Promise<TStaffMember[]> {
 /**
  * An admin adds a member (R12). With the embedded provider the admin sets a first password;
  * with an external one the member signs in there and is matched by e-mail. The member enrols an
- * authenticator at the first sign-in.
+ * authenticator at the first sign-in. Once per request key (decision 031): the key again for
+ * another e-mail, name or role is 409, not a second "added".
  */
 export async function createStaffMember(
   db: Database,
@@ -44,10 +45,10 @@ export async function createStaffMember(
   }
   const passwordHash =
     input.embedded && request.password ? await hashPassword(request.password) : null;
-  return keyedStaffAction(db, {
-    action: 'createStaff',
-    requestKey: request.requestKey,
-    replay: (row) => ({ auditId: row.id, staffId: (row.after as { staffId: string }).staffId }),
+  // The first password is not part of what the key records: no hash of a secret is kept.
+  const { password: _secret, ...recorded } = request;
+  const keyed = { owner: input.actor, action: 'createStaff', target: {}, body: recorded };
+  return oncePerKey<{ auditId: number; staffId: string }>(db, keyed, {
     act: async (tx) => {
       const [existing] = await tx
         .select({ id: staffUsers.id })

@@ -7,17 +7,12 @@ import type {
   TStaffActionResult,
 } from '@dealerpass/domain/staff/account-actions';
 import type { Database, Transaction } from '../../db/client.ts';
-import { refunds, users } from '../../db/schema.ts';
+import { users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { findUniqueViolation } from '../../errors/unique-violation.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
-import {
-  findStaffAction,
-  writeStaffAudit,
-  type StaffActor,
-  type StaffAuditRow,
-} from './staff-audit.ts';
+import { oncePerKey, type KeyedRequest } from '../request-keys/once-per-key.ts';
+import { writeStaffAudit, type StaffActor } from './staff-audit.ts';
 
 export type LockedUser = typeof users.$inferSelect;
 
@@ -31,6 +26,8 @@ export interface StaffActionInput {
   requestKey: string;
   reason: string | null;
   now: Date;
+  /** What the request asked, recorded with its key (decision 031): the route's parameters and body. */
+  sent: { params: Record<string, string>; body: object };
 }
 
 /** The account's status, complimentary flag and balance, as an audit row and an answer show it. */
@@ -53,11 +50,11 @@ export const staffEventDetails = (actor: StaffActor) => ({
 });
 
 /**
- * Runs one staff action on one account exactly once per request key (R12, decision 026): the
- * account's row is locked, a key already acted on answers the first result and does nothing
- * again, and otherwise `act` makes the change and the audit row is written in its transaction,
- * with the account's state before and after. `act` throws an AppError to refuse (nothing is
- * written then).
+ * Runs one staff action on one account once per request key (R12, decisions 026 and 031,
+ * `oncePerKey`): the account's row is locked, `act` makes the change and the audit row is
+ * written in its transaction, with the account's state before and after. A repeat of the same
+ * request answers the first result with the account as it is now; `act` throws an AppError to
+ * refuse (nothing is written then, and the key stays unused).
  */
 export async function takeStaffAction(
   db: Database,
@@ -67,20 +64,9 @@ export async function takeStaffAction(
     user: LockedUser,
   ) => Promise<{ before?: AuditFacts; after?: AuditFacts } | void>,
 ): Promise<TStaffActionResult> {
-  const earlier = await findStaffAction(db, input.requestKey);
-  if (earlier) return repeatOf(db, earlier, input);
-  try {
-    return await db.transaction(async (tx) => {
+  return oncePerKey<TStaffActionResult>(db, staffRequest(input), {
+    act: async (tx) => {
       const user = await lockUser(tx, input.userId);
-      // Read again under the lock: a concurrent request with the same key waited for it.
-      const raced = await findStaffAction(tx, input.requestKey);
-      if (raced) return repeatOf(tx, raced, input);
-      // A refund's key is audited only once its gateway call is answered: not another action's.
-      const [refund] = await tx
-        .select({ id: refunds.id })
-        .from(refunds)
-        .where(eq(refunds.requestKey, input.requestKey));
-      if (refund) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
       const before = await accountState(tx, user);
       const facts = (await act(tx, user)) ?? {};
       const [changed] = await tx.select().from(users).where(eq(users.id, user.id));
@@ -96,15 +82,25 @@ export async function takeStaffAction(
         at: input.now,
       });
       return { auditId: audit.id, repeated: false, account: after };
-    });
-  } catch (error) {
-    // The same key used at once on another account: the unique key refused the second row.
-    if (isUniqueViolation(error)) {
-      const row = await findStaffAction(db, input.requestKey);
-      if (row) return repeatOf(db, row, input);
-    }
-    throw error;
-  }
+    },
+    repeat: async (first) => {
+      const [user] = await db.select().from(users).where(eq(users.id, input.userId));
+      if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
+      return { auditId: first.auditId, repeated: true, account: await accountState(db, user) };
+    },
+  });
+}
+
+/** What an account action's key records: the member, the action, the route's target and body. */
+export function staffRequest(
+  input: Pick<StaffActionInput, 'actor' | 'action' | 'sent'>,
+): KeyedRequest {
+  return {
+    owner: { staffId: input.actor.staffId },
+    action: input.action,
+    target: input.sent.params,
+    body: input.sent.body,
+  };
 }
 
 /**
@@ -115,26 +111,4 @@ export async function lockUser(tx: Transaction, userId: string): Promise<LockedU
   const user = await lockAccount(tx, userId);
   if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
   return user;
-}
-
-/**
- * The answer to a request key already acted on: the first action's audit row and the account as
- * it is now. A key reused for another action or account is a client's mistake, refused.
- */
-export async function repeatOf(
-  db: Database | Transaction,
-  row: StaffAuditRow,
-  input: Pick<StaffActionInput, 'userId' | 'action'>,
-): Promise<TStaffActionResult> {
-  if (row.userId !== input.userId || row.action !== input.action) {
-    throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
-  }
-  const [user] = await db.select().from(users).where(eq(users.id, input.userId));
-  if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
-  return { auditId: row.id, repeated: true, account: await accountState(db, user) };
-}
-
-/** PostgreSQL's unique_violation, as node-postgres or PGlite report it, wrapped or not. */
-export function isUniqueViolation(error: unknown): boolean {
-  return findUniqueViolation(error) !== null;
 }

@@ -20,6 +20,7 @@ import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summ
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
+import { useRequestKey } from '../../../lib/use-request-key.ts';
 import {
   changeSubscription,
   getSelectionStateQueryOptions,
@@ -61,22 +62,14 @@ export default function ChangeSubscriptionsPage() {
   }, [state.data]);
   const shown = selection ?? start;
   const codes = shown?.codes ?? [];
-  const codesKey = codes.join(',');
   // Nothing left ticked: the rule is shown here, nothing is asked of the server (cancelling is how
   // every subscription stops).
   const noneLeft = shown !== null && codes.length === 0;
   const preview = useChangePreview(codes, shown !== null && !noneLeft);
-  // One key per selection until it is answered: a double click or a resubmit of the same
-  // selection is the same change (R10); after an answer, the next confirm is a new change.
-  const keys = useRef(new Map<string, string>());
-  const keyFor = (key: string) => {
-    let value = keys.current.get(key);
-    if (!value) {
-      value = crypto.randomUUID();
-      keys.current.set(key, value);
-    }
-    return value;
-  };
+  // One key per selection until it is answered (R10, decision 031): a double click or a resend
+  // of the same selection is the same change; another selection, or the next confirm after an
+  // answer, is a new change with a new key.
+  const keys = useRequestKey();
 
   const previewData = preview.data;
   const hasChange =
@@ -116,14 +109,14 @@ export default function ChangeSubscriptionsPage() {
     summary.clear();
     setBusy(true);
     try {
-      const result = await changeSubscription({ codes, idempotencyKey: keyFor(codesKey) });
-      keys.current.clear();
+      const result = await changeSubscription({ codes, idempotencyKey: keys.keyFor({ codes }) });
+      keys.settle(result);
       setApplied(result);
       setSelection(null);
       await queryClient.invalidateQueries({ queryKey: getSelectionStateQueryOptions().queryKey });
       await refetch().catch(() => undefined);
     } catch (failure) {
-      keys.current.clear();
+      keys.settle(failure);
       summary.show('Your subscriptions were not changed', [{ message: failureMessage(failure) }]);
     } finally {
       setBusy(false);

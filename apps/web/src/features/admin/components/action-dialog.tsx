@@ -6,12 +6,16 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { money } from './format.ts';
 
 /** What an action's request carries besides its own path (decision 026). */
 export interface IActionInput {
-  /** Made when the dialog opens: a double click or a retry sends the same key, acted on once. */
+  /**
+   * One per intent (decision 031): a double click or a retry of the same content sends the same
+   * key, acted on once; other content typed in the dialog, or a new opening, a new key.
+   */
   requestKey: string;
   /** Absent when the action's reason is optional and none was typed. */
   reason?: string;
@@ -85,7 +89,7 @@ interface ActionButtonProps {
 
 /**
  * An action's button and its confirmation (R12, decision 026): a reason always, an amount where
- * money moves, and one request key per opening of the dialog.
+ * money moves, and one request key per intent (what the dialog sends, in one opening).
  */
 export function ActionButton({
   spec,
@@ -94,7 +98,8 @@ export function ActionButton({
   buttonVariant = 'secondary',
   disabled,
 }: ActionButtonProps) {
-  const [requestKey, setRequestKey] = useState<string | null>(null);
+  // Each opening is a new form: what was typed and the keys it used are gone.
+  const [opening, setOpening] = useState(0);
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -102,18 +107,17 @@ export function ActionButton({
         variant={buttonVariant}
         disabled={disabled}
         onClick={() => {
-          setRequestKey(crypto.randomUUID());
+          setOpening((count) => count + 1);
           setOpen(true);
         }}
       >
         {spec.label}
       </Button>
       <Dialog open={open} title={spec.title ?? spec.label} onClose={() => setOpen(false)}>
-        {requestKey ? (
+        {opening > 0 ? (
           <ActionForm
-            key={requestKey}
+            key={opening}
             spec={spec}
-            requestKey={requestKey}
             run={run}
             onCancel={() => setOpen(false)}
             onDone={() => {
@@ -129,18 +133,17 @@ export function ActionButton({
 
 function ActionForm({
   spec,
-  requestKey,
   run,
   onCancel,
   onDone,
 }: {
   spec: IActionDialogSpec;
-  requestKey: string;
   run: (input: IActionInput) => Promise<unknown>;
   onCancel: () => void;
   onDone: () => void;
 }) {
   const toast = useToast();
+  const keys = useRequestKey();
   const id = useId();
   const ids = useMemo(
     () => ({ reason: `${id}-reason`, amount: `${id}-amount`, choice: `${id}-choice` }),
@@ -172,16 +175,18 @@ function ActionForm({
 
   const onValid = async (values: z.output<ReturnType<typeof formSchema>>) => {
     summary.clear();
+    const content = {
+      ...(values.reason ? { reason: values.reason } : {}),
+      ...(spec.amount ? { amountCents: values.amount as number } : {}),
+      ...(spec.choice ? { choice: values.choice as string } : {}),
+    };
     try {
-      await run({
-        requestKey,
-        ...(values.reason ? { reason: values.reason } : {}),
-        ...(spec.amount ? { amountCents: values.amount as number } : {}),
-        ...(spec.choice ? { choice: values.choice as string } : {}),
-      });
+      await run({ ...content, requestKey: keys.keyFor(content) });
+      keys.settle(undefined);
       toast.success(spec.done);
       onDone();
     } catch (error) {
+      keys.settle(error);
       const fields = fieldErrorsOf(error, ['reason', 'amountCents', 'amount'] as const);
       for (const { field, message } of fields) {
         setError(field === 'reason' ? 'reason' : 'amount', { message });

@@ -16,6 +16,7 @@ import { TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
+import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { schedulePrices } from '../api/schedule-prices.ts';
 
@@ -42,7 +43,7 @@ const DOLLARS = /^\d{1,5}(\.\d{1,2})?$/;
  * The prices typed in dollars (empty: unchanged) as the domain's request in cents, checked by its
  * schema, and R11's 30 days' notice counted in the business time zone, as the server counts it.
  */
-function formSchema(requestKey: string, earliest: string) {
+function formSchema(earliest: string) {
   const priceFields = Object.fromEntries(
     PRICED_ITEMS.map((item) => [
       fieldOf(item),
@@ -77,7 +78,7 @@ function formSchema(requestKey: string, earliest: string) {
         const typed = form[fieldOf(item)].trim();
         return typed ? [{ item, cents: Math.round(Number(typed) * 100) }] : [];
       }),
-      requestKey,
+      requestKey: FORM_CHECK_KEY,
     }))
     .pipe(ZStaffSchedulePriceRequestSchema);
 }
@@ -85,7 +86,8 @@ function formSchema(requestKey: string, earliest: string) {
 /** An admin schedules new prices (R11, R12): at least 30 days ahead; affected dealers are told. */
 export function PriceChangeForm({ onScheduled }: { onScheduled: () => void }) {
   const toast = useToast();
-  const [requestKey, setRequestKey] = useState<string>(() => crypto.randomUUID());
+  // One key per schedule (decision 031): other prices or another date are a new request.
+  const keys = useRequestKey();
   const [earliest] = useState(() =>
     toIsoDate(earliestPriceChangeDate(new Date(), runtimeConfig().businessTimeZone)),
   );
@@ -98,7 +100,7 @@ export function PriceChangeForm({ onScheduled }: { onScheduled: () => void }) {
     onInvalid,
     errorSummary,
   } = useValidatedForm<IFormValues, TStaffSchedulePriceRequest, keyof typeof FIELD_IDS>(
-    formSchema(requestKey, earliest),
+    formSchema(earliest),
     FIELD_IDS,
     {
       defaultValues: {
@@ -111,12 +113,13 @@ export function PriceChangeForm({ onScheduled }: { onScheduled: () => void }) {
   const onValid = async (values: TStaffSchedulePriceRequest) => {
     summary.clear();
     try {
-      await schedulePrices(values);
+      await schedulePrices({ ...values, requestKey: keys.keyFor(values) });
+      keys.settle(undefined);
       toast.success(`New prices from ${values.effectiveDate} are scheduled.`);
       reset();
-      setRequestKey(crypto.randomUUID());
       onScheduled();
     } catch (error) {
+      keys.settle(error);
       summary.show('The prices were not scheduled', [{ message: failureMessage(error) }]);
     }
   };

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { z } from 'zod';
 import { PROMOTION_KINDS, type TPromotionKind } from '@dealerpass/domain/billing/promotion';
@@ -12,6 +11,7 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { createPromotion } from '../api/create-promotion.ts';
 
@@ -51,7 +51,7 @@ interface IFormValues {
  * What the staff member types, turned into the domain's request (dollars to cents, a local date
  * and time to an instant, empty to absent) and checked by the domain's schema, as the server will.
  */
-function formSchema(requestKey: string) {
+function formSchema() {
   return z
     .object({
       code: z.string(),
@@ -73,7 +73,7 @@ function formSchema(requestKey: string) {
       ...(form.expiresAt ? { expiresAt: localToInstant(form.expiresAt) } : {}),
       ...(form.maxRedemptions.trim() ? { maxRedemptions: Number(form.maxRedemptions) } : {}),
       requiresCard: form.requiresCard,
-      requestKey,
+      requestKey: FORM_CHECK_KEY,
     }))
     .pipe(ZCreatePromotionRequestSchema);
 }
@@ -87,8 +87,9 @@ function localToInstant(value: string): string {
 /** Billing staff create a promotion code (R12). */
 export function PromotionForm({ onCreated }: { onCreated: () => void }) {
   const toast = useToast();
-  // One key per code being made: a double submit makes one code; after success a fresh one.
-  const [requestKey, setRequestKey] = useState<string>(() => crypto.randomUUID());
+  // One key per code being made (decision 031): a double submit of the same code makes one code;
+  // another code, or the next one after an answer, is a new request with a new key.
+  const keys = useRequestKey();
   const {
     register,
     control,
@@ -100,7 +101,7 @@ export function PromotionForm({ onCreated }: { onCreated: () => void }) {
     onInvalid,
     errorSummary,
   } = useValidatedForm<IFormValues, TCreatePromotionRequest, keyof typeof FIELD_IDS>(
-    formSchema(requestKey),
+    formSchema(),
     FIELD_IDS,
     {
       defaultValues: {
@@ -119,12 +120,13 @@ export function PromotionForm({ onCreated }: { onCreated: () => void }) {
   const onValid = async (values: TCreatePromotionRequest) => {
     summary.clear();
     try {
-      await createPromotion(values);
+      await createPromotion({ ...values, requestKey: keys.keyFor(values) });
+      keys.settle(undefined);
       toast.success(`The code ${values.code} was created.`);
       reset();
-      setRequestKey(crypto.randomUUID());
       onCreated();
     } catch (error) {
+      keys.settle(error);
       for (const { field, message } of fieldErrorsOf(
         error,
         Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[],

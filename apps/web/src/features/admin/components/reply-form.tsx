@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { z } from 'zod';
 import {
   ZContactReplyRequestSchema,
@@ -9,6 +8,7 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextAreaField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { replyToContactMessage } from '../api/reply-to-contact-message.ts';
 
@@ -25,10 +25,11 @@ export function ReplyForm({
   onSent: () => void;
 }) {
   const toast = useToast();
-  const [requestKey, setRequestKey] = useState<string>(() => crypto.randomUUID());
+  // One key per reply (decision 031): another text or another message is a new request.
+  const keys = useRequestKey();
   const schema = z
     .object({ body: z.string() })
-    .transform((form) => ({ body: form.body, requestKey }))
+    .transform((form) => ({ body: form.body, requestKey: FORM_CHECK_KEY }))
     .pipe(ZContactReplyRequestSchema);
   const {
     register,
@@ -46,12 +47,16 @@ export function ReplyForm({
   const onValid = async (values: TContactReplyRequest) => {
     summary.clear();
     try {
-      await replyToContactMessage(messageId, values);
+      await replyToContactMessage(messageId, {
+        ...values,
+        requestKey: keys.keyFor({ ...values, messageId }),
+      });
+      keys.settle(undefined);
       toast.success(`The reply was sent to ${email}.`);
       reset();
-      setRequestKey(crypto.randomUUID());
       onSent();
     } catch (error) {
+      keys.settle(error);
       for (const { field, message } of fieldErrorsOf(error, ['body'] as const)) {
         setError(field, { message });
       }

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { z } from 'zod';
 import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/staff/roles';
 import {
@@ -10,6 +9,7 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { createStaffMember } from '../api/create-staff-member.ts';
 
@@ -36,13 +36,14 @@ interface IFormValues {
 /** An admin adds a staff member (R12); they enrol their authenticator at their first sign-in. */
 export function StaffMemberForm({ onCreated }: { onCreated: () => void }) {
   const toast = useToast();
-  const [requestKey, setRequestKey] = useState<string>(() => crypto.randomUUID());
+  // One key per member being added (decision 031): another member is a new request.
+  const keys = useRequestKey();
   const schema = z
     .object({ name: z.string(), email: z.string(), role: z.string(), password: z.string() })
     .transform(({ password, ...form }) => ({
       ...form,
       ...(password ? { password } : {}),
-      requestKey,
+      requestKey: FORM_CHECK_KEY,
     }))
     .pipe(ZCreateStaffMemberRequestSchema);
   const {
@@ -63,12 +64,13 @@ export function StaffMemberForm({ onCreated }: { onCreated: () => void }) {
   const onValid = async (values: TCreateStaffMemberRequest) => {
     summary.clear();
     try {
-      await createStaffMember(values);
+      await createStaffMember({ ...values, requestKey: keys.keyFor(values) });
+      keys.settle(undefined);
       toast.success(`${values.name} was added.`);
       reset();
-      setRequestKey(crypto.randomUUID());
       onCreated();
     } catch (error) {
+      keys.settle(error);
       for (const { field, message } of fieldErrorsOf(
         error,
         Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[],
