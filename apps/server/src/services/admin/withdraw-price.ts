@@ -1,0 +1,44 @@
+import type { TStaffWithdrawPriceRequest } from '@dealerpass/domain/staff/console-requests';
+import type { PriceChangeDeps } from '../prices/schedule-price-change.ts';
+import {
+  withdrawPriceChange,
+  type WithdrawnPriceChange,
+} from '../prices/withdraw-price-change.ts';
+import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
+import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+
+export type StaffWithdrawnPrice = WithdrawnPriceChange & { auditId: number };
+
+/**
+ * An admin withdraws a scheduled price change from the console (R11 amended, R12): the audit row
+ * (the rows withdrawn before, the notices e-mailed after, the reason) in the withdrawal's
+ * transaction; a repeated request key answers the first withdrawal and e-mails nobody again.
+ */
+export async function withdrawStaffPrice(
+  deps: PriceChangeDeps,
+  actor: StaffActor,
+  request: TStaffWithdrawPriceRequest,
+): Promise<StaffWithdrawnPrice> {
+  const { requestKey, reason, effectiveDate } = request;
+  return keyedStaffAction(deps.db, {
+    action: 'withdrawPrice',
+    requestKey,
+    replay: (row) => ({ ...(row.after as WithdrawnPriceChange), auditId: row.id }),
+    run: async () => {
+      let auditId = 0;
+      const withdrawn = await withdrawPriceChange(deps, effectiveDate, async (tx, done) => {
+        const audit = await writeStaffAudit(tx, {
+          actor,
+          action: 'withdrawPrice',
+          before: { effectiveDate, effectiveFrom: done.effectiveFrom, rows: done.rows },
+          after: done,
+          reason,
+          requestKey,
+          at: deps.now(),
+        });
+        auditId = audit.id;
+      });
+      return { ...withdrawn, auditId };
+    },
+  });
+}
