@@ -142,12 +142,17 @@ describe('price changes: preview, confirm, withdraw (R11 amended)', () => {
     });
     // The notice exactly as scheduling would send it, to one of the accounts it reaches.
     expect([active.email, endsAfter.email]).toContain(data.sampleNotice.to);
-    expect(data.sampleNotice.subject).toBe('DealerPass: your monthly price changes on May 01, 2026');
+    expect(data.sampleNotice.subject).toBe(
+      'DealerPass: your monthly price changes on May 01, 2026',
+    );
     expect(data.sampleNotice.text).toMatch(/changes from \$(138|68)\.00 to \$(145|75)\.00/);
     expect(await counts()).toEqual(before);
     expect(endsBefore.id).toBeTruthy();
 
-    const tooSoon = await call('/api/admin/prices/preview', { ...CHANGE, effectiveDate: '2026-04-13' });
+    const tooSoon = await call('/api/admin/prices/preview', {
+      ...CHANGE,
+      effectiveDate: '2026-04-13',
+    });
     expect(tooSoon.statusCode).toBe(400);
     expect(tooSoon.json().code).toBe('PRICE_CHANGE_TOO_SOON');
   });
@@ -248,7 +253,10 @@ describe('price changes: preview, confirm, withdraw (R11 amended)', () => {
   });
 
   it('a change that has taken effect cannot be withdrawn', async () => {
-    await call('/api/admin/prices', keyed({ effectiveDate: '2026-04-20', prices: [{ item: 'APG', cents: 6600 }] }));
+    await call(
+      '/api/admin/prices',
+      keyed({ effectiveDate: '2026-04-20', prices: [{ item: 'APG', cents: 6600 }] }),
+    );
     now = new Date('2026-04-20T04:00:00Z'); // midnight in New York: in force
     const late = await call(
       '/api/admin/prices/withdrawal',

@@ -82,8 +82,18 @@ describe('the sign-up Order Summary (POST /api/signup/order-summary)', () => {
   });
 
   it.each([
-    ['freemonth', 0, '2026-12-27', 'Nothing is charged today: your first month is free with FREEMONTH.'],
-    ['FREE3CARD', 0, '2027-02-27', 'Nothing is charged today: your first 3 months are free with FREE3CARD.'],
+    [
+      'freemonth',
+      0,
+      '2026-12-27',
+      'Nothing is charged today: your first month is free with FREEMONTH.',
+    ],
+    [
+      'FREE3CARD',
+      0,
+      '2027-02-27',
+      'Nothing is charged today: your first 3 months are free with FREE3CARD.',
+    ],
     [
       'WELCOME25',
       5100,
@@ -197,7 +207,10 @@ describe('the sign-up Order Summary (POST /api/signup/order-summary)', () => {
       ...(await cardToken()),
     });
     expect(
-      await t.app.db.select().from(priceChangeNotices).where(eq(priceChangeNotices.userId, other.id)),
+      await t.app.db
+        .select()
+        .from(priceChangeNotices)
+        .where(eq(priceChangeNotices.userId, other.id)),
     ).toEqual([]);
   });
 });

@@ -62,7 +62,9 @@ export const ZStaffPricesSchema = z.object({
 export const ZStaffPriceChangePreviewSchema = z.object({
   effectiveDate: z.iso.date(),
   effectiveFrom: instant,
-  rows: z.array(z.object({ item: z.string(), from: z.string().nullable(), cents: z.number().int() })),
+  rows: z.array(
+    z.object({ item: z.string(), from: z.string().nullable(), cents: z.number().int() }),
+  ),
   accountsAffected: z.number().int(),
   sampleNotice: z.object({ to: z.string(), subject: z.string(), text: z.string() }).nullable(),
 });

@@ -1,9 +1,6 @@
 import type { TStaffWithdrawPriceRequest } from '@dealerpass/domain/staff/console-requests';
 import type { PriceChangeDeps } from '../prices/schedule-price-change.ts';
-import {
-  withdrawPriceChange,
-  type WithdrawnPriceChange,
-} from '../prices/withdraw-price-change.ts';
+import { withdrawPriceChange, type WithdrawnPriceChange } from '../prices/withdraw-price-change.ts';
 import { keyedStaffAction } from '../staff/keyed-staff-action.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
 

@@ -42,7 +42,11 @@ export async function withdrawPriceChange(
     const removed = await tx
       .delete(prices)
       .where(
-        and(eq(prices.effectiveFrom, at), gt(prices.effectiveFrom, now), ne(prices.scheduledBy, 'seed')),
+        and(
+          eq(prices.effectiveFrom, at),
+          gt(prices.effectiveFrom, now),
+          ne(prices.scheduledBy, 'seed'),
+        ),
       )
       .returning({ item: prices.item, cents: prices.cents });
     if (removed.length === 0) throw new AppError(ERROR_CODES.PRICE_CHANGE_NOT_WITHDRAWABLE);

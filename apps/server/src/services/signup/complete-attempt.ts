@@ -1,10 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { STATUS_AT_SIGN_UP } from '@dealerpass/domain/account/status-transitions';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import {
-  signupCharges,
-  welcomePriceNoticeLines,
-} from '@dealerpass/domain/billing/order-summary';
+import { signupCharges, welcomePriceNoticeLines } from '@dealerpass/domain/billing/order-summary';
 import type { IQuote, TPriceTable } from '@dealerpass/domain/prices';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { Transaction } from '../../db/client.ts';
