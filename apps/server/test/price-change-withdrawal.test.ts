@@ -252,11 +252,18 @@ describe('price changes: preview, confirm, withdraw (R11 amended)', () => {
     now = new Date('2026-03-15T15:00:00Z');
   });
 
-  it('a change that has taken effect cannot be withdrawn', async () => {
+  it('a change that has taken effect, or does within 15 minutes, cannot be withdrawn', async () => {
     await call(
       '/api/admin/prices',
       keyed({ effectiveDate: '2026-04-20', prices: [{ item: 'APG', cents: 6600 }] }),
     );
+    // Ten minutes before midnight in New York: too close (every instance must drop it first).
+    now = new Date('2026-04-20T03:50:00Z');
+    const close = await call(
+      '/api/admin/prices/withdrawal',
+      keyed({ effectiveDate: '2026-04-20', reason: 'Nearly too late' }),
+    );
+    expect(close.statusCode).toBe(409);
     now = new Date('2026-04-20T04:00:00Z'); // midnight in New York: in force
     const late = await call(
       '/api/admin/prices/withdrawal',

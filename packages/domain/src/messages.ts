@@ -182,7 +182,7 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   PRICE_CHANGE_TOO_SOON: "A price change needs at least 30 days' notice.",
   // Ours (R11 amended, docs/decisions/032): only a change still ahead can be withdrawn.
   PRICE_CHANGE_NOT_WITHDRAWABLE:
-    'No price change is scheduled for that date: it has taken effect or was withdrawn.',
+    'No price change for that date can be withdrawn: it was withdrawn, has taken effect or takes effect within 15 minutes.',
   // Ours (R12): the operator console's own texts, for staff only.
   STAFF_SECOND_FACTOR_REQUIRED: 'Enter the code from your authenticator app to continue.',
   STAFF_ROLE_REQUIRED: 'Your role does not allow this action.',

@@ -25,6 +25,12 @@ import {
 
 /** 001 §9: a price change is announced 30 days ahead. */
 export const PRICE_CHANGE_NOTICE_DAYS = 30;
+/**
+ * A withdrawal is refused this close to the date (R11 amended, docs/decisions/032): every
+ * instance reads the price table again every five minutes (decision 025), so by the date none
+ * still holds the withdrawn rows and charges them.
+ */
+export const PRICE_WITHDRAWAL_CUTOFF_MINUTES = 15;
 /** No single monthly price above $10,000 (a typo guard, not a business rule). */
 export const MAX_PRICE_CENTS = 1_000_000;
 

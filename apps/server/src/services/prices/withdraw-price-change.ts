@@ -1,5 +1,8 @@
 import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
-import { priceChangeWithdrawalMail } from '@dealerpass/domain/billing/price-change';
+import {
+  PRICE_WITHDRAWAL_CUTOFF_MINUTES,
+  priceChangeWithdrawalMail,
+} from '@dealerpass/domain/billing/price-change';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { isPricedItem, type IPriceRow } from '@dealerpass/domain/prices';
 import { parseIsoDate, startOfDayIn } from '@dealerpass/domain/time/calendar-date';
@@ -22,7 +25,8 @@ export interface WithdrawnPriceChange {
  * Withdraws a change still ahead (R11 amended, docs/decisions/032): its rows leave the table (a
  * row that has not taken effect was never in force, so nothing charged is edited, R11), and every
  * account told of it (at scheduling or in its welcome e-mail) is e-mailed the withdrawal, once:
- * its notice row goes in the same transaction. A date with nothing ahead is a 409. `alongside`
+ * its notice row goes in the same transaction. A date with nothing ahead (or less than
+ * `PRICE_WITHDRAWAL_CUTOFF_MINUTES` ahead) is a 409. `alongside`
  * writes the console's audit row in the same transaction (R12).
  */
 export async function withdrawPriceChange(
@@ -37,14 +41,15 @@ export async function withdrawPriceChange(
   const withdrawn = await deps.db.transaction(async (tx) => {
     // The scheduling's lock: a change and its withdrawal for one date never interleave.
     await tx.execute(sql`lock table ${prices} in share row exclusive mode`);
-    const now = deps.now();
-    // Until its date (R11): a change that has taken effect is never edited.
+    // Until its date (R11): a change that has taken effect is never edited, and one about to is
+    // left alone so no instance's copy of the table still holds it then.
+    const cutoff = new Date(deps.now().getTime() + PRICE_WITHDRAWAL_CUTOFF_MINUTES * 60_000);
     const removed = await tx
       .delete(prices)
       .where(
         and(
           eq(prices.effectiveFrom, at),
-          gt(prices.effectiveFrom, now),
+          gt(prices.effectiveFrom, cutoff),
           ne(prices.scheduledBy, 'seed'),
         ),
       )
