@@ -114,7 +114,8 @@ const priceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 8 * 1024,
       schema: {
-        summary: 'Schedule a price change at least 30 days ahead; e-mails every account it changes',
+        summary:
+          'Schedule a price change at least 30 days ahead (after its preview); e-mails every account billed at it',
         tags: ['Admin'],
         // 400: less than 30 days ahead (PRICE_CHANGE_TOO_SOON); 409: the request key was another
         // action's (ACTION_NOT_ALLOWED).
