@@ -226,6 +226,7 @@ describe('prices as data (DECISIONS R11, docs/decisions/025, 026)', () => {
     expect(list.json().data.scheduled).toEqual([
       {
         effectiveFrom: '2026-05-01T04:00:00.000Z',
+        effectiveDate: '2026-05-01',
         rows: [expect.objectContaining({ cents: 7300 }), expect.objectContaining({ cents: 7200 })],
         accountsAffected: 1,
         noticesSent: 1,

@@ -158,6 +158,19 @@ describe('request keys over the route table', () => {
       body: { effectiveDate: '2026-06-01', prices: [{ item: PRICED_ITEMS[0], cents: 4321 }] },
       cookie: cookies.admin.cookie,
     }),
+    '/api/admin/prices/withdrawal': async () => {
+      const scheduled = await consolePost(t, browser, cookies.admin.cookie, '/api/admin/prices', {
+        effectiveDate: '2026-07-01',
+        prices: [{ item: PRICED_ITEMS[0], cents: 4567 }],
+        requestKey: randomUUID(),
+      });
+      expect(scheduled.statusCode, scheduled.body).toBeLessThan(300);
+      return {
+        params: {},
+        body: { effectiveDate: '2026-07-01', reason },
+        cookie: cookies.admin.cookie,
+      };
+    },
     '/api/admin/contact-messages/:id/reply': async () => {
       const [message] = await t.app.db
         .insert(contactRequests)

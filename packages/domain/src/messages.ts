@@ -69,6 +69,7 @@ export const ERROR_CODES = {
   CHANGE_IN_PROGRESS: 'CHANGE_IN_PROGRESS',
   CHANGE_NOT_ALLOWED: 'CHANGE_NOT_ALLOWED',
   PRICE_CHANGE_TOO_SOON: 'PRICE_CHANGE_TOO_SOON',
+  PRICE_CHANGE_NOT_WITHDRAWABLE: 'PRICE_CHANGE_NOT_WITHDRAWABLE',
   // The operator console (R12, docs/decisions/026)
   STAFF_SECOND_FACTOR_REQUIRED: 'STAFF_SECOND_FACTOR_REQUIRED',
   STAFF_ROLE_REQUIRED: 'STAFF_ROLE_REQUIRED',
@@ -183,6 +184,9 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   CHANGE_NOT_ALLOWED: 'Your subscriptions cannot be changed in the current account status.',
   // Ours (R11): 30 days' notice.
   PRICE_CHANGE_TOO_SOON: "A price change needs at least 30 days' notice.",
+  // Ours (R11 amended, docs/decisions/032): only a change still ahead can be withdrawn.
+  PRICE_CHANGE_NOT_WITHDRAWABLE:
+    'No price change for that date can be withdrawn: it was withdrawn, has taken effect or takes effect within 15 minutes.',
   // Ours (R12): the operator console's own texts, for staff only.
   STAFF_SECOND_FACTOR_REQUIRED: 'Enter the code from your authenticator app to continue.',
   STAFF_ROLE_REQUIRED: 'Your role does not allow this action.',
@@ -261,6 +265,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CHANGE_IN_PROGRESS: 409,
   CHANGE_NOT_ALLOWED: 403,
   PRICE_CHANGE_TOO_SOON: 400,
+  PRICE_CHANGE_NOT_WITHDRAWABLE: 409,
   STAFF_SECOND_FACTOR_REQUIRED: 403,
   STAFF_ROLE_REQUIRED: 403,
   TOTP_INVALID: 400,

@@ -186,3 +186,18 @@ export function nextPriceChangeAfter(at: Date, table: TPriceTable): Date | null 
   }
   return next === Number.POSITIVE_INFINITY ? null : new Date(next);
 }
+
+/**
+ * A selection's monthly total just before an instant and from it (R11): how a dated change moves
+ * it. The price-change notices and the sign-up summary both ask here.
+ */
+export function totalsAround(
+  codes: readonly TSubscriptionCode[],
+  at: Date,
+  table: TPriceTable,
+): { oldTotalCents: TCents; newTotalCents: TCents } {
+  return {
+    oldTotalCents: quote(codes, new Date(at.getTime() - 1), table).totalCents,
+    newTotalCents: quote(codes, at, table).totalCents,
+  };
+}

@@ -3,7 +3,10 @@ import { R3_PRICE_TABLE, nextPriceChangeAfter, priceOf, quote } from '../prices.
 import {
   ZSchedulePriceChangeRequestSchema,
   earliestPriceChangeDate,
+  isBilledAtChange,
   monthlyTotalChange,
+  priceChangeNoticeMail,
+  priceChangeWithdrawalMail,
   priceChangeProblem,
   priceChangeRows,
 } from './price-change.ts';
@@ -88,5 +91,39 @@ describe('scheduling a price change (R11, 001 §9)', () => {
     [{ effectiveDate: '2026-07-01', prices: [{ item: 'KBB', cents: 1 }], extra: true }],
   ])('refuses %j', (body) => {
     expect(ZSchedulePriceChangeRequestSchema.safeParse(body).success).toBe(false);
+  });
+});
+
+describe('who is told of a change, and of its withdrawal (R11 amended, decision 032)', () => {
+  const standing = (status: string, periodEnd = '2026-05-15', complimentary = false) => ({
+    status,
+    periodEnd,
+    complimentary,
+  });
+
+  it('only accounts that will be billed at the new price', () => {
+    expect(isBilledAtChange(standing('active'), '2026-05-01')).toBe(true);
+    expect(isBilledAtChange(standing('validating payment'), '2026-05-01')).toBe(true);
+    expect(isBilledAtChange(standing('inactive'), '2026-05-01')).toBe(false);
+    expect(isBilledAtChange(standing('active', '2026-05-15', true), '2026-05-01')).toBe(false);
+    // Pending cancel ends at its period's end (R4): on or before the date, never billed anew.
+    expect(isBilledAtChange(standing('pending cancel', '2026-04-20'), '2026-05-01')).toBe(false);
+    expect(isBilledAtChange(standing('pending cancel', '2026-05-01'), '2026-05-01')).toBe(false);
+    expect(isBilledAtChange(standing('pending cancel', '2026-05-02'), '2026-05-01')).toBe(true);
+  });
+
+  it('the notice and the withdrawal name the old and new total and the date', () => {
+    const context = {
+      company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
+      firstName: 'Ada',
+      change: { oldTotalCents: 6800, newTotalCents: 7300, effectiveDate: '2026-12-27' },
+    };
+    const notice = priceChangeNoticeMail(context);
+    expect(notice.subject).toBe('DealerPass: your monthly price changes on Dec 27, 2026');
+    expect(notice.text).toContain('from $68.00 to $73.00');
+    const withdrawal = priceChangeWithdrawalMail(context);
+    expect(withdrawal.subject).toBe('DealerPass: the price change of Dec 27, 2026 is withdrawn');
+    expect(withdrawal.text).toContain('from $68.00 to $73.00. That change is withdrawn');
+    expect(withdrawal.text).toContain('Call 1-800-555-0199');
   });
 });

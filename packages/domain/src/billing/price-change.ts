@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 import type { TSubscriptionCode } from '../catalogue.ts';
-import type { TCents } from '../money.ts';
+import { formatCurrency, type TCents } from '../money.ts';
 import {
   PRICED_ITEMS,
-  quote,
+  totalsAround,
   type IPriceRow,
   type TPricedItem,
   type TPriceTable,
@@ -17,6 +17,7 @@ import {
   addDays,
   calendarDateIn,
   compareDates,
+  formatCalendarDate,
   parseIsoDate,
   startOfDayIn,
   type ICalendarDate,
@@ -24,6 +25,12 @@ import {
 
 /** 001 §9: a price change is announced 30 days ahead. */
 export const PRICE_CHANGE_NOTICE_DAYS = 30;
+/**
+ * A withdrawal is refused this close to the date (R11 amended, docs/decisions/032): every
+ * instance reads the price table again every five minutes (decision 025), so by the date none
+ * still holds the withdrawn rows and charges them.
+ */
+export const PRICE_WITHDRAWAL_CUTOFF_MINUTES = 15;
 /** No single monthly price above $10,000 (a typo guard, not a business rule). */
 export const MAX_PRICE_CENTS = 1_000_000;
 
@@ -107,10 +114,87 @@ export function monthlyTotalChange(
 ): IMonthlyTotalChange | null {
   const first = changeRows[0];
   if (!first?.from) return null;
-  const at = new Date(first.from);
-  const before = new Date(at.getTime() - 1);
-  const oldTotalCents = quote(codes, before, table).totalCents;
-  const newTotalCents = quote(codes, at, [...table, ...changeRows]).totalCents;
+  return monthlyTotalChangeAt(codes, [...table, ...changeRows], first.from, effectiveDate);
+}
+
+/** The same, with a table that already holds the change's rows (a change scheduled earlier). */
+export function monthlyTotalChangeAt(
+  codes: readonly TSubscriptionCode[],
+  table: TPriceTable,
+  effectiveFrom: string,
+  effectiveDate: string,
+): IMonthlyTotalChange | null {
+  const { oldTotalCents, newTotalCents } = totalsAround(codes, new Date(effectiveFrom), table);
   if (oldTotalCents === newTotalCents) return null;
   return { oldTotalCents, newTotalCents, effectiveDate };
+}
+
+/** What the notice rule reads of an account (R11). */
+export interface IRenewalStanding {
+  status: string;
+  complimentary: boolean;
+  /** The end of its current period, 'YYYY-MM-DD': a pending-cancel account ends there (R4). */
+  periodEnd: string;
+}
+
+/**
+ * Whether an account will be billed at a change's prices (R11 amended), so it is told of the
+ * change and of its withdrawal: not an inactive account, not a complimentary one (it is never
+ * charged), not a pending-cancel one that ends on or before the date (it becomes inactive at its
+ * period's end, R4, before any bill at the new price).
+ */
+export function isBilledAtChange(account: IRenewalStanding, effectiveDate: string): boolean {
+  if (account.status === 'inactive' || account.complimentary) return false;
+  if (account.status === 'pending cancel') return account.periodEnd > effectiveDate;
+  return true;
+}
+
+/** The e-mail a change's notice and its withdrawal are written with (R11): the company's words. */
+export interface IPriceMailContext {
+  company: { name: string; supportPhone: string };
+  firstName: string;
+  change: IMonthlyTotalChange;
+}
+
+function dateTextOf(effectiveDate: string): string {
+  return formatCalendarDate(parseIsoDate(effectiveDate));
+}
+
+/** R11's notice: the old and new monthly total and the date (at scheduling, or at sign-up). */
+export function priceChangeNoticeMail(context: IPriceMailContext): {
+  subject: string;
+  text: string;
+} {
+  const { company, change } = context;
+  const dateText = dateTextOf(change.effectiveDate);
+  return {
+    subject: `${company.name}: your monthly price changes on ${dateText}`,
+    text: [
+      `Hello ${context.firstName},`,
+      '',
+      `From ${dateText}, your monthly total changes from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}.`,
+      'Your first bill on or after that date is charged at the new price. You can change or cancel your subscriptions at any time in your account.',
+      '',
+      `Questions? Call ${company.supportPhone}.`,
+    ].join('\n'),
+  };
+}
+
+/** R11 amended: a withdrawn change is withdrawn for every account that was told of it. */
+export function priceChangeWithdrawalMail(context: IPriceMailContext): {
+  subject: string;
+  text: string;
+} {
+  const { company, change } = context;
+  const dateText = dateTextOf(change.effectiveDate);
+  return {
+    subject: `${company.name}: the price change of ${dateText} is withdrawn`,
+    text: [
+      `Hello ${context.firstName},`,
+      '',
+      `We told you that from ${dateText} your monthly total would change from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}. That change is withdrawn: your bills stay at the current prices.`,
+      '',
+      `Questions? Call ${company.supportPhone}.`,
+    ].join('\n'),
+  };
 }

@@ -40,9 +40,14 @@ export const ZStaffPriceRowSchema = z.object({
   scheduledAt: instant,
 });
 
-/** A change still ahead: its rows, the accounts whose total it moves, and the notices sent (R11). */
+/**
+ * A change still ahead: its rows, the accounts it will bill at its prices and whose total it
+ * moves, and the notices sent (R11). Every one can be withdrawn until its date (R11 amended).
+ */
 export const ZStaffScheduledChangeSchema = z.object({
   effectiveFrom: instant,
+  /** Its business date, 'YYYY-MM-DD': what a withdrawal names. */
+  effectiveDate: z.iso.date(),
   rows: z.array(ZStaffPriceRowSchema),
   accountsAffected: z.number().int(),
   noticesSent: z.number().int(),
@@ -52,6 +57,18 @@ export const ZStaffPricesSchema = z.object({
   prices: z.array(ZStaffPriceRowSchema),
   scheduled: z.array(ZStaffScheduledChangeSchema),
 });
+
+/** What scheduling a change would do (R11 amended): asked before the change is confirmed. */
+export const ZStaffPriceChangePreviewSchema = z.object({
+  effectiveDate: z.iso.date(),
+  effectiveFrom: instant,
+  rows: z.array(
+    z.object({ item: z.string(), from: z.string().nullable(), cents: z.number().int() }),
+  ),
+  accountsAffected: z.number().int(),
+  sampleNotice: z.object({ to: z.string(), subject: z.string(), text: z.string() }).nullable(),
+});
+export type TStaffPriceChangePreview = z.infer<typeof ZStaffPriceChangePreviewSchema>;
 
 export const ZDunningAccountSchema = z.object({
   userId: z.string(),

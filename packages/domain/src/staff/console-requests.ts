@@ -118,6 +118,18 @@ export const ZStaffSchedulePriceRequestSchema = ZSchedulePriceChangeRequestSchem
   requestKey: ZStaffRequestKeySchema,
 });
 export type TStaffSchedulePriceRequest = z.infer<typeof ZStaffSchedulePriceRequestSchema>;
+
+/** The preview asked before scheduling (R11 amended): the change as it would be sent, unkeyed. */
+export const ZStaffPreviewPriceRequestSchema = ZSchedulePriceChangeRequestSchema;
+export type TStaffPreviewPriceRequest = z.infer<typeof ZStaffPreviewPriceRequestSchema>;
+
+/** An admin withdraws a change still ahead (R11 amended), with a reason for the audit (R12). */
+export const ZStaffWithdrawPriceRequestSchema = z.strictObject({
+  effectiveDate: ZSchedulePriceChangeRequestSchema.shape.effectiveDate,
+  reason: ZStaffReasonSchema,
+  requestKey: ZStaffRequestKeySchema,
+});
+export type TStaffWithdrawPriceRequest = z.infer<typeof ZStaffWithdrawPriceRequestSchema>;
 export { PRICE_CHANGE_MESSAGES };
 
 export const CONTACT_MESSAGE_STATUSES = ['new', 'answered'] as const;

@@ -38,6 +38,7 @@ export const STAFF_ACTIONS = {
   disablePromotion: 'billing',
   // admin
   schedulePrice: 'admin',
+  withdrawPrice: 'admin',
   createStaff: 'admin',
   resetStaffSecondFactor: 'admin',
 } as const satisfies Record<string, TStaffRole>;

@@ -9,10 +9,15 @@ import {
   ZSignupStep1SaveRequestSchema,
   ZSignupStep2SaveRequestSchema,
 } from '@dealerpass/domain/schemas/signup-progress';
+import {
+  ZSignupOrderSummaryRequestSchema,
+  ZSignupOrderSummarySchema,
+} from '@dealerpass/domain/schemas/signup-order-summary';
 import { createSignupRequestSchema } from '@dealerpass/domain/schemas/signup-request';
 import { AppError, type FieldError } from '../../errors/app-error.ts';
 import { toFieldErrors } from '../../errors/field-errors.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
+import { previewOrderSummary } from '../../services/signup/preview-order-summary.ts';
 import { createLead, saveLeadProgress } from '../../services/signup/save-lead.ts';
 import { DEFAULT_FORWARD_PATH } from '../../services/signup/send-verification-mail.ts';
 import { signUp } from '../../services/signup/sign-up.ts';
@@ -22,6 +27,8 @@ import { refuseCompanyEmail } from '../../services/users/refuse-company-email.ts
 export const SIGNUP_RATE_LIMITS = {
   lead: { max: 10, timeWindow: '10 minutes' },
   progress: { max: 60, timeWindow: '10 minutes' },
+  // Page 4 asks again when the promotion code changes; no write, so as many as the saves.
+  summary: { max: 60, timeWindow: '10 minutes' },
   signup: { max: 10, timeWindow: '10 minutes' },
 } as const;
 
@@ -94,6 +101,22 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       return { data: saved };
     },
+  );
+
+  app.post(
+    '/api/signup/order-summary',
+    {
+      schema: {
+        summary:
+          'Sign-up page 4: the Order Summary (charged today, next charge date and amount), as the sign-up computes it',
+        tags: ['Sign-up'],
+        body: ZSignupOrderSummaryRequestSchema,
+        response: { 200: z.object({ data: ZSignupOrderSummarySchema }) },
+      },
+      bodyLimit: 4 * 1024,
+      config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.summary },
+    },
+    async (request) => ({ data: await previewOrderSummary(app.deps.signup, request.body) }),
   );
 
   const signupSchema = createSignupRequestSchema(app.now);

@@ -1,23 +1,19 @@
 import { sql } from 'drizzle-orm';
-import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { formatCurrency } from '@dealerpass/domain/money';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import {
   PRICE_CHANGE_MESSAGES,
-  monthlyTotalChange,
+  priceChangeNoticeMail,
   priceChangeProblem,
   priceChangeRows,
   type TSchedulePriceChangeRequest,
 } from '@dealerpass/domain/billing/price-change';
 import type { IPriceRow } from '@dealerpass/domain/prices';
-import { applyPendingRemovals } from '@dealerpass/domain/billing/proration';
-import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { unnestRows } from '../../db/bulk.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { priceChangeNotices, prices, subscriptions, users } from '../../db/schema.ts';
+import { priceChangeNotices, prices } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
+import { findAccountsBilledAtChange } from './find-accounts-billed-at-change.ts';
 import { loadPriceTable, type PriceBook } from './price-book.ts';
 
 export interface PriceChangeDeps {
@@ -41,9 +37,11 @@ export interface ScheduledPriceChange {
  * Schedules a price change (DECISIONS R11, 001 §9): refused less than 30 days ahead; the rows
  * are added to the table (never an edit), and in the same transaction every account whose
  * monthly total changes on that date gets one e-mail with the old and new total and the date.
- * Accounts that do not renew (inactive, complimentary) are not told. `scheduledBy` is 'command'
- * or the staff member's e-mail; `alongside` runs in the same transaction once the change is made
- * (the console's audit row, R12), and rolls all of it back if it throws.
+ * Only accounts that will be billed at the new price are told (R11 amended: not inactive, not
+ * complimentary, not pending cancel ending before the date; `findAccountsBilledAtChange`).
+ * `scheduledBy` is 'command' or the staff member's e-mail; `alongside` runs in the same
+ * transaction once the change is made (the console's audit row, R12), and rolls all of it back
+ * if it throws.
  */
 export async function schedulePriceChange(
   deps: PriceChangeDeps,
@@ -51,14 +49,7 @@ export async function schedulePriceChange(
   scheduledBy: string,
   alongside?: (tx: Transaction, scheduled: ScheduledPriceChange) => Promise<void>,
 ): Promise<ScheduledPriceChange> {
-  const now = deps.now();
-  if (priceChangeProblem(request.effectiveDate, now, deps.timeZone) === 'tooSoon') {
-    throw new AppError(ERROR_CODES.PRICE_CHANGE_TOO_SOON, {
-      errors: [{ source: 'effectiveDate', message: PRICE_CHANGE_MESSAGES.tooSoon }],
-    });
-  }
-  const rows = priceChangeRows(request, deps.timeZone);
-  const effectiveFrom = rows[0]!.from!;
+  const { rows, effectiveFrom } = priceChangeOf(request, deps.now(), deps.timeZone);
   const notified = await deps.db.transaction(async (tx) => {
     // Two schedules at once must each compare against the other's rows: one at a time.
     await tx.execute(sql`lock table ${prices} in share row exclusive mode`);
@@ -71,49 +62,17 @@ export async function schedulePriceChange(
         scheduledBy,
       })),
     );
-    const accounts = await tx
-      .select({
-        userId: users.id,
-        email: users.email,
-        firstName: users.firstName,
-        status: users.accountStatus,
-        details: users.accountStatusDetails,
-        codes: subscriptions.codes,
-        autoExtras: subscriptions.autoExtras,
-        pendingRemovals: subscriptions.pendingRemovals,
-      })
-      .from(subscriptions)
-      .innerJoin(users, sql`${users.id} = ${subscriptions.userId}`);
-    const notices: { userId: string; oldTotalCents: number; newTotalCents: number }[] = [];
-    const mails = new Map<string, MailToSend>();
-    const dateText = formatCalendarDate(parseIsoDate(request.effectiveDate));
-    for (const account of accounts) {
-      if (account.status === 'inactive') continue;
-      if ((account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL) continue;
-      // What the account pays from its next bill: its selection without the pending removals.
-      const codes = applyPendingRemovals(
-        {
-          codes: account.codes as TSubscriptionCode[],
-          autoExtras: account.autoExtras as TSubscriptionCode[],
-        },
-        account.pendingRemovals,
-      ).codes;
-      const change = monthlyTotalChange(codes, table, rows, request.effectiveDate);
-      if (!change) continue;
-      notices.push({ userId: account.userId, ...change });
-      mails.set(account.userId, {
-        to: account.email,
-        subject: `${deps.company.name}: your monthly price changes on ${dateText}`,
-        text: [
-          `Hello ${account.firstName},`,
-          '',
-          `From ${dateText}, your monthly total changes from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}.`,
-          'Your first bill on or after that date is charged at the new price. You can change or cancel your subscriptions at any time in your account.',
-          '',
-          `Questions? Call ${deps.company.supportPhone}.`,
-        ].join('\n'),
-      });
-    }
+    const reached = await findAccountsBilledAtChange(tx, [...table, ...rows], {
+      effectiveFrom,
+      effectiveDate: request.effectiveDate,
+    });
+    const notices = reached.map((account) => ({ userId: account.userId, ...account.change }));
+    const mails = new Map<string, MailToSend>(
+      reached.map((account) => [
+        account.userId,
+        { to: account.email, ...priceChangeNoticeMail({ ...deps, ...account }) },
+      ]),
+    );
     const done = async (count: number) => {
       await alongside?.(tx, {
         effectiveDate: request.effectiveDate,
@@ -140,6 +99,21 @@ export async function schedulePriceChange(
   });
   await deps.prices.refresh();
   return { effectiveDate: request.effectiveDate, effectiveFrom, rows, notified };
+}
+
+/** A change's rows and instant, refused less than 30 days ahead (R11): its preview's too. */
+export function priceChangeOf(
+  request: TSchedulePriceChangeRequest,
+  now: Date,
+  timeZone: string,
+): { rows: IPriceRow[]; effectiveFrom: string } {
+  if (priceChangeProblem(request.effectiveDate, now, timeZone) === 'tooSoon') {
+    throw new AppError(ERROR_CODES.PRICE_CHANGE_TOO_SOON, {
+      errors: [{ source: 'effectiveDate', message: PRICE_CHANGE_MESSAGES.tooSoon }],
+    });
+  }
+  const rows = priceChangeRows(request, timeZone);
+  return { rows, effectiveFrom: rows[0]!.from! };
 }
 
 /** Every scheduled row (the seed's included), newest instant first, for the staff list and the command. */

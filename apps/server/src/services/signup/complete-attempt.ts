@@ -1,18 +1,14 @@
 import { and, eq } from 'drizzle-orm';
 import { STATUS_AT_SIGN_UP } from '@dealerpass/domain/account/status-transitions';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { applyPromotion } from '@dealerpass/domain/billing/promotion';
-import { billDateOfCycle } from '@dealerpass/domain/billing/renewal-calendar';
-import { quote, type IQuote, type TPriceTable } from '@dealerpass/domain/prices';
-import {
-  calendarDateIn,
-  toIsoDate,
-  type ICalendarDate,
-} from '@dealerpass/domain/time/calendar-date';
+import { signupCharges, welcomePriceNoticeLines } from '@dealerpass/domain/billing/order-summary';
+import type { IQuote, TPriceTable } from '@dealerpass/domain/prices';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { Transaction } from '../../db/client.ts';
 import {
   accountEvents,
   billingPeriods,
+  priceChangeNotices,
   promotionRedemptions,
   signupAttempts,
   signupLeads,
@@ -48,12 +44,12 @@ export async function completeAttempt(
     if (!locked) throw new Error('sign-up attempt vanished');
     if (locked.status === 'completed') return;
 
-    const { charged, discountCents, firstRenewal } = await chargedQuote(
+    const { charged, discountCents, firstRenewal, priceChanges } = await chargedQuote(
       tx,
       deps.prices.table(),
       attempt,
       now,
-      todayDate,
+      deps.timeZone,
     );
 
     const identity = await createIdentity(tx, { email: attempt.email, now });
@@ -98,12 +94,27 @@ export async function completeAttempt(
         .set({ convertedUserId: userId, updatedAt: now })
         .where(eq(signupLeads.id, request.leadID));
     }
+    if (priceChanges.length > 0) {
+      // R11 amended: told in the welcome e-mail as at scheduling, so a withdrawal tells it too.
+      await tx
+        .insert(priceChangeNotices)
+        .values(
+          priceChanges.map((change) => ({
+            userId,
+            effectiveFrom: new Date(change.effectiveFrom),
+            oldTotalCents: change.oldTotalCents,
+            newTotalCents: change.newTotalCents,
+          })),
+        )
+        .onConflictDoNothing();
+    }
     await sendVerificationMail(tx, deps, {
       identityId: identity.id,
       email: request.email.trim(),
       firstName: request.firstName,
       forwardTo: request.forwardTo,
       now,
+      priceNotice: welcomePriceNoticeLines(priceChanges),
     });
     await tx
       .update(signupAttempts)
@@ -121,16 +132,21 @@ async function chargedQuote(
   table: TPriceTable,
   attempt: AttemptRow,
   now: Date,
-  todayDate: ICalendarDate,
+  timeZone: string,
 ) {
   const request = attempt.request as StoredRequest;
   const codes = request.subscriptions as TSubscriptionCode[];
-  const priced = quote(codes, now, table);
   const promotion = attempt.promotionCode ? await findPromotion(tx, attempt.promotionCode) : null;
-  const effect = applyPromotion(priced, promotion);
+  // The Order Summary's computation (docs/decisions/032): the first renewal and the changes ahead.
+  const {
+    quote: priced,
+    effect,
+    nextChargeDate,
+    priceChanges,
+  } = signupCharges(codes, promotion, now, timeZone, table);
   // The amount was fixed in phase 1; a price change since then does not move it.
   const discountCents = priced.totalCents - attempt.amountCents;
-  const firstRenewal = toIsoDate(billDateOfCycle(todayDate, effect.coveredMonths));
+  const firstRenewal = toIsoDate(nextChargeDate);
   const charged: IQuote = {
     ...priced,
     lines:
@@ -148,7 +164,7 @@ async function chargedQuote(
           ],
     totalCents: attempt.amountCents,
   };
-  return { charged, discountCents, firstRenewal };
+  return { charged, discountCents, firstRenewal, priceChanges };
 }
 
 /** The account's rows: the user, its subscription, the sign-up period and the audit row. */

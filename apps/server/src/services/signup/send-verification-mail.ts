@@ -15,7 +15,15 @@ export const DEFAULT_FORWARD_PATH = '/login?returnTo=%2Faccount';
 export async function sendVerificationMail(
   tx: Transaction,
   deps: SignupDeps,
-  input: { identityId: string; email: string; firstName: string; forwardTo: string; now: Date },
+  input: {
+    identityId: string;
+    email: string;
+    firstName: string;
+    forwardTo: string;
+    now: Date;
+    /** R11 amended: the notice of a price change scheduled before the sign-up, if any. */
+    priceNotice?: readonly string[];
+  },
 ): Promise<void> {
   const token = await issueIdentityToken(tx, {
     identityId: input.identityId,
@@ -39,6 +47,7 @@ export async function sendVerificationMail(
         '',
         'After setting your password you can sign in and use your account.',
         '',
+        ...(input.priceNotice?.length ? [...input.priceNotice, ''] : []),
         `Questions? Call ${deps.company.supportPhone}.`,
       ].join('\n'),
     },

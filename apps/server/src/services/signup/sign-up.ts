@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq, lte } from 'drizzle-orm';
+import { signupCharges } from '@dealerpass/domain/billing/order-summary';
 import {
-  applyPromotion,
   normalizePromotionCode,
   promotionProblem,
   type IPromotion,
@@ -137,7 +137,14 @@ async function openAttempt(
       if (problem) throw promotionError(problem);
       if (!(await holdRedemption(tx, code))) throw promotionError('PROMO_RETRIES_EXCEEDED');
     }
-    const effect = applyPromotion(priced, promotion);
+    // The summary page 4 showed is this computation's (docs/decisions/032).
+    const { chargedTodayCents } = signupCharges(
+      request.subscriptions,
+      promotion,
+      now,
+      deps.timeZone,
+      deps.prices.table(),
+    );
 
     const [row] = await tx
       .insert(signupAttempts)
@@ -149,7 +156,7 @@ async function openAttempt(
         userId: randomUUID(),
         request: input.stored,
         promotionCode: promotion?.code ?? null,
-        amountCents: effect.firstChargeCents,
+        amountCents: chargedTodayCents,
         leaseExpiresAt: new Date(now.getTime() + SIGNUP_LEASE_MS),
         createdAt: now,
         updatedAt: now,

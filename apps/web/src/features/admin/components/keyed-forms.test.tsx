@@ -87,16 +87,6 @@ const FORMS: KeyedForm[] = [
     failed: 'The reply was not sent',
     ok: () => json(200, { data: { auditId: 1, replyId: 'r' } }),
   },
-  {
-    name: 'a price schedule',
-    element: () => <PriceChangeForm onScheduled={() => undefined} />,
-    fill: async (user, variant) => {
-      await replaceText(user, /^Platform fee/, `${5 + variant}.00`);
-    },
-    submit: 'Schedule prices',
-    failed: 'The prices were not scheduled',
-    ok: () => json(200, { data: { auditId: 1 } }),
-  },
 ];
 
 beforeAll(() => {
@@ -159,6 +149,54 @@ describe.each(FORMS)('the form for $name', (form) => {
     expect(new Set([keys[0], keys[2], keys[3], keys[4]]).size).toBe(4);
     for (const key of keys) expect(key).toMatch(/^00000000-0000-4000-8000-0{11}[1-9]/);
     expect(sentBodies()[2]).not.toEqual(sentBodies()[0]);
+  });
+});
+
+describe('the price schedule (preview, then confirm)', () => {
+  const PREVIEW = () =>
+    json(200, {
+      data: { effectiveDate: '2027-01-01', accountsAffected: 2, rows: [], sampleNotice: null },
+    });
+  const scheduleKeys = () =>
+    fetchMock.mock.calls
+      .filter(([url]) => !String(url).includes('/preview'))
+      .map(([, init]) => (JSON.parse(String(init?.body)) as { requestKey: string }).requestKey);
+
+  it('confirms a resend with its key, and other prices after a success with a new one', async () => {
+    const user = userEvent.setup();
+    render(
+      <ToastProvider>
+        <PriceChangeForm onScheduled={() => undefined} />
+      </ToastProvider>,
+    );
+    const preview = async (fee: string) => {
+      await replaceText(user, /^Platform fee/, fee);
+      fetchMock.mockImplementationOnce(async () => PREVIEW());
+      await user.click(screen.getByRole('button', { name: 'Preview the change' }));
+      await screen.findByRole('button', { name: 'Confirm and schedule' });
+    };
+    const confirm = async (response: () => Response | Promise<Response>) => {
+      const before = fetchMock.mock.calls.length;
+      fetchMock.mockImplementationOnce(async () => response());
+      await user.click(screen.getByRole('button', { name: 'Confirm and schedule' }));
+      await waitFor(() => expect(fetchMock.mock.calls.length).toBe(before + 1));
+    };
+    const ok = () => json(200, { data: { auditId: 1, effectiveDate: '2027-01-01', notified: 2 } });
+
+    await preview('6.00');
+    // No answer: the same confirmation again is the same request.
+    await confirm(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await screen.findByText(/The prices were not scheduled/)).toBeTruthy();
+    await confirm(ok);
+    await screen.findByRole('button', { name: 'Preview the change' });
+    // Other prices in the same visit: another intent, another key.
+    await preview('7.00');
+    await confirm(ok);
+
+    const keys = scheduleKeys();
+    expect(keys).toHaveLength(3);
+    expect(keys[1]).toBe(keys[0]);
+    expect(keys[2]).not.toBe(keys[0]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { z } from 'zod';
 import {
   PRICE_CHANGE_MESSAGES,
@@ -9,16 +9,23 @@ import {
   ZStaffSchedulePriceRequestSchema,
   type TStaffSchedulePriceRequest,
 } from '@dealerpass/domain/staff/console-requests';
-import { compareDates, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { SubmitButton } from '../../../components/ui/button.tsx';
+import type { TStaffPriceChangePreview } from '@dealerpass/domain/staff/business-views';
+import {
+  compareDates,
+  formatCalendarDate,
+  parseIsoDate,
+  toIsoDate,
+} from '@dealerpass/domain/time/calendar-date';
+import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
-import { useToast } from '../../../components/ui/toast.tsx';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
+import { previewPrices } from '../api/preview-prices.ts';
 import { schedulePrices } from '../api/schedule-prices.ts';
+import { money } from './format.ts';
 
 export const ITEM_LABELS: Partial<Record<TPricedItem, string>> = {
   SIMULCAST: 'Every simulcast',
@@ -83,14 +90,41 @@ function formSchema(earliest: string) {
     .pipe(ZStaffSchedulePriceRequestSchema);
 }
 
-/** An admin schedules new prices (R11, R12): at least 30 days ahead; affected dealers are told. */
-export function PriceChangeForm({ onScheduled }: { onScheduled: () => void }) {
-  const toast = useToast();
-  // One key per schedule (decision 031): other prices or another date are a new request.
+/** What the console says after a scheduling or a withdrawal: the server's answer, in words. */
+export function scheduledText(effectiveDate: string, notified: number): string {
+  const told = notified === 1 ? '1 account was e-mailed' : `${notified} accounts were e-mailed`;
+  return `New prices from ${businessDate(effectiveDate)} are scheduled; ${told}.`;
+}
+
+function businessDate(iso: string): string {
+  return formatCalendarDate(parseIsoDate(iso));
+}
+
+/**
+ * An admin schedules new prices (R11 amended, R12; docs/decisions/032) in two steps: the form
+ * asks the server's preview (the accounts that will be e-mailed, one sample notice, nothing
+ * written), and only "Confirm and schedule" schedules what was previewed. One key per intent
+ * (docs/decisions/031): a resend of the same confirmation keeps it; other prices or another date
+ * get a new one.
+ */
+export function PriceChangeForm({
+  onScheduled,
+}: {
+  onScheduled: (result: { effectiveDate: string; notified: number }) => void;
+}) {
   const keys = useRequestKey();
   const [earliest] = useState(() =>
     toIsoDate(earliestPriceChangeDate(new Date(), runtimeConfig().businessTimeZone)),
   );
+  const [preview, setPreview] = useState<{
+    request: TStaffSchedulePriceRequest;
+    answer: TStaffPriceChangePreview;
+  } | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [confirmFailure, setConfirmFailure] = useState<string | null>(null);
+  const previewHeading = useRef<HTMLHeadingElement>(null);
+  const previewButton = useRef<HTMLButtonElement>(null);
+  const failure = useRef<HTMLDivElement>(null);
   const {
     register,
     handleSubmit,
@@ -110,18 +144,51 @@ export function PriceChangeForm({ onScheduled }: { onScheduled: () => void }) {
     },
   );
 
+  useEffect(() => {
+    if (preview) previewHeading.current?.focus();
+  }, [preview]);
+  // The confirm button is disabled while it works: a refusal is where focus goes next.
+  useEffect(() => {
+    if (confirmFailure) failure.current?.focus();
+  }, [confirmFailure]);
+
   const onValid = async (values: TStaffSchedulePriceRequest) => {
     summary.clear();
+    const { requestKey: _key, ...change } = values;
     try {
-      await schedulePrices({ ...values, requestKey: keys.keyFor(values) });
+      const answer = await previewPrices(change);
+      setConfirmFailure(null);
+      setPreview({ request: values, answer });
+    } catch (error) {
+      summary.show('The change could not be previewed', [{ message: failureMessage(error) }]);
+    }
+  };
+
+  const confirm = async () => {
+    if (!preview) return;
+    setConfirming(true);
+    setConfirmFailure(null);
+    try {
+      const result = await schedulePrices({
+        ...preview.request,
+        requestKey: keys.keyFor(preview.request),
+      });
       keys.settle(undefined);
-      toast.success(`New prices from ${values.effectiveDate} are scheduled.`);
       reset();
-      onScheduled();
+      setPreview(null);
+      onScheduled(result);
     } catch (error) {
       keys.settle(error);
-      summary.show('The prices were not scheduled', [{ message: failureMessage(error) }]);
+      setConfirmFailure(failureMessage(error));
+    } finally {
+      setConfirming(false);
     }
+  };
+
+  const backToForm = () => {
+    setPreview(null);
+    // The button that opened the preview is there again: focus goes back to it.
+    requestAnimationFrame(() => previewButton.current?.focus());
   };
 
   return (
@@ -133,44 +200,90 @@ export function PriceChangeForm({ onScheduled }: { onScheduled: () => void }) {
     >
       <h2 id="price-change-title">Schedule a price change</h2>
       <p>
-        Fill in only the prices that change. Every account whose monthly total changes is e-mailed
-        once, now.
+        Fill in only the prices that change, then preview: you see how many accounts will be
+        e-mailed and one of the notices before anything is scheduled. Accounts that will not be
+        billed at the new price (complimentary, or ending before the date) are not e-mailed.
       </p>
       <ErrorSummary {...errorSummary} />
-      <TextField
-        id={FIELD_IDS.effectiveDate}
-        label="Takes effect on"
-        hint={`Midnight in ${runtimeConfig().businessTimeZone}; ${earliest} at the earliest.`}
-        type="date"
-        min={earliest}
-        required
-        {...register('effectiveDate')}
-        error={errors.effectiveDate?.message}
-      />
-      <fieldset className="admin-fieldset">
-        <legend>New monthly prices in dollars</legend>
-        <div className="admin-form__grid admin-form__grid--narrow">
-          {PRICED_ITEMS.map((item) => (
-            <TextField
-              key={item}
-              id={FIELD_IDS[fieldOf(item)]}
-              label={ITEM_LABELS[item] ?? item}
-              inputMode="decimal"
-              autoComplete="off"
-              {...register(fieldOf(item))}
-              error={
-                errors[fieldOf(item)]?.message ??
-                (item === PRICED_ITEMS[0] ? errors.prices?.message : undefined)
-              }
-            />
-          ))}
-        </div>
+      <fieldset className="admin-fieldset admin-fieldset--plain" disabled={preview !== null}>
+        <legend className="visually-hidden">The change</legend>
+        <TextField
+          id={FIELD_IDS.effectiveDate}
+          label="Takes effect on"
+          hint={`Midnight in ${runtimeConfig().businessTimeZone}; ${earliest} at the earliest.`}
+          type="date"
+          min={earliest}
+          required
+          {...register('effectiveDate')}
+          error={errors.effectiveDate?.message}
+        />
+        <fieldset className="admin-fieldset">
+          <legend>New monthly prices in dollars</legend>
+          <div className="admin-form__grid admin-form__grid--narrow">
+            {PRICED_ITEMS.map((item) => (
+              <TextField
+                key={item}
+                id={FIELD_IDS[fieldOf(item)]}
+                label={ITEM_LABELS[item] ?? item}
+                inputMode="decimal"
+                autoComplete="off"
+                {...register(fieldOf(item))}
+                error={
+                  errors[fieldOf(item)]?.message ??
+                  (item === PRICED_ITEMS[0] ? errors.prices?.message : undefined)
+                }
+              />
+            ))}
+          </div>
+        </fieldset>
       </fieldset>
-      <div className="form-actions">
-        <SubmitButton busy={isSubmitting}>
-          {isSubmitting ? 'Scheduling…' : 'Schedule prices'}
-        </SubmitButton>
-      </div>
+      {preview === null ? (
+        <div className="form-actions">
+          <SubmitButton busy={isSubmitting} ref={previewButton}>
+            {isSubmitting ? 'Previewing…' : 'Preview the change'}
+          </SubmitButton>
+        </div>
+      ) : (
+        <section className="admin-preview" aria-labelledby="price-preview-title">
+          <h3 id="price-preview-title" ref={previewHeading} tabIndex={-1}>
+            Check before scheduling: from {businessDate(preview.answer.effectiveDate)}
+          </h3>
+          <p data-testid="price-preview-count">
+            {preview.answer.accountsAffected === 1
+              ? '1 account will be e-mailed now.'
+              : `${preview.answer.accountsAffected} accounts will be e-mailed now.`}
+          </p>
+          <ul className="admin-plain-list">
+            {preview.answer.rows.map((row) => (
+              <li key={row.item}>
+                {ITEM_LABELS[row.item as TPricedItem] ?? row.item}: {money(row.cents)} a month
+              </li>
+            ))}
+          </ul>
+          {preview.answer.sampleNotice ? (
+            <figure className="admin-sample-notice">
+              <figcaption>Sample notice, to {preview.answer.sampleNotice.to}</figcaption>
+              <p className="admin-sample-notice__subject">{preview.answer.sampleNotice.subject}</p>
+              <p className="admin-message-text">{preview.answer.sampleNotice.text}</p>
+            </figure>
+          ) : (
+            <p>No account's monthly total changes: nobody is e-mailed.</p>
+          )}
+          {confirmFailure ? (
+            <div role="alert" className="admin-preview__failure" ref={failure} tabIndex={-1}>
+              <p>The prices were not scheduled: {confirmFailure}</p>
+            </div>
+          ) : null}
+          <div className="form-actions">
+            <Button variant="secondary" onClick={backToForm} disabled={confirming}>
+              Change the prices
+            </Button>
+            <Button busy={confirming} onClick={() => void confirm()}>
+              {confirming ? 'Scheduling…' : 'Confirm and schedule'}
+            </Button>
+          </div>
+        </section>
+      )}
     </form>
   );
 }

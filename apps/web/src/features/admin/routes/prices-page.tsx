@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { PRICED_ITEMS, type TPricedItem } from '@dealerpass/domain/prices';
 import { useQueryClient } from '@tanstack/react-query';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { getPricesQueryOptions, usePrices, type TStaffPrices } from '../api/get-prices.ts';
 import { businessDateOf, dateTime, money } from '../components/format.ts';
-import { ITEM_LABELS, PriceChangeForm } from '../components/price-change-form.tsx';
+import { ActionButton } from '../components/action-dialog.tsx';
+import { ITEM_LABELS, PriceChangeForm, scheduledText } from '../components/price-change-form.tsx';
+import { withdrawPrices } from '../api/withdraw-prices.ts';
 import { QueryState } from '../components/query-state.tsx';
 import { Empty, Section } from '../components/section.tsx';
 import { useMayTake } from '../staff-member.tsx';
@@ -33,6 +35,11 @@ function currentPrices(rows: readonly TPriceRow[], now: number): TPriceRow[] {
   return [...byItem.values()].sort((a, b) => order(a.item) - order(b.item));
 }
 
+function withdrawnText(effectiveFrom: string, notified: number): string {
+  const told = notified === 1 ? '1 account was e-mailed' : `${notified} accounts were e-mailed`;
+  return `The price change of ${businessDateOf(effectiveFrom)} was withdrawn; ${told}.`;
+}
+
 /** Prices (/admin/prices): what is charged now, the changes ahead, and (admins) a new change. */
 export default function PricesPage() {
   useAdminTitle('Prices');
@@ -42,11 +49,32 @@ export default function PricesPage() {
   // The moment the page opened: which prices are "now" does not change while it is read.
   const [now] = useState(() => Date.now());
   const reload = () =>
-    void queryClient.invalidateQueries({ queryKey: getPricesQueryOptions().queryKey });
+    queryClient.invalidateQueries({ queryKey: getPricesQueryOptions().queryKey });
+  // What the last scheduling or withdrawal did, as the server answered it (R11 amended). It takes
+  // focus once the list is read again: the button that acted is gone by then.
+  const [outcome, setOutcome] = useState<{ text: string; at: number } | null>(null);
+  const outcomeRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (outcome) outcomeRef.current?.focus();
+  }, [outcome]);
+  const report = (text: string) =>
+    void reload().finally(() => setOutcome({ text, at: Date.now() }));
 
   return (
     <div className="admin-page">
       <h1>Prices</h1>
+      {outcome ? (
+        <p
+          key={outcome.at}
+          ref={outcomeRef}
+          tabIndex={-1}
+          role="status"
+          className="admin-outcome"
+          data-testid="price-outcome"
+        >
+          {outcome.text}
+        </p>
+      ) : null}
       <QueryState query={query} loading="Loading prices…" failed="The prices could not be loaded.">
         {(data) => (
           <>
@@ -56,7 +84,39 @@ export default function PricesPage() {
               ) : (
                 data.scheduled.map((change) => (
                   <div key={change.effectiveFrom} className="admin-scheduled">
-                    <h3>From {businessDateOf(change.effectiveFrom)}</h3>
+                    <div className="admin-scheduled__head">
+                      <h3>From {businessDateOf(change.effectiveFrom)}</h3>
+                      {mayTake('withdrawPrice') ? (
+                        <ActionButton
+                          spec={{
+                            label: 'Withdraw',
+                            title: `Withdraw the change of ${businessDateOf(change.effectiveFrom)}`,
+                            description: (
+                              <p>
+                                These prices will not take effect. Every account told of the change
+                                (
+                                {change.noticesSent === 1
+                                  ? '1 notice sent'
+                                  : `${change.noticesSent} notices sent`}
+                                ) is e-mailed that it is withdrawn.
+                              </p>
+                            ),
+                            confirmLabel: 'Withdraw and e-mail',
+                            danger: true,
+                            done: `The price change of ${businessDateOf(change.effectiveFrom)} was withdrawn.`,
+                          }}
+                          run={async ({ requestKey, reason }) => {
+                            const withdrawn = await withdrawPrices({
+                              effectiveDate: change.effectiveDate,
+                              reason: reason ?? '',
+                              requestKey,
+                            });
+                            report(withdrawnText(change.effectiveFrom, withdrawn.notified));
+                            return withdrawn;
+                          }}
+                        />
+                      ) : null}
+                    </div>
                     <p>
                       {change.accountsAffected === 1
                         ? '1 account is affected'
@@ -119,7 +179,9 @@ export default function PricesPage() {
       </QueryState>
       {mayTake('schedulePrice') ? (
         <section className="admin-section card">
-          <PriceChangeForm onScheduled={reload} />
+          <PriceChangeForm
+            onScheduled={(result) => report(scheduledText(result.effectiveDate, result.notified))}
+          />
         </section>
       ) : null}
     </div>

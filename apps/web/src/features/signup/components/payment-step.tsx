@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useWatch } from 'react-hook-form';
-import { firstChargeText, orderSummaryText } from '@dealerpass/domain/billing/order-summary';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote } from '@dealerpass/domain/prices';
 import { priceTable } from '../../../lib/price-table.ts';
@@ -16,8 +15,8 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { BillingAddressFields } from '../../../components/payment/billing-address-fields.tsx';
 import { CardFields } from '../../../components/payment/card-fields.tsx';
-import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
+import { OrderSummary } from './order-summary.tsx';
 import { storeSubTotal } from './pricing-calculator.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { applyServerErrors, type StepFailure } from './step-failure.ts';
@@ -144,6 +143,8 @@ export function PaymentStep({
     creditCardNumber: cardNumber,
   });
   const promoAtFocus = useRef('');
+  // The code the Order Summary is asked for: the field's value when it was last left (001 §4).
+  const [summaryCode, setSummaryCode] = useState(() => (defaults.promoCode ?? '').trim());
 
   const promo = register('promoCode');
   const sameBox = register('sameAddresses');
@@ -163,7 +164,6 @@ export function PaymentStep({
     }
   };
 
-  const timeZone = runtimeConfig().businessTimeZone;
   return (
     <>
       {isSubmitting ? (
@@ -212,6 +212,7 @@ export function PaymentStep({
               if (value !== '' && value !== promoAtFocus.current.trim()) {
                 setValue('hasValidPromoCode', true, { shouldTouch: true });
               }
+              setSummaryCode(value);
               await promo.onBlur(event);
             }}
             error={errors.promoCode?.message}
@@ -253,11 +254,7 @@ export function PaymentStep({
             postalInputMode
           />
         )}
-        <section className="signup-order-summary card" aria-labelledby="order-summary-title">
-          <h3 id="order-summary-title">Order Summary</h3>
-          <p data-testid="order-summary-today">{firstChargeText(totalCents)}</p>
-          <p data-testid="order-summary">{orderSummaryText(totalCents, now, timeZone)}</p>
-        </section>
+        <OrderSummary codes={codes} promoCode={summaryCode} />
         <div id={FIELD_IDS.recaptcha} tabIndex={-1}>
           <CaptchaField
             control={control}
