@@ -30,6 +30,7 @@ class RedisRelay {
   }
 
   async start(): Promise<void> {
+    if (this.server) return;
     const server = createServer((client) => {
       const upstream = connect(this.targetPort, this.host);
       for (const socket of [client, upstream]) {

@@ -24,6 +24,10 @@ export default fp(
         connectTimeout: 2_000,
         commandTimeout: 1_000,
         maxRetriesPerRequest: 1,
+        // While the connection is down, a command fails at once (and the caller falls back to
+        // the database or the instance's own count, docs/decisions/029) instead of waiting in a
+        // queue for a reconnect that may take seconds.
+        enableOfflineQueue: false,
         lazyConnect: true,
       });
       redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'));
