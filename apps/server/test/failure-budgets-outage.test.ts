@@ -54,7 +54,7 @@ class RedisRelay {
   }
 }
 
-describe.runIf(redisUrl)(title, () => {
+describe.runIf(redisUrl)(title, { timeout: 120_000 }, () => {
   const target = new URL(redisUrl ?? 'redis://127.0.0.1:6379');
   const relay = new RedisRelay(target.hostname, Number(target.port || 6379));
   const prefix = `dp-outage-${randomBytes(6).toString('hex')}:`;
