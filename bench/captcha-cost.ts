@@ -101,7 +101,11 @@ for (let i = 0; i < SOLVES + 1; i++) {
 console.log(
   `CAPTCHA_DIFFICULTY ${difficulty.toLocaleString('en-US')}: ${SOLVES} solves each, one core`,
 );
-const native = await measure('attacker, native crypto.hash', async (c) => solveNatively(c), challenges);
+const native = await measure(
+  'attacker, native crypto.hash',
+  async (c) => solveNatively(c),
+  challenges,
+);
 const script = await measure(
   'attacker, JavaScript SHA-256 without pauses',
   async (c) => solveInJavaScript(c),

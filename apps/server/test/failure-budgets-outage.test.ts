@@ -86,10 +86,12 @@ describe.runIf(redisUrl)(title, { timeout: 120_000 }, () => {
 
   async function redisAnswers(): Promise<void> {
     for (let i = 0; i < 100; i++) {
-      if (await t.app.redis!.ping().then(
-        () => true,
-        () => false,
-      ))
+      if (
+        await t.app.redis!.ping().then(
+          () => true,
+          () => false,
+        )
+      )
         return;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { errorMessage } from '@dealerpass/domain/messages';
 import { failureBudgets, identities, identityTokens, users } from '../src/db/schema.ts';
 import { AppError } from '../src/errors/app-error.ts';

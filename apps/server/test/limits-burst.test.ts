@@ -4,6 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { staffUsers } from '../src/db/schema.ts';
+import type * as TotpModule from '../src/lib/totp.ts';
 import { hotp, newTotpSecret, totpCode, totpStep } from '../src/lib/totp.ts';
 import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import { seedDemoPromotions } from '../src/services/demo/seed-demo-promotions.ts';
@@ -32,7 +33,7 @@ import { createStaffUser, STAFF_TEST_PASSWORD } from './staff-sign-in.ts';
  */
 const totpChecks = vi.hoisted(() => ({ count: 0 }));
 vi.mock('../src/lib/totp.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../src/lib/totp.ts')>();
+  const real = await importOriginal<typeof TotpModule>();
   return {
     ...real,
     verifyTotp: (...args: Parameters<typeof real.verifyTotp>) => {
