@@ -9,9 +9,15 @@
  *   machine's Node.
  * Each solves the same challenges from the server's own issuer (altcha-lib); the secret number is
  * uniform in [0, difficulty], so a solve hashes half the range on average. Prints the median and
- * the hash rate of each. Options: CAPTCHA_DIFFICULTY, BENCH_CAPTCHA_SOLVES (default 21).
+ * the hash rate of each. Then, when Chromium is there (BENCH_CHROMIUM, default /usr/bin/chromium),
+ * the web app's solver in the browser, as is and with the CPU slowed four times (Lighthouse's
+ * mobile profile, our stand-in for a mid-range phone). Options: CAPTCHA_DIFFICULTY,
+ * BENCH_CAPTCHA_SOLVES (default 21).
  */
 import { hash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { stripTypeScriptTypes } from 'node:module';
+import { chromium } from '@playwright/test';
 import { createChallenge } from 'altcha-lib/v1';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { sha256Words } from '../apps/web/src/components/ui/captcha/sha256.ts';
@@ -124,3 +130,57 @@ await measure(
 console.log(
   `one solve costs an attacker ${(attacker.medianMs / 1000).toFixed(2)} s (median) on this machine`,
 );
+
+/**
+ * The solver's two files as one classic script for a page: types stripped by Node, the module
+ * syntax taken off (sha256.ts first, since solve-altcha.ts calls it).
+ */
+function solverScript(): string {
+  const source = (file: string) =>
+    stripTypeScriptTypes(
+      readFileSync(
+        new URL(`../apps/web/src/components/ui/captcha/${file}`, import.meta.url),
+        'utf8',
+      ),
+    )
+      .replace(/^import .*$/gm, '')
+      .replace(/^export /gm, '');
+  return `${source('sha256.ts')}\n${source('solve-altcha.ts')}\nwindow.solveAltcha = solveAltcha;`;
+}
+
+const browserPath = process.env.BENCH_CHROMIUM ?? '/usr/bin/chromium';
+if (existsSync(browserPath)) {
+  const browser = await chromium.launch({ executablePath: browserPath });
+  try {
+    for (const slowdown of [1, 4]) {
+      const page = await browser.newPage();
+      if (slowdown > 1) {
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+      }
+      await page.addScriptTag({ content: solverScript() });
+      const times = await page.evaluate(async (all) => {
+        const solve = (globalThis as unknown as { solveAltcha: (c: unknown) => Promise<string> })
+          .solveAltcha;
+        await solve(all[0]); // warm-up
+        const elapsed: number[] = [];
+        for (const challenge of all.slice(1)) {
+          const start = performance.now();
+          if (!(await solve(challenge))) throw new Error('no solution in range');
+          elapsed.push(performance.now() - start);
+        }
+        return elapsed;
+      }, challenges);
+      console.log(
+        `web app solver in Chromium${slowdown > 1 ? `, CPU ${slowdown}x slower (a phone)` : ''}: ` +
+          `median ${median(times).toFixed(0)} ms per solve (min ${Math.min(...times).toFixed(0)}, ` +
+          `max ${Math.max(...times).toFixed(0)})`,
+      );
+      await page.close();
+    }
+  } finally {
+    await browser.close();
+  }
+} else {
+  console.log(`no Chromium at ${browserPath}: the browser measurements were not run`);
+}
