@@ -25,6 +25,7 @@ import services, { type ServiceOverrides } from './plugins/services.ts';
 import session from './plugins/session.ts';
 import staffSession from './plugins/staff-session.ts';
 import sharedCounters from './plugins/shared-counters.ts';
+import { rateLimitStore } from './plugins/rate-limit-store.ts';
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
 import { createWebDev, type WebDev } from './plugins/web-dev.ts';
@@ -197,10 +198,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, {
     global: true,
     // R13: with REDIS_URL every instance counts against the same budget. If Redis stops
-    // answering, requests are served unlimited (and the error logged) rather than refused.
-    ...(app.redis
-      ? { redis: app.redis, nameSpace: `${config.redis?.keyPrefix}rate-limit:`, skipOnError: true }
-      : {}),
+    // answering, each instance counts on its own (the error logged) until it is back, rather
+    // than serving requests unlimited or refusing them (docs/decisions/029).
+    store: rateLimitStore({
+      redis: app.redis,
+      prefix: `${config.redis?.keyPrefix ?? ''}rate-limit:`,
+      onRedisError: (error) =>
+        app.log.error({ err: error }, 'redis: rate limit counted in this instance alone'),
+    }),
     max: GLOBAL_RATE_LIMIT_PER_MINUTE,
     timeWindow: '1 minute',
     keyGenerator: (request) => request.ip,

@@ -103,7 +103,7 @@ const ZEnvSchema = z
     RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
     RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
     RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
-    CAPTCHA_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(50_000),
+    CAPTCHA_DIFFICULTY: z.coerce.number().int().min(10).max(10_000_000).default(1_500_000),
     CAPTCHA_TTL_SECONDS: z.coerce.number().int().min(30).max(3600).default(600),
     ALLOW_SANDBOX_IN_PRODUCTION: booleanFlag.default(false),
     OIDC_ISSUER: z.url({ protocol: /^https?$/ }).optional(),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { identities, sessions, signInFailures, users } from '../src/db/schema.ts';
+import { identities, sessions, users } from '../src/db/schema.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { authenticateWithEmail } from '../src/services/identity/authenticate.ts';
@@ -11,6 +11,7 @@ import {
   CAPTCHA_AFTER_FAILURES,
 } from '../src/services/identity/sign-in-failures.ts';
 import { hashSessionId } from '../src/services/session/session-store.ts';
+import { attemptsTaken, spendAttempts } from './failure-budget-fixtures.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 import { addOpeningBalance, sessionFor } from './sign-in.ts';
 
@@ -488,21 +489,12 @@ describe('POST /api/users/current/karid', () => {
       message: 'Invalid credentials. Please try again.',
     });
     expect(await stateOf(user.id, session.idHash)).toEqual(before);
-    const [failures] = await t.app.db
-      .select({ n: count() })
-      .from(signInFailures)
-      .where(eq(signInFailures.accountKey, emailAccountKey('wrong.pass@example.com')));
-    expect(failures?.n).toBe(1);
+    expect(await attemptsTaken(t, emailAccountKey('wrong.pass@example.com'))).toBe(1);
   });
 
   it('asks for a captcha once the DealerPass ID has had repeated failures, and links with one', async () => {
     await createIdentity(t.app.db, { email: 'locked.id@example.com', password: NEW_PASSWORD });
-    await t.app.db.insert(signInFailures).values(
-      Array.from({ length: CAPTCHA_AFTER_FAILURES }, () => ({
-        accountKey: emailAccountKey('locked.id@example.com'),
-        at: clock,
-      })),
-    );
+    await spendAttempts(t, emailAccountKey('locked.id@example.com'), clock, CAPTCHA_AFTER_FAILURES);
     const { session } = await migratedUser();
     const response = await session.request('POST', '/api/users/current/karid', {
       mode: 'link',

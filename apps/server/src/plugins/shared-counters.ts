@@ -1,15 +1,17 @@
 import { Redis } from 'ioredis';
 import fp from 'fastify-plugin';
 import {
-  databaseSignInFailures,
-  redisSignInFailures,
-  type SignInFailureStore,
-} from '../services/identity/sign-in-failures.ts';
+  databaseFailureBudgets,
+  redisFailureBudgets,
+  sharedFailureBudgets,
+} from '../services/limits/failure-budget-stores.ts';
+import type { FailureBudgetStore } from '../services/limits/failure-budgets.ts';
 
 /**
  * The counters several instances must share (R13, docs/decisions/022). With REDIS_URL: one Redis
- * connection, used by the rate limiter's store and for sign-in failures. Without it: no Redis;
- * rate limits are counted in this process and sign-in failures in the database, as before.
+ * connection, used by the rate limiter's store and for the failure budgets. Without it: no Redis;
+ * rate limits are counted in this process. The failure budgets are always taken from the
+ * database, and from Redis too when it is set, the larger count deciding (docs/decisions/029).
  */
 export default fp(
   async (app) => {
@@ -22,6 +24,10 @@ export default fp(
         connectTimeout: 2_000,
         commandTimeout: 1_000,
         maxRetriesPerRequest: 1,
+        // While the connection is down, a command fails at once (and the caller falls back to
+        // the database or the instance's own count, docs/decisions/029) instead of waiting in a
+        // queue for a reconnect that may take seconds.
+        enableOfflineQueue: false,
         lazyConnect: true,
       });
       redis.on('error', (error: Error) => app.log.warn({ err: error }, 'redis connection error'));
@@ -32,12 +38,12 @@ export default fp(
       });
     }
     app.decorate('redis', redis);
-    const database = databaseSignInFailures(app.db);
+    const database = databaseFailureBudgets(app.db);
     app.decorate(
-      'signInFailures',
+      'failureBudgets',
       redis && settings
-        ? redisSignInFailures(redis, settings.keyPrefix, database, (error) =>
-            app.log.error({ err: error }, 'redis: failed sign-ins counted in the database instead'),
+        ? sharedFailureBudgets(database, redisFailureBudgets(redis, settings.keyPrefix), (error) =>
+            app.log.error({ err: error }, 'redis: failure budget taken from the database alone'),
           )
         : database,
     );
@@ -49,7 +55,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The shared Redis connection (REDIS_URL), or null. */
     redis: Redis | null;
-    /** Where failed sign-ins are counted (docs/decisions/016, R13). */
-    signInFailures: SignInFailureStore;
+    /** Where failure budgets are taken from (docs/decisions/029, R13). */
+    failureBudgets: FailureBudgetStore;
   }
 }
