@@ -130,10 +130,10 @@ export const ZStaffRefundSchema = z.object({
   settledAt: nullableInstant,
 });
 
-/** A charge the gateway declined: a renewal's, a reactivation's or a change's (R4, R10). */
+/** A charge the gateway declined: a renewal's, a reactivation's, a change's or a staff retry's (R4, R10, R16). */
 export const ZStaffDeclineSchema = z.object({
   at: instant,
-  kind: z.enum(['renewal', 'reactivation', 'change']),
+  kind: z.enum(['renewal', 'reactivation', 'change', 'staff retry']),
   /** The period's attempt that was declined (R4's retries); null for a subscription change. */
   attempt: z.number().int().nullable(),
   reason: z.string(),

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { Database, Transaction } from '../../db/client.ts';
-import { accountEvents, payments, subscriptions, users } from '../../db/schema.ts';
+import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
 import { addBalanceEntries } from './account-balance.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
 
@@ -37,13 +37,21 @@ export async function recordChargebackIn(
   const [user] = await tx.select().from(users).where(eq(users.id, owner.userId)).for('update');
   if (!user) throw new Error('user vanished');
   const [payment] = await tx
-    .select({ chargedBackAt: payments.chargedBackAt })
+    .select({ chargedBackAt: payments.chargedBackAt, billingPeriodId: payments.billingPeriodId })
     .from(payments)
     .where(eq(payments.id, paymentId))
     .for('update');
   if (!payment) throw new Error(`no payment ${paymentId}`);
   if (payment.chargedBackAt) return false;
   await tx.update(payments).set({ chargedBackAt: now }).where(eq(payments.id, paymentId));
+  // The card network took the period's money back, so the period was never paid: like a trial
+  // refund's, it leaves the one-period-per-start-date rule (BILLED_PERIOD), and a reactivation
+  // the same day opens its own period from that date (issue 25: a chargeback recorded on the day
+  // of the payment made every reactivation that day fail). A change's charge is not a period.
+  await tx
+    .update(billingPeriods)
+    .set({ status: 'refunded' })
+    .where(and(eq(billingPeriods.id, payment.billingPeriodId), ne(billingPeriods.kind, 'change')));
   await addBalanceEntries(
     tx,
     [
