@@ -10,6 +10,7 @@ import {
 } from '../../lib/router/router.tsx';
 import { ApiError, onApiFailure } from '../../lib/api-client.ts';
 import { loadPage } from '../../lib/full-page-navigation.ts';
+import { SandboxRibbon } from '../../components/ui/sandbox-ribbon.tsx';
 import { createQueryClient } from '../../lib/react-query.ts';
 import {
   getStaffSessionQueryOptions,
@@ -132,6 +133,7 @@ function AdminShell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <SandboxRibbon />
       {content === undefined && session.data ? (
         <StaffMemberProvider member={session.data}>
           <AdminHeader />
@@ -162,6 +164,7 @@ function SignedOutShell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <SandboxRibbon />
       <GateHeader signedIn={false} />
       <main id="main" tabIndex={-1} className="admin-main admin-main--gate">
         <Suspense fallback={<PageLoading />}>

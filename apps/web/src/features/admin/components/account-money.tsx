@@ -1,9 +1,10 @@
+import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { ReactNode } from 'react';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { takePaymentAction } from '../api/take-account-action.ts';
 import { useMayTake } from '../staff-member.tsx';
-import { ActionButton } from './action-dialog.tsx';
+import { ActionButton, type IActionOutcome } from './action-dialog.tsx';
 import { businessDate, dateTime, money } from './format.ts';
 import { Empty, Facts, Section } from './section.tsx';
 
@@ -25,7 +26,7 @@ export function PaymentsSection({
   userId: string;
   payments: TDetail['payments'];
   refunds: TDetail['refunds'];
-  onChanged: () => void;
+  onChanged: (outcome: IActionOutcome) => void;
 }) {
   const mayTake = useMayTake();
   const showActions = mayTake('refund') || mayTake('chargeback');
@@ -131,7 +132,7 @@ function PaymentActions({
 }: {
   userId: string;
   payment: TPayment;
-  onChanged: () => void;
+  onChanged: (outcome: IActionOutcome) => void;
 }) {
   const mayTake = useMayTake();
   // What the server counts as refundable (in-flight refunds, the trial's claim, a chargeback).
@@ -174,7 +175,7 @@ function PaymentActions({
             description: (
               <p>
                 The card network took this payment back. The account becomes inactive and the
-                reactivation fee is added to its balance (R4).
+                reactivation fee of {money(CHARGEBACK_FEE_CENTS)} is added to its balance.
               </p>
             ),
             confirmLabel: 'Record chargeback',

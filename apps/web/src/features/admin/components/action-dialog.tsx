@@ -9,6 +9,15 @@ import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { money } from './format.ts';
 
+/**
+ * What an action came to, as the server answered it: 'success' is the only green one; a declined
+ * charge is 'declined', an attempt whose answer is not known yet is 'pending'.
+ */
+export interface IActionOutcome {
+  tone: 'success' | 'declined' | 'pending';
+  text: string;
+}
+
 /** What an action's request carries besides its own path (decision 026). */
 export interface IActionInput {
   /** Made when the dialog opens: a double click or a retry sends the same key, acted on once. */
@@ -32,8 +41,12 @@ export interface IActionDialogSpec {
   amount?: { label: string; maxCents?: number; defaultCents?: number };
   /** One choice of a few (e.g. credit or charge). */
   choice?: { label: string; options: readonly { value: string; label: string }[] };
-  /** Said in the toast when it worked. */
-  done: string;
+  /**
+   * What the server's answer says happened (a message reports the outcome, never the click): a
+   * text when the action's only success is "done", or a function of the answer when the route
+   * documents more than one outcome (a retried renewal: paid, declined or not answered).
+   */
+  done: string | ((result: unknown) => IActionOutcome);
   /** R12 asks a reason of most actions; a few (resend, end sessions, retry) take one if given. */
   reasonOptional?: boolean;
 }
@@ -77,8 +90,11 @@ interface IFormValues {
 interface ActionButtonProps {
   spec: IActionDialogSpec;
   run: (input: IActionInput) => Promise<unknown>;
-  /** After success: reload what the action changed. */
-  onDone?: () => void;
+  /**
+   * After the server answered: reload what the action changed, and show (and move focus to) the
+   * outcome on the page, so focus does not fall to <body> when the button itself goes away.
+   */
+  onDone?: (outcome: IActionOutcome) => void;
   buttonVariant?: 'primary' | 'secondary' | 'link';
   disabled?: boolean;
 }
@@ -116,9 +132,9 @@ export function ActionButton({
             requestKey={requestKey}
             run={run}
             onCancel={() => setOpen(false)}
-            onDone={() => {
+            onDone={(outcome) => {
               setOpen(false);
-              onDone?.();
+              onDone?.(outcome);
             }}
           />
         ) : null}
@@ -138,7 +154,7 @@ function ActionForm({
   requestKey: string;
   run: (input: IActionInput) => Promise<unknown>;
   onCancel: () => void;
-  onDone: () => void;
+  onDone: (outcome: IActionOutcome) => void;
 }) {
   const toast = useToast();
   const id = useId();
@@ -173,14 +189,18 @@ function ActionForm({
   const onValid = async (values: z.output<ReturnType<typeof formSchema>>) => {
     summary.clear();
     try {
-      await run({
+      const result = await run({
         requestKey,
         ...(values.reason ? { reason: values.reason } : {}),
         ...(spec.amount ? { amountCents: values.amount as number } : {}),
         ...(spec.choice ? { choice: values.choice as string } : {}),
       });
-      toast.success(spec.done);
-      onDone();
+      const outcome: IActionOutcome =
+        typeof spec.done === 'string' ? { tone: 'success', text: spec.done } : spec.done(result);
+      // Only a success is green; a decline or an unanswered charge is told as a problem.
+      if (outcome.tone === 'success') toast.success(outcome.text);
+      else toast.error(outcome.text);
+      onDone(outcome);
     } catch (error) {
       const fields = fieldErrorsOf(error, ['reason', 'amountCents', 'amount'] as const);
       for (const { field, message } of fields) {
