@@ -307,6 +307,22 @@ describe('the timeline (R12)', () => {
       staffEmail: 'billing@staff.test',
     });
     await insertAudit(t, { userId: randomUUID(), action: 'block', at: at(7) }); // someone else's
+    // The refund's own account event changes no status: its staff entry above says it once
+    // (issue 25: it was listed again as "new → unchanged: refund").
+    await t.app.db.insert(accountEvents).values({
+      userId: user.id,
+      event: 'refund',
+      actor: 'staff',
+      at: at(6),
+      details: { staffEmail: 'billing@staff.test' },
+    });
+    // One that is no staff's and changes no status is itself, without an arrow.
+    await t.app.db.insert(accountEvents).values({
+      userId: user.id,
+      event: 'cancellation reason',
+      actor: 'user',
+      at: at(3),
+    });
 
     const response = await get(`/api/admin/accounts/${user.id}/timeline`);
     expect(response.statusCode).toBe(200);
@@ -318,6 +334,7 @@ describe('the timeline (R12)', () => {
       ['10:06', 'refund'],
       ['10:04', 'email'],
       ['10:04', 'payment'],
+      ['10:03', 'status'],
       ['10:02', 'status'],
       ['10:01', 'signIn'],
     ]);
@@ -328,7 +345,9 @@ describe('the timeline (R12)', () => {
     expect(entries[3]!.details.receiptUrl).toBe(
       `/api/admin/accounts/${user.id}/payments/${payment.id}/receipt`,
     );
-    expect(entries[4]!.summary).toBe('active → validating payment: renewal declined: declined');
+    expect(entries[4]!.summary).toBe('cancellation reason');
+    expect(entries[5]!.summary).toBe('active → validating payment: renewal declined: declined');
+    expect(entries.map((entry) => entry.summary).join('\n')).not.toContain('unchanged');
     expect(JSON.stringify(entries)).not.toContain('secret body text');
   });
 });
