@@ -93,6 +93,17 @@ function AdminShell() {
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main, location.pathname);
 
+  // The second factor verified, the console replaces the code page (another <main>): focus goes
+  // to its content, not to <body> (issue 25).
+  const verified = session.data ? session.data.secondFactor : null;
+  const wasVerified = useRef(verified);
+  useEffect(() => {
+    if (verified === true && wasVerified.current === false) {
+      main.current?.focus({ preventScroll: true });
+    }
+    wasVerified.current = verified;
+  }, [verified]);
+
   const signedOut =
     session.isError && session.error instanceof ApiError && session.error.status === 401;
   const [expired, setExpired] = useState(false);

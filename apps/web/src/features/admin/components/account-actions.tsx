@@ -135,8 +135,8 @@ export function AccountActions({
         label: 'Retry renewal now',
         description: (
           <p>
-            The failed renewal is charged again now, on the card on file. This is one attempt
-            more: if the card declines, the scheduled retries go on as planned.
+            The failed renewal is charged again now, on the card on file. This is one attempt more:
+            if the card declines, the scheduled retries go on as planned.
           </p>
         ),
         confirmLabel: 'Retry now',

@@ -1,11 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
 import { Link, useParams } from '../../../lib/router/router.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { auditCsvUrl } from '../api/account-file-urls.ts';
 import { getAccountQueryOptions, useAccount } from '../api/get-account.ts';
 import { AccountActions } from '../components/account-actions.tsx';
 import type { IActionOutcome } from '../components/action-dialog.tsx';
+import { useActionOutcome } from '../components/action-outcome.tsx';
 import {
   EmailsSection,
   SessionsSection,
@@ -36,17 +36,10 @@ export default function AccountPage() {
     : 'Account';
   useAdminTitle(name);
 
-  // The last action's outcome as the server answered it, kept on the page (a toast goes away)
-  // and focused: the button that opened the action may be gone after it (a full refund, a
-  // chargeback, a paid retry), and focus must not fall to <body>.
-  const [outcome, setOutcome] = useState<(IActionOutcome & { id: number }) | null>(null);
-  const outcomeRef = useRef<HTMLParagraphElement>(null);
-  useEffect(() => {
-    if (outcome) outcomeRef.current?.focus();
-  }, [outcome]);
+  const outcome = useActionOutcome();
 
   const reload = (done?: IActionOutcome) => {
-    if (done) setOutcome({ ...done, id: Date.now() });
+    if (done) outcome.report(done);
     void queryClient.invalidateQueries({ queryKey: getAccountQueryOptions(userId).queryKey });
   };
 
@@ -95,18 +88,7 @@ export default function AccountPage() {
       <p className="admin-subtitle">
         {detail.profile.dealership} · {detail.profile.email}
       </p>
-      {outcome ? (
-        <p
-          key={outcome.id}
-          ref={outcomeRef}
-          tabIndex={-1}
-          role={outcome.tone === 'success' ? 'status' : 'alert'}
-          className={`admin-outcome admin-outcome--${outcome.tone}`}
-          data-testid="admin-outcome"
-        >
-          {outcome.text}
-        </p>
-      ) : null}
+      {outcome.message}
       <AccountActions detail={detail} onChanged={reload} />
       <div className="admin-grid">
         <ProfileSection profile={detail.profile} />

@@ -5,6 +5,7 @@ import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { disablePromotion } from '../api/disable-promotion.ts';
 import { getPromotionsQueryOptions, usePromotions } from '../api/get-promotions.ts';
 import { ActionButton } from '../components/action-dialog.tsx';
+import { useActionOutcome } from '../components/action-outcome.tsx';
 import { dateTime, money, yesNo } from '../components/format.ts';
 import { KIND_LABELS, PromotionForm } from '../components/promotion-form.tsx';
 import { QueryState } from '../components/query-state.tsx';
@@ -32,12 +33,14 @@ export default function PromotionsPage() {
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
   const query = usePromotions();
+  const outcome = useActionOutcome();
   const reload = () =>
     void queryClient.invalidateQueries({ queryKey: getPromotionsQueryOptions().queryKey });
 
   return (
     <div className="admin-page">
       <h1>Promotions</h1>
+      {outcome.message}
       <Section title="Promotion codes">
         <QueryState
           query={query}
@@ -97,7 +100,10 @@ export default function PromotionsPage() {
                                 reason: reason ?? '',
                               })
                             }
-                            onDone={reload}
+                            onDone={(done) => {
+                              outcome.report(done);
+                              reload();
+                            }}
                           />
                         ) : null}
                       </td>

@@ -92,7 +92,11 @@ describe('StaffPage (/admin/staff)', () => {
     await user.type(within(dialog).getByLabelText(/^Reason/), 'Lost phone');
     await user.click(within(dialog).getByRole('button', { name: 'Reset' }));
 
-    await screen.findByText('Sam Support will set up an authenticator again.');
+    // The outcome stays on the page and takes focus: the button it came from goes away with
+    // the member's authenticator (issue 25: focus fell to <body>).
+    const outcome = await screen.findByTestId('admin-outcome');
+    expect(outcome.textContent).toBe('Sam Support will set up an authenticator again.');
+    expect(document.activeElement).toBe(outcome);
     const [url, init] = fetchMock.mock.calls[1]!;
     expect(String(url)).toBe(`/api/admin/staff/${MEMBERS[0]!.id}/reset-second-factor`);
     expect(init?.method).toBe('POST');

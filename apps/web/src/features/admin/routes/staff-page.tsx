@@ -3,6 +3,7 @@ import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { getStaffMembersQueryOptions, useStaffMembers } from '../api/get-staff-members.ts';
 import { resetStaffSecondFactor } from '../api/reset-staff-second-factor.ts';
 import { ActionButton } from '../components/action-dialog.tsx';
+import { useActionOutcome } from '../components/action-outcome.tsx';
 import { dateTime, yesNo } from '../components/format.ts';
 import { QueryState } from '../components/query-state.tsx';
 import { Section } from '../components/section.tsx';
@@ -18,6 +19,7 @@ export default function StaffPage() {
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
   const query = useStaffMembers({ enabled: mayTake('createStaff') });
+  const outcome = useActionOutcome();
   const reload = () =>
     void queryClient.invalidateQueries({ queryKey: getStaffMembersQueryOptions().queryKey });
 
@@ -35,6 +37,7 @@ export default function StaffPage() {
   return (
     <div className="admin-page">
       <h1>Staff</h1>
+      {outcome.message}
       <Section title="Members">
         <QueryState
           query={query}
@@ -88,7 +91,10 @@ export default function StaffPage() {
                                 reason: reason ?? '',
                               })
                             }
-                            onDone={reload}
+                            onDone={(done) => {
+                              outcome.report(done);
+                              reload();
+                            }}
                           />
                         ) : (
                           '—'
