@@ -117,6 +117,7 @@ export function ActionButton({
       <Button
         variant={buttonVariant}
         disabled={disabled}
+        aria-haspopup="dialog"
         onClick={() => {
           setRequestKey(crypto.randomUUID());
           setOpen(true);

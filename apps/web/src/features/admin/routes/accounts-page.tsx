@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
@@ -21,13 +21,13 @@ export default function AccountsPage() {
   const q = params.get('q')?.trim() ?? '';
   // A search typed here (not one opened by a link or Back) takes focus to its results: the form
   // is made anew for the new search, and the button that had focus with it (issue 25).
-  const searched = useRef(false);
+  const searchedRef = useRef(false);
   return (
     <div className="admin-page">
       <h1>Accounts</h1>
       {/* Keyed by the search: Back to an earlier search shows its text again. */}
-      <SearchForm key={q} initial={q} onSearch={() => (searched.current = true)} />
-      {q.length >= MIN_QUERY ? <Results q={q} searched={searched} /> : null}
+      <SearchForm key={q} initial={q} onSearch={() => (searchedRef.current = true)} />
+      {q.length >= MIN_QUERY ? <Results q={q} searchedRef={searchedRef} /> : null}
       <p className="admin-aside">
         <a href={auditCsvUrl()} download>
           Download the whole staff audit log (CSV)
@@ -74,14 +74,14 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: () => vo
   );
 }
 
-function Results({ q, searched }: { q: string; searched: { current: boolean } }) {
+function Results({ q, searchedRef }: { q: string; searchedRef: RefObject<boolean> }) {
   const query = useAccountSearch(q);
   const title = useRef<HTMLHeadingElement>(null);
   useEffect(() => {
-    if (!searched.current) return;
-    searched.current = false;
+    if (!searchedRef.current) return;
+    searchedRef.current = false;
     title.current?.focus();
-  }, [q, searched]);
+  }, [q, searchedRef]);
   return (
     <section aria-labelledby="admin-results-title" className="admin-section">
       <h2 id="admin-results-title" ref={title} tabIndex={-1}>
