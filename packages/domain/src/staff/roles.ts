@@ -40,6 +40,9 @@ export const STAFF_ACTIONS = {
   schedulePrice: 'admin',
   createStaff: 'admin',
   resetStaffSecondFactor: 'admin',
+  disableStaff: 'admin',
+  enableStaff: 'admin',
+  changeStaffRole: 'admin',
 } as const satisfies Record<string, TStaffRole>;
 
 export type TStaffAction = keyof typeof STAFF_ACTIONS;

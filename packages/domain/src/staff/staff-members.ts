@@ -27,6 +27,35 @@ export const ZResetSecondFactorRequestSchema = z.object({
 });
 export type TResetSecondFactorRequest = z.infer<typeof ZResetSecondFactorRequestSchema>;
 
+/**
+ * What the console says when an admin's change of a member is refused (R12): the console keeps
+ * an admin who can sign in, and an admin does not lock themself out.
+ */
+export const STAFF_MEMBER_MESSAGES = {
+  disableSelf: 'You cannot disable your own staff account.',
+  lastAdmin:
+    'The console needs at least one admin who can sign in. Make another member an admin first.',
+  alreadyDisabled: 'This member is already disabled.',
+  alreadyEnabled: 'This member is not disabled.',
+  sameRole: 'This member already has that role.',
+} as const;
+
+/** An admin disables a member (their sessions end at once, they cannot sign in) or enables one. */
+export const ZSetStaffDisabledRequestSchema = z.strictObject({
+  disabled: z.boolean(),
+  reason: ZStaffReasonSchema,
+  requestKey: ZRequestKeySchema,
+});
+export type TSetStaffDisabledRequest = z.infer<typeof ZSetStaffDisabledRequestSchema>;
+
+/** An admin changes a member's role (R12: support, billing or admin). */
+export const ZChangeStaffRoleRequestSchema = z.strictObject({
+  role: z.enum(STAFF_ROLES, { error: 'Choose a role.' }),
+  reason: ZStaffReasonSchema,
+  requestKey: ZRequestKeySchema,
+});
+export type TChangeStaffRoleRequest = z.infer<typeof ZChangeStaffRoleRequestSchema>;
+
 /** What the console knows of its own session. */
 export const ZStaffSessionSchema = z.object({
   email: z.string(),
