@@ -355,6 +355,38 @@ describe('operator console: billing actions', () => {
       expect((await userRow(user.id)).accountStatus).toBe('inactive');
     });
 
+    it('the console’s dunning figures come from the domain and agree with the dealer’s change page (issue 25 item 11)', async () => {
+      const { user } = await renewing(DECLINED_CARD);
+      // The renewal of TODAY failed once; a staff retry declined too (not a scheduled attempt).
+      await post(staff.billing.cookie, url(user.id, 'retry-renewal'), { requestKey: key() });
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/accounts/${user.id}`,
+        headers: { cookie: staff.support.cookie },
+      });
+      const detail = page.json().data;
+      const [subscription] = await t.app.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, user.id));
+      expect(detail.subscription).toMatchObject({
+        scheduledAttempts: { made: 1, left: 3 },
+        nextScheduledRetryAt: subscription!.nextRetryAt!.toISOString(),
+      });
+      // Its unpaid bill date is today: the next bill is the one after it, as the change page says.
+      expect(detail.status.nextBillDate).toBe('2026-04-10');
+      // A validating-payment account may remove items (R10): its preview names the next bill.
+      const preview = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/subscriptions/change?codes=NADA',
+        headers: { cookie: `${SESSION_COOKIE}=${await sessionFor(t, user.id, NOW)}` },
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json().data.nextBillDate).toBe(detail.status.nextBillDate);
+      // The period's charges tried: the renewal's and the staff retry's.
+      expect(detail.retries[0]).toMatchObject({ status: 'due', attempts: 2 });
+    });
+
     it('an approved staff retry answers paid', async () => {
       const { user } = await fixedCardDealer();
       const retried = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), {

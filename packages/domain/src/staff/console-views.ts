@@ -85,6 +85,10 @@ export const ZStaffSubscriptionSchema = z.object({
   failedAttempts: z.number().int(),
   nextRetryAt: nullableInstant,
   cancelRequestedAt: nullableInstant,
+  /** R4's scheduled attempts on an unpaid renewal (scheduledAttempts): staff retries are not. */
+  scheduledAttempts: z.object({ made: z.number().int(), left: z.number().int() }),
+  /** When the schedule tries again (nextScheduledRetry); null when it will not. */
+  nextScheduledRetryAt: nullableInstant,
 });
 
 export const ZStaffSubscriptionChangeSchema = z.object({
@@ -147,6 +151,7 @@ export const ZStaffRetrySchema = z.object({
   periodEnd: z.string(),
   amountCents: z.number().int(),
   status: z.string(),
+  /** Charges sent for the period so far, staff retries included. */
   attempts: z.number().int(),
 });
 

@@ -238,7 +238,7 @@ export function DeclinesSection({
                 <th scope="col">Kind</th>
                 <th scope="col">Amount</th>
                 <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
+                <th scope="col">Charges tried</th>
               </tr>
             </thead>
             <tbody>

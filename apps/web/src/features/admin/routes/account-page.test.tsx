@@ -77,6 +77,8 @@ const DETAIL: TStaffAccountDetail = {
     failedAttempts: 1,
     nextRetryAt: '2026-11-29T15:00:00Z',
     cancelRequestedAt: null,
+    scheduledAttempts: { made: 1, left: 3 },
+    nextScheduledRetryAt: '2026-11-29T15:00:00Z',
   },
   changes: [],
   payments: [
