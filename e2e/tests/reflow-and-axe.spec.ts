@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { ACCOUNT_ROUTES } from '../../packages/domain/src/account/account-routes.ts';
 import { DEMO_ACCOUNTS } from '../../apps/server/src/services/demo/demo-accounts.ts';
+import { accountRow, signInStaff } from './admin-steps.ts';
 import { acceptEssentialCookies, expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 /**
@@ -148,4 +149,85 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
       }
     });
   }
+
+  /**
+   * Issue 25: the operator console joins the sweep. Every console page, at 320 px and at 1280 px,
+   * with each of its dialogs open in turn (opened, checked, closed unsent): no sideways page
+   * scroll, nothing in a dialog wider than the dialog (its text wraps; "The refund goes back to
+   * visa •••• 1111 through the gateway, on…" was cut off), and no axe violation.
+   */
+  for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
+    test(`the console at ${viewport.width} px: every page, each dialog open`, async ({ page }) => {
+      test.setTimeout(240_000);
+      await page.setViewportSize(viewport);
+      await signInStaff(page, 'admin');
+      const accountPaths: string[] = [];
+      for (const key of ['active', 'validatingPayment'] as const) {
+        const account = DEMO_ACCOUNTS.find((candidate) => candidate.key === key)!;
+        await page.goto(`/admin?q=${encodeURIComponent(account.signIn)}`);
+        const result = accountRow(page, account.signIn).getByRole('link');
+        await expect(result).toBeVisible();
+        await consoleChecks(page, viewport.width, `search for ${key}`);
+        await result.click();
+        await settled(page);
+        accountPaths.push(new URL(page.url()).pathname);
+      }
+      const paths = [
+        ...accountPaths,
+        '/admin/promotions',
+        '/admin/prices',
+        '/admin/dunning',
+        '/admin/inbox?status=all',
+        '/admin/staff',
+      ];
+      for (const path of paths) {
+        await page.goto(path);
+        await settled(page);
+        await consoleChecks(page, viewport.width, path);
+        // Each dialog the page opens: the buttons that open one (one per kind on a long list).
+        const openers = page.locator('main button[aria-haspopup="dialog"]');
+        const labels = new Set<string>();
+        for (let i = 0; i < (await openers.count()); i++) {
+          const opener = openers.nth(i);
+          const label = (await opener.textContent())?.trim() ?? '';
+          if (labels.has(label) || !(await opener.isVisible())) continue;
+          labels.add(label);
+          await opener.click();
+          const dialog = page.locator('dialog[open]');
+          await expect(dialog).toBeVisible();
+          const what = `${path}, the “${label}” dialog`;
+          const wider = await dialog.evaluate((element) => {
+            const box = element.getBoundingClientRect();
+            let worst = element.scrollWidth - element.clientWidth;
+            for (const child of element.querySelectorAll('*')) {
+              const rect = child.getBoundingClientRect();
+              if (rect.width === 0 || rect.height === 0) continue;
+              worst = Math.max(worst, rect.right - box.right, box.left - rect.left);
+            }
+            return worst;
+          });
+          expect(wider, `${what}: content wider than the dialog`).toBeLessThanOrEqual(0.5);
+          await consoleChecks(page, viewport.width, what);
+          await page.keyboard.press('Escape');
+          await expect(dialog).toHaveCount(0);
+          // Focus goes back to the button that opened it.
+          await expect(opener).toBeFocused();
+        }
+      }
+    });
+  }
 });
+
+/** Reflow, axe, and (with E2E_SCREENSHOTS=<folder>) a screenshot to look at. */
+async function consoleChecks(page: Page, width: number, what: string) {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  );
+  expect(overflow, `${what} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+  await expectAccessible(page);
+  const folder = process.env.E2E_SCREENSHOTS;
+  if (folder) {
+    const name = `${width}-${what.replace(/[^\w]+/g, '-').slice(0, 80)}.png`;
+    await page.screenshot({ path: `${folder}/${name}`, fullPage: true });
+  }
+}

@@ -175,6 +175,8 @@ describe('the account page (R12)', () => {
       pendingRemovalsAt: '2026-03-01',
       failedAttempts: 2,
       nextRetryAt: '2026-02-06T12:00:00.000Z',
+      scheduledAttempts: { made: 2, left: 2 },
+      nextScheduledRetryAt: '2026-02-06T12:00:00.000Z',
     });
     const byId = Object.fromEntries(
       (data.payments as { paymentId: string; refundedCents: number; receiptUrl: string }[]).map(
@@ -194,8 +196,10 @@ describe('the account page (R12)', () => {
       { at: '2026-02-02T12:00:00.000Z', kind: 'renewal', attempt: 2, reason: 'processor_error' },
       { at: '2026-02-01T12:00:00.000Z', kind: 'renewal', attempt: 1, reason: 'insufficient_funds' },
     ]);
+    // Two charges tried (the period waits for its third): issue 25's "Attempts 4" beside
+    // "Failed renewal attempts 3" counted the attempt not yet made.
     expect(data.retries).toEqual([
-      expect.objectContaining({ periodStart: '2026-02-01', attempts: 3, status: 'due' }),
+      expect.objectContaining({ periodStart: '2026-02-01', attempts: 2, status: 'due' }),
     ]);
     expect(data.balance.cents).toBe(13800);
     expect(data.balance.entries).toEqual([expect.objectContaining({ kind: 'opening' })]);
@@ -307,6 +311,22 @@ describe('the timeline (R12)', () => {
       staffEmail: 'billing@staff.test',
     });
     await insertAudit(t, { userId: randomUUID(), action: 'block', at: at(7) }); // someone else's
+    // The refund's own account event changes no status: its staff entry above says it once
+    // (issue 25: it was listed again as "new → unchanged: refund").
+    await t.app.db.insert(accountEvents).values({
+      userId: user.id,
+      event: 'refund',
+      actor: 'staff',
+      at: at(6),
+      details: { staffEmail: 'billing@staff.test' },
+    });
+    // One that is no staff's and changes no status is itself, without an arrow.
+    await t.app.db.insert(accountEvents).values({
+      userId: user.id,
+      event: 'cancellation reason',
+      actor: 'user',
+      at: at(3),
+    });
 
     const response = await get(`/api/admin/accounts/${user.id}/timeline`);
     expect(response.statusCode).toBe(200);
@@ -318,6 +338,7 @@ describe('the timeline (R12)', () => {
       ['10:06', 'refund'],
       ['10:04', 'email'],
       ['10:04', 'payment'],
+      ['10:03', 'status'],
       ['10:02', 'status'],
       ['10:01', 'signIn'],
     ]);
@@ -328,7 +349,9 @@ describe('the timeline (R12)', () => {
     expect(entries[3]!.details.receiptUrl).toBe(
       `/api/admin/accounts/${user.id}/payments/${payment.id}/receipt`,
     );
-    expect(entries[4]!.summary).toBe('active → validating payment: renewal declined: declined');
+    expect(entries[4]!.summary).toBe('cancellation reason');
+    expect(entries[5]!.summary).toBe('active → validating payment: renewal declined: declined');
+    expect(entries.map((entry) => entry.summary).join('\n')).not.toContain('unchanged');
     expect(JSON.stringify(entries)).not.toContain('secret body text');
   });
 });

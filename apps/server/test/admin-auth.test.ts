@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffAudit, staffSessions, staffUsers } from '../src/db/schema.ts';
 import { totpCode, totpStep } from '../src/lib/totp.ts';
@@ -294,6 +294,164 @@ describe('staff sign-in and second factor', () => {
       expect(refused.statusCode).toBe(403);
       expect(refused.json().code).toBe('STAFF_ROLE_REQUIRED');
     }
+  });
+
+  it('lets an admin change a member’s role and disable or enable them, audited; never themself or the last admin (issue 25 item 17)', async () => {
+    const admin = await staffSessionFor(t, 'admin', { now });
+    const browser = await t.browser();
+    const as = (cookie: string, url: string, payload: object) =>
+      browser.request({
+        method: 'POST',
+        url,
+        headers: { cookie: `${browser.cookie}; ${cookie}` },
+        payload,
+      });
+    const member = await staffSessionFor(t, 'support', { now, email: 'moving.on@staff.test' });
+    const memberSession = () =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/admin/session',
+        headers: { cookie: member.cookie },
+      });
+    const roleUrl = `/api/admin/staff/${member.staff.id}/role`;
+    const disabledUrl = `/api/admin/staff/${member.staff.id}/disabled`;
+
+    // The role: the member's open session has the new one at its next request.
+    const roleKey = crypto.randomUUID();
+    const role = { role: 'billing', reason: 'Moved to the billing team', requestKey: roleKey };
+    expect((await as(admin.cookie, roleUrl, role)).statusCode).toBe(200);
+    expect((await memberSession()).json().data.role).toBe('billing');
+    const repeat = await as(admin.cookie, roleUrl, role);
+    expect(repeat.statusCode).toBe(200);
+    const same = await as(admin.cookie, roleUrl, { ...role, requestKey: crypto.randomUUID() });
+    expect(same.statusCode).toBe(409);
+    expect(same.json().message).toBe('This member already has that role.');
+
+    // Disabled: the session ends at once, and the member cannot sign in.
+    const disable = { disabled: true, reason: 'Left the company', requestKey: crypto.randomUUID() };
+    expect((await as(admin.cookie, disabledUrl, disable)).statusCode).toBe(200);
+    expect((await memberSession()).statusCode).toBe(401);
+    const [ended] = await t.app.db
+      .select()
+      .from(staffSessions)
+      .where(eq(staffSessions.staffId, member.staff.id));
+    expect(ended).toMatchObject({ endReason: 'disabled' });
+    const { login } = await signInAtProvider(
+      new TestBrowserSession(t),
+      'moving.on@staff.test',
+      STAFF_TEST_PASSWORD,
+    );
+    expect(login.statusCode).toBe(400);
+    const list = await browser.request({
+      method: 'GET',
+      url: '/api/admin/staff',
+      headers: { cookie: `${browser.cookie}; ${admin.cookie}` },
+    });
+    expect(
+      (list.json().data as { id: string; disabled: boolean; role: string }[]).find(
+        (row) => row.id === member.staff.id,
+      ),
+    ).toMatchObject({ disabled: true, role: 'billing' });
+    const enable = { disabled: false, reason: 'Came back', requestKey: crypto.randomUUID() };
+    expect((await as(admin.cookie, disabledUrl, enable)).statusCode).toBe(200);
+    const { login: back } = await signInAtProvider(
+      new TestBrowserSession(t),
+      'moving.on@staff.test',
+      STAFF_TEST_PASSWORD,
+    );
+    expect(back.statusCode).toBe(200);
+
+    // Audited with before and after and the reason.
+    const audit = await t.app.db
+      .select()
+      .from(staffAudit)
+      .where(eq(staffAudit.staffId, admin.staff.id))
+      .orderBy(staffAudit.id);
+    expect(audit.map((row) => [row.action, row.before, row.after, row.reason])).toEqual([
+      [
+        'changeStaffRole',
+        expect.objectContaining({ staffId: member.staff.id, role: 'support' }),
+        expect.objectContaining({ staffId: member.staff.id, role: 'billing' }),
+        'Moved to the billing team',
+      ],
+      [
+        'disableStaff',
+        expect.objectContaining({ disabled: false }),
+        expect.objectContaining({ disabled: true }),
+        'Left the company',
+      ],
+      [
+        'enableStaff',
+        expect.objectContaining({ disabled: true }),
+        expect.objectContaining({ disabled: false }),
+        'Came back',
+      ],
+    ]);
+
+    // An admin does not disable themself.
+    const self = await as(admin.cookie, `/api/admin/staff/${admin.staff.id}/disabled`, {
+      disabled: true,
+      reason: 'Testing',
+      requestKey: crypto.randomUUID(),
+    });
+    expect(self.statusCode).toBe(409);
+    expect(self.json().message).toBe('You cannot disable your own staff account.');
+
+    // The last admin who can sign in stays one: the others disabled for this part.
+    const others = await t.app.db
+      .update(staffUsers)
+      .set({ disabledAt: now })
+      .where(
+        and(
+          eq(staffUsers.role, 'admin'),
+          isNull(staffUsers.disabledAt),
+          ne(staffUsers.id, admin.staff.id),
+        ),
+      )
+      .returning({ id: staffUsers.id });
+    try {
+      const demoted = await as(admin.cookie, `/api/admin/staff/${admin.staff.id}/role`, {
+        role: 'billing',
+        reason: 'Testing',
+        requestKey: crypto.randomUUID(),
+      });
+      expect(demoted.statusCode).toBe(409);
+      expect(demoted.json().message).toMatch(/at least one admin/);
+      const second = await staffSessionFor(t, 'admin', { now });
+      // Two admins: one may demote the other, but then not be demoted by anyone.
+      const first = await as(second.cookie, `/api/admin/staff/${admin.staff.id}/role`, {
+        role: 'support',
+        reason: 'Testing',
+        requestKey: crypto.randomUUID(),
+      });
+      expect(first.statusCode).toBe(200);
+      const last = await as(second.cookie, `/api/admin/staff/${second.staff.id}/role`, {
+        role: 'support',
+        reason: 'Testing',
+        requestKey: crypto.randomUUID(),
+      });
+      expect(last.statusCode).toBe(409);
+    } finally {
+      if (others.length > 0) {
+        await t.app.db
+          .update(staffUsers)
+          .set({ disabledAt: null })
+          .where(
+            inArray(
+              staffUsers.id,
+              others.map((row) => row.id),
+            ),
+          );
+      }
+    }
+
+    // Only admins manage staff.
+    const billing = await staffSessionFor(t, 'billing', { now });
+    const refused = await as(billing.cookie, disabledUrl, {
+      ...disable,
+      requestKey: crypto.randomUUID(),
+    });
+    expect(refused.statusCode).toBe(403);
   });
 
   it('keeps the audit append-only in the database itself', async () => {

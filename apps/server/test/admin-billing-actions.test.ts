@@ -21,6 +21,7 @@ import {
   DECLINED_CARD,
   plainDealer,
   renewingDealer,
+  signedUpDealer,
   staffCookies,
 } from './admin-fixtures.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
@@ -164,6 +165,58 @@ describe('operator console: billing actions', () => {
       expect(notFound.statusCode).toBe(404);
     });
 
+    it('a chargeback recorded on the day of the payment still lets the dealer reactivate that day (issue 25 item 3)', async () => {
+      // The charged-back period started today, as a sign-up's or a renewal's does: the
+      // reactivation's new period starts today too, and must not be refused as "already billed".
+      const { user, payment } = await signedUpDealer(t, browser);
+      const chargeback = await post(
+        staff.billing.cookie,
+        url(user.id, `payments/${payment.id}/chargeback`),
+        { requestKey: key(), reason: REASON },
+      );
+      expect(chargeback.statusCode).toBe(200);
+      expect((await userRow(user.id)).accountStatus).toBe('inactive');
+      const token = await issueSandboxToken(
+        t.app.db,
+        { creditCardNumber: APPROVED_CARD, creditCardExpiration: '1230', creditCardCode: '123' },
+        NOW,
+      );
+      const reactivated = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/reactivate',
+        headers: {
+          cookie: `${browser.cookie}; ${SESSION_COOKIE}=${await sessionFor(t, user.id, NOW)}`,
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({
+          paymentToken: token.paymentToken,
+          cardBrand: 'visa',
+          cardLast4: '1111',
+          creditCardExpiration: '1230',
+          billingFirstName: 'Pat',
+          billingLastName: 'Payer',
+          billingCountry: 'US',
+          billingAddress1: '2 Bill St',
+          billingAddress2: '',
+          billingCity: 'Lansing',
+          billingState: 'MI',
+          billingZip: '48901',
+        }),
+      });
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+      expect((await userRow(user.id)).accountStatus).toBe('active');
+      // The month and R4's fee were charged, and nothing is owed after.
+      expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+      const periods = await t.app.db
+        .select()
+        .from(billingPeriods)
+        .where(eq(billingPeriods.userId, user.id));
+      const reactivation = periods.find((period) => period.kind === 'reactivation');
+      expect(reactivation).toMatchObject({ status: 'paid', periodStart: TODAY });
+      expect(reactivation!.amountCents).toBe(payment.amountCents + CHARGEBACK_FEE_CENTS);
+    });
+
     /**
      * A failed renewal (validating payment) whose card works again: the dealer's bank fixed it,
      * and no new card was saved, so nothing has retried it yet. `charges` are the approved
@@ -260,6 +313,92 @@ describe('operator console: billing actions', () => {
       expect(await auditOf(t, user.id)).toEqual([]);
     });
 
+    it('a declined staff retry says declined and is one attempt more: the schedule stays as it was (R16)', async () => {
+      const { user } = await renewing(DECLINED_CARD);
+      // The schedule's last retry is still to come: two scheduled attempts have failed after the
+      // renewal's own, and the third retry is due in two days.
+      const lastRetryAt = new Date(NOW.getTime() + 2 * 86_400_000);
+      await t.app.db
+        .update(subscriptions)
+        .set({ failedAttempts: 3, nextRetryAt: lastRetryAt })
+        .where(eq(subscriptions.userId, user.id));
+      const owed = await getBalanceCents(t.app.db, user.id);
+      const body = { requestKey: key(), reason: 'Dealer asked us to try again' };
+      const retried = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), body);
+      expect(retried.statusCode).toBe(200);
+      expect(retried.json().data).toMatchObject({
+        outcome: 'declined',
+        declineReason: 'declined',
+        account: { accountStatus: 'validating payment', balanceCents: owed },
+      });
+      const [subscription] = await t.app.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, user.id));
+      expect(subscription).toMatchObject({ failedAttempts: 3, nextRetryAt: lastRetryAt });
+      expect((await userRow(user.id)).accountStatus).toBe('validating payment');
+      // The repeat of the same request answers the same outcome and charges nothing again.
+      const again = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), body);
+      expect(again.json().data).toMatchObject({ repeated: true, outcome: 'declined' });
+      const declines = await t.app.db
+        .select()
+        .from(paymentDeclines)
+        .where(eq(paymentDeclines.userId, user.id));
+      expect(declines.map((row) => row.kind).sort()).toEqual(['renewal', 'staff retry']);
+      // The schedule's own last attempt, at its date, is the one that makes the account inactive.
+      now = lastRetryAt;
+      try {
+        await runBilling(t.app.deps.billing, { userId: user.id });
+      } finally {
+        now = NOW;
+      }
+      expect((await userRow(user.id)).accountStatus).toBe('inactive');
+    });
+
+    it('the console’s dunning figures come from the domain and agree with the dealer’s change page (issue 25 item 11)', async () => {
+      const { user } = await renewing(DECLINED_CARD);
+      // The renewal of TODAY failed once; a staff retry declined too (not a scheduled attempt).
+      await post(staff.billing.cookie, url(user.id, 'retry-renewal'), { requestKey: key() });
+      const page = await t.app.inject({
+        method: 'GET',
+        url: `/api/admin/accounts/${user.id}`,
+        headers: { cookie: staff.support.cookie },
+      });
+      const detail = page.json().data;
+      const [subscription] = await t.app.db
+        .select()
+        .from(subscriptions)
+        .where(eq(subscriptions.userId, user.id));
+      expect(detail.subscription).toMatchObject({
+        scheduledAttempts: { made: 1, left: 3 },
+        nextScheduledRetryAt: subscription!.nextRetryAt!.toISOString(),
+      });
+      // Its unpaid bill date is today: the next bill is the one after it, as the change page says.
+      expect(detail.status.nextBillDate).toBe('2026-04-10');
+      // A validating-payment account may remove items (R10): its preview names the next bill.
+      const preview = await t.app.inject({
+        method: 'GET',
+        url: '/api/users/subscriptions/change?codes=NADA',
+        headers: { cookie: `${SESSION_COOKIE}=${await sessionFor(t, user.id, NOW)}` },
+      });
+      expect(preview.statusCode, preview.body).toBe(200);
+      expect(preview.json().data.nextBillDate).toBe(detail.status.nextBillDate);
+      // The period's charges tried: the renewal's and the staff retry's.
+      expect(detail.retries[0]).toMatchObject({ status: 'due', attempts: 2 });
+    });
+
+    it('an approved staff retry answers paid', async () => {
+      const { user } = await fixedCardDealer();
+      const retried = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), {
+        requestKey: key(),
+      });
+      expect(retried.json().data).toMatchObject({
+        outcome: 'paid',
+        declineReason: null,
+        account: { accountStatus: 'active', balanceCents: 0 },
+      });
+    });
+
     it('records every declined attempt with its reason, so the account page shows why each failed', async () => {
       const { user } = await renewing(DECLINED_CARD);
       const retried = await post(staff.billing.cookie, url(user.id, 'retry-renewal'), {
@@ -274,7 +413,7 @@ describe('operator console: billing actions', () => {
         .orderBy(paymentDeclines.attempt);
       expect(rows.map((row) => [row.kind, row.attempt, row.reason])).toEqual([
         ['renewal', 1, 'declined'],
-        ['renewal', 2, 'declined'],
+        ['staff retry', 2, 'declined'],
       ]);
       const page = await t.app.inject({
         method: 'GET',

@@ -159,7 +159,11 @@ describe('promotion codes (R12)', () => {
             redeemedAt: '2026-02-02T10:00:00.000Z',
           },
         ],
+        status: 'active',
       });
+      // Issue 25: the seeded expired code was listed as "Active"; its status is the domain's.
+      const expired = response.json().data.find((row: { code: string }) => row.code === 'EXPIRED');
+      expect(expired).toMatchObject({ disabled: false, status: 'expired' });
     }
   });
 

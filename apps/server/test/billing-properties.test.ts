@@ -343,8 +343,9 @@ describe('billing run properties (fast-check)', () => {
   /**
    * What the account owes, from its periods, payments and chargebacks (not from the balance's
    * own entries): renewals billed, paid or declined at least once; a paid reactivation's own
-   * charge (its amount without the balance it carried); 25 dollars per chargeback; less every
-   * payment and the opening credit.
+   * charge (its amount without the balance it carried); a charged-back period's charge (the
+   * period is no longer billed, decision 034, but its charge and payment stay); 25 dollars per
+   * chargeback; less every payment and the opening credit.
    */
   async function owedCents(userId: string): Promise<number> {
     const [row] = (await rowsOf(sql`
@@ -355,7 +356,9 @@ describe('billing run properties (fast-check)', () => {
           from billing_periods bp
           where bp.user_id = ${userId} and (
             (bp.kind = 'renewal' and (bp.status in ('paid', 'failed') or bp.attempt > 1))
-            or (bp.kind in ('reactivation', 'change') and bp.status = 'paid'))), 0)
+            or (bp.kind in ('reactivation', 'change') and bp.status = 'paid')
+            or exists (select 1 from payments p
+                       where p.billing_period_id = bp.id and p.charged_back_at is not null))), 0)
         + 2500 * (select count(*) from account_events
                   where user_id = ${userId} and event = 'chargeback')
         - coalesce((select sum(amount_cents) from payments where user_id = ${userId}), 0)

@@ -19,6 +19,7 @@ import { jsonSchemaOf, validValue, type JsonSchema } from './fuzz-arbitraries.ts
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 import { rowCounts, sweptRoutes } from './route-sweeps.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
+import { createStaffUser } from './staff-sign-in.ts';
 
 /** Tries per route at a body its schema accepts (refinements can refuse a generated one). */
 const BODY_TRIES = 60;
@@ -203,6 +204,16 @@ describe('request keys over the route table', () => {
     '/api/admin/staff/:staffId/reset-second-factor': async () => ({
       params: { staffId: cookies.support.staffId },
       body: { reason },
+      cookie: cookies.admin.cookie,
+    }),
+    '/api/admin/staff/:staffId/disabled': async () => ({
+      params: { staffId: (await createStaffUser(t, { role: 'support' })).id },
+      body: { disabled: true, reason },
+      cookie: cookies.admin.cookie,
+    }),
+    '/api/admin/staff/:staffId/role': async () => ({
+      params: { staffId: (await createStaffUser(t, { role: 'support' })).id },
+      body: { role: 'billing', reason },
       cookie: cookies.admin.cookie,
     }),
     '/api/users/subscriptions/change': async () => {

@@ -350,7 +350,7 @@ export const subscriptions = pgTable(
 /**
  * The rows of `billing_periods` that are an account's periods, one per start date (the unique
  * index's predicate; an `on conflict` naming that index repeats it): not a change's prorated
- * charge, not a sign-up period refunded in the trial.
+ * charge, not a sign-up period refunded in the trial, not a period charged back.
  */
 export const BILLED_PERIOD = sql`kind <> 'change' and status <> 'refunded'`;
 
@@ -370,7 +370,10 @@ export const billingPeriods = pgTable(
     amountCents: integer('amount_cents').notNull(),
     /** The domain quote at the moment of the charge (line items, fee, total). */
     quote: jsonb('quote').notNull(),
-    /** 'refunded': a sign-up period whose charge was refunded in the trial (R4). */
+    /**
+     * 'refunded': a period whose money went back, a sign-up's refunded in the trial (R4) or one
+     * whose payment was charged back: no longer billed, so a reactivation may start that day.
+     */
     status: text('status', { enum: ['due', 'paid', 'failed', 'waived', 'refunded'] })
       .notNull()
       .default('due'),
@@ -390,8 +393,8 @@ export const billingPeriods = pgTable(
     settledAt: timestamp('settled_at', { withTimezone: true }),
   },
   // A period is billed once (R4); a change's prorated charge (R10) is beside its period, once per
-  // change by its own idempotency key; a sign-up period refunded in the trial was never a period,
-  // so a reactivation may start on the same day.
+  // change by its own idempotency key; a sign-up period refunded in the trial or a period charged
+  // back was never a period, so a reactivation may start on the same day.
   (table) => [
     uniqueIndex('billing_periods_user_period_uq')
       .on(table.userId, table.periodStart)
@@ -928,7 +931,8 @@ export const paymentDeclines = pgTable(
     billingPeriodId: uuid('billing_period_id').references(() => billingPeriods.id, {
       onDelete: 'cascade',
     }),
-    kind: text('kind', { enum: ['renewal', 'reactivation'] }).notNull(),
+    /** 'staff retry': the console's "Retry renewal now", an attempt outside R4's schedule (R16). */
+    kind: text('kind', { enum: ['renewal', 'reactivation', 'staff retry'] }).notNull(),
     attempt: integer('attempt'),
     reason: text('reason').notNull(),
     at: timestamp('at', { withTimezone: true }).notNull(),

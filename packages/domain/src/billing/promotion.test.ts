@@ -6,6 +6,7 @@ import {
   isValidPromotionValue,
   normalizePromotionCode,
   promotionProblem,
+  promotionStatus,
   type IPromotion,
 } from './promotion.ts';
 
@@ -137,5 +138,30 @@ describe('promotion codes (issue 6, decision 013)', () => {
         'Either a credit card, promotion code, or both are required.',
       );
     });
+  });
+
+  it.each([
+    ['an open code', {}, 'active'],
+    [
+      'a code past its expiry (issue 25: shown as Active)',
+      { expiresAt: new Date('2026-03-01T05:00:00Z') },
+      'expired',
+    ],
+    ['a code at the first instant it no longer works', { expiresAt: NOW }, 'expired'],
+    ['a code expiring later', { expiresAt: new Date('2026-04-01T05:00:00Z') }, 'active'],
+    ['a code with its redemptions used up', { maxRedemptions: 2, redemptions: 2 }, 'used up'],
+    ['a code with redemptions left', { maxRedemptions: 2, redemptions: 1 }, 'active'],
+    [
+      'a disabled code, expired and used up too',
+      { disabledAt: NOW, expiresAt: NOW, maxRedemptions: 1, redemptions: 1 },
+      'disabled',
+    ],
+    [
+      'an expired code used up too',
+      { expiresAt: NOW, maxRedemptions: 1, redemptions: 1 },
+      'expired',
+    ],
+  ] as const)('promotionStatus: %s is %s', (_name, fields, status) => {
+    expect(promotionStatus(promo(fields), NOW)).toBe(status);
   });
 });

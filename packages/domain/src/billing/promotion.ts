@@ -96,6 +96,26 @@ export function applyPromotion(quote: IQuote, promotion: IPromotion | null): IPr
   };
 }
 
+export const PROMOTION_STATUSES = ['active', 'expired', 'used up', 'disabled'] as const;
+export type TPromotionStatus = (typeof PROMOTION_STATUSES)[number];
+
+/**
+ * Where a code stands at `now`, the one answer the console shows and sign-up obeys: disabled by
+ * staff, past its expiry (the first instant it no longer works), its redemptions used up, or
+ * active. The first that holds wins, in that order.
+ */
+export function promotionStatus(
+  promotion: Pick<IPromotion, 'expiresAt' | 'maxRedemptions' | 'redemptions' | 'disabledAt'>,
+  now: Date,
+): TPromotionStatus {
+  if (promotion.disabledAt) return 'disabled';
+  if (promotion.expiresAt && promotion.expiresAt.getTime() <= now.getTime()) return 'expired';
+  if (promotion.maxRedemptions !== null && promotion.redemptions >= promotion.maxRedemptions) {
+    return 'used up';
+  }
+  return 'active';
+}
+
 /**
  * Why a promotion cannot be used for this sign-up, as the error code whose text the user sees
  * (001 §8), or null when it can:
@@ -113,14 +133,10 @@ export function promotionProblem(
 > | null {
   if (!promotion) return 'PROMO_NOT_VALID';
   if (!isValidPromotionValue(promotion.kind, promotion.value)) return 'PROMO_NOT_VALID';
-  if (promotion.expiresAt && promotion.expiresAt.getTime() <= context.now.getTime()) {
-    return 'PROMO_NOT_VALID';
-  }
+  const status = promotionStatus(promotion, context.now);
   // A disabled code says no more than an expired one: the sign-up cannot tell them apart.
-  if (promotion.disabledAt) return 'PROMO_NOT_VALID';
-  if (promotion.maxRedemptions !== null && promotion.redemptions >= promotion.maxRedemptions) {
-    return 'PROMO_RETRIES_EXCEEDED';
-  }
+  if (status === 'expired' || status === 'disabled') return 'PROMO_NOT_VALID';
+  if (status === 'used up') return 'PROMO_RETRIES_EXCEEDED';
   if (!context.hasCard) {
     if (promotion.requiresCard) return 'PROMO_REQUIRES_CARD';
     if (applyPromotion(context.quote, promotion).firstChargeCents > 0) return 'PROMO_REQUIRES_CARD';

@@ -116,3 +116,20 @@ export const ZRefundResultSchema = ZStaffActionResultSchema.extend({
   }),
 });
 export type TRefundResult = z.infer<typeof ZRefundResultSchema>;
+
+/**
+ * "Retry renewal now" (DECISIONS R16): an attempt outside R4's schedule, answered with what the
+ * gateway made of it. 'paid': the account is paid, as with a new card. 'declined': nothing
+ * changed but the decline's record (the schedule's next retry and attempts left are as they
+ * were). 'pending': the gateway did not answer; the charge goes again at the scheduled retry
+ * under the same key, so it cannot be taken twice.
+ */
+export const RETRY_RENEWAL_OUTCOMES = ['paid', 'declined', 'pending'] as const;
+export type TRetryRenewalOutcome = (typeof RETRY_RENEWAL_OUTCOMES)[number];
+
+export const ZRetryRenewalResultSchema = ZStaffActionResultSchema.extend({
+  outcome: z.enum(RETRY_RENEWAL_OUTCOMES),
+  /** The gateway's reason when declined (e.g. 'declined', 'insufficient_funds'). */
+  declineReason: z.string().nullable(),
+});
+export type TRetryRenewalResult = z.infer<typeof ZRetryRenewalResultSchema>;

@@ -3,7 +3,7 @@
  * promotion codes, prices, the dunning queue and the Contact Us inbox, as response schemas.
  */
 import { z } from 'zod';
-import { PROMOTION_KINDS } from '../billing/promotion.ts';
+import { PROMOTION_KINDS, PROMOTION_STATUSES } from '../billing/promotion.ts';
 
 const instant = z.string();
 const nullableInstant = z.string().nullable();
@@ -25,6 +25,8 @@ export const ZStaffPromotionSchema = z.object({
   recentRedemptions: z.array(
     z.object({ email: z.string(), discountCents: z.number().int(), redeemedAt: instant }),
   ),
+  /** Where the code stands at the server's now (promotionStatus): what the console shows. */
+  status: z.enum(PROMOTION_STATUSES),
 });
 export type TStaffPromotion = z.infer<typeof ZStaffPromotionSchema>;
 

@@ -85,6 +85,10 @@ export const ZStaffSubscriptionSchema = z.object({
   failedAttempts: z.number().int(),
   nextRetryAt: nullableInstant,
   cancelRequestedAt: nullableInstant,
+  /** R4's scheduled attempts on an unpaid renewal (scheduledAttempts): staff retries are not. */
+  scheduledAttempts: z.object({ made: z.number().int(), left: z.number().int() }),
+  /** When the schedule tries again (nextScheduledRetry); null when it will not. */
+  nextScheduledRetryAt: nullableInstant,
 });
 
 export const ZStaffSubscriptionChangeSchema = z.object({
@@ -130,10 +134,10 @@ export const ZStaffRefundSchema = z.object({
   settledAt: nullableInstant,
 });
 
-/** A charge the gateway declined: a renewal's, a reactivation's or a change's (R4, R10). */
+/** A charge the gateway declined: a renewal's, a reactivation's, a change's or a staff retry's (R4, R10, R16). */
 export const ZStaffDeclineSchema = z.object({
   at: instant,
-  kind: z.enum(['renewal', 'reactivation', 'change']),
+  kind: z.enum(['renewal', 'reactivation', 'change', 'staff retry']),
   /** The period's attempt that was declined (R4's retries); null for a subscription change. */
   attempt: z.number().int().nullable(),
   reason: z.string(),
@@ -147,6 +151,7 @@ export const ZStaffRetrySchema = z.object({
   periodEnd: z.string(),
   amountCents: z.number().int(),
   status: z.string(),
+  /** Charges sent for the period so far, staff retries included. */
   attempts: z.number().int(),
 });
 

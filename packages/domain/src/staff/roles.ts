@@ -41,6 +41,9 @@ export const STAFF_ACTIONS = {
   withdrawPrice: 'admin',
   createStaff: 'admin',
   resetStaffSecondFactor: 'admin',
+  disableStaff: 'admin',
+  enableStaff: 'admin',
+  changeStaffRole: 'admin',
 } as const satisfies Record<string, TStaffRole>;
 
 export type TStaffAction = keyof typeof STAFF_ACTIONS;

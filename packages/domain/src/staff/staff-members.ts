@@ -4,11 +4,6 @@ import { isValidPassword } from '../validation/password.ts';
 import { ZRequestKeySchema, ZStaffReasonSchema } from './account-actions.ts';
 import { STAFF_ROLES } from './roles.ts';
 
-/** The Staff page's own texts (R12). */
-export const STAFF_MEMBER_MESSAGES = {
-  emailInUse: 'A staff member with this e-mail already exists.',
-} as const;
-
 /** An admin adds a staff member (R12). The password is for the embedded provider only. */
 export const ZCreateStaffMemberRequestSchema = z.object({
   email: z
@@ -31,6 +26,36 @@ export const ZResetSecondFactorRequestSchema = z.object({
   requestKey: ZRequestKeySchema,
 });
 export type TResetSecondFactorRequest = z.infer<typeof ZResetSecondFactorRequestSchema>;
+
+/**
+ * The Staff page's own texts (R12): an e-mail already taken, and an admin's change of a member
+ * refused (the console keeps an admin who can sign in, and an admin does not lock themself out).
+ */
+export const STAFF_MEMBER_MESSAGES = {
+  emailInUse: 'A staff member with this e-mail already exists.',
+  disableSelf: 'You cannot disable your own staff account.',
+  lastAdmin:
+    'The console needs at least one admin who can sign in. Make another member an admin first.',
+  alreadyDisabled: 'This member is already disabled.',
+  alreadyEnabled: 'This member is not disabled.',
+  sameRole: 'This member already has that role.',
+} as const;
+
+/** An admin disables a member (their sessions end at once, they cannot sign in) or enables one. */
+export const ZSetStaffDisabledRequestSchema = z.strictObject({
+  disabled: z.boolean(),
+  reason: ZStaffReasonSchema,
+  requestKey: ZRequestKeySchema,
+});
+export type TSetStaffDisabledRequest = z.infer<typeof ZSetStaffDisabledRequestSchema>;
+
+/** An admin changes a member's role (R12: support, billing or admin). */
+export const ZChangeStaffRoleRequestSchema = z.strictObject({
+  role: z.enum(STAFF_ROLES, { error: 'Choose a role.' }),
+  reason: ZStaffReasonSchema,
+  requestKey: ZRequestKeySchema,
+});
+export type TChangeStaffRoleRequest = z.infer<typeof ZChangeStaffRoleRequestSchema>;
 
 /** What the console knows of its own session. */
 export const ZStaffSessionSchema = z.object({

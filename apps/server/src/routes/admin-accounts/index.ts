@@ -63,7 +63,12 @@ const adminAccountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: ZStaffAccountDetailSchema }) },
       },
     },
-    async (request) => ({ data: await getAccountDetail(app.db, request.params.userId) }),
+    async (request) => ({
+      data: await getAccountDetail(app.db, request.params.userId, {
+        now: app.now(),
+        timeZone: app.config.billing.timeZone,
+      }),
+    }),
   );
 
   app.get(

@@ -8,6 +8,7 @@ import {
   ZComplimentaryRequestSchema,
   ZRefundPaymentRequestSchema,
   ZRefundResultSchema,
+  ZRetryRenewalResultSchema,
   ZStaffActionRequestSchema,
   ZStaffActionResultSchema,
 } from '@dealerpass/domain/staff/account-actions';
@@ -230,14 +231,20 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('retryRenewal'),
       bodyLimit: 2048,
       schema: {
-        summary: 'Retry a failed renewal now, through the billing run’s own charge',
+        summary: 'Retry a failed renewal now: one attempt outside R4’s schedule (R16)',
+        description:
+          'Answers 200 with what the gateway made of the charge: `outcome` is `paid` (the ' +
+          'account is paid, as with a new card), `declined` (with `declineReason`; the account ' +
+          'stays validating payment, its next scheduled retry and attempts left unchanged) or ' +
+          '`pending` (the gateway did not answer; the same charge goes again at the scheduled ' +
+          'retry under the same key).',
         tags: ['Admin'],
         // 409: not validating payment or no card (ACTION_NOT_ALLOWED), or its charge is in
         // flight (ACTION_IN_PROGRESS).
         errors: [404, 409],
         params: ZAccountParamsSchema,
         body: ZStaffActionRequestSchema,
-        response: ACTION_RESULT,
+        response: { 200: z.object({ data: ZRetryRenewalResultSchema }) },
       },
     },
     async (request) => {

@@ -3,8 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import {
+  ZChangeStaffRoleRequestSchema,
   ZCreateStaffMemberRequestSchema,
   ZResetSecondFactorRequestSchema,
+  ZSetStaffDisabledRequestSchema,
   ZStaffMemberSchema,
   ZStaffSessionSchema,
 } from '@dealerpass/domain/staff/staff-members';
@@ -21,6 +23,8 @@ import {
   verifySecondFactor,
   type SecondFactorDeps,
 } from '../../services/staff/second-factor.ts';
+import { changeStaffRole } from '../../services/staff/change-staff-role.ts';
+import { setStaffDisabled } from '../../services/staff/set-staff-disabled.ts';
 import { createStaffMember, listStaffMembers } from '../../services/staff/staff-members.ts';
 import {
   endStaffSession,
@@ -262,6 +266,59 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         staffId: request.params.staffId,
         reason: request.body.reason,
         requestKey: request.body.requestKey,
+        now: app.now(),
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/admin/staff/:staffId/disabled',
+    {
+      config: { access: { staff: 'admin' } },
+      bodyLimit: 4 * 1024,
+      schema: {
+        summary: 'Disable a member (their sessions end at once; no sign-in) or enable them (admin)',
+        tags: ['Admin'],
+        params: z.object({ staffId: z.uuid() }),
+        body: ZSetStaffDisabledRequestSchema,
+        // 404: no such member; 409 (ACTION_NOT_ALLOWED, with its text): an admin disabling
+        // themself, the last admin who can sign in, nothing to change, or a key another
+        // action used.
+        errors: [404, 409],
+        response: { 200: z.object({ data: z.object({ auditId: z.number() }) }) },
+      },
+    },
+    async (request) => ({
+      data: await setStaffDisabled(app.db, {
+        actor: staffOf(request),
+        staffId: request.params.staffId,
+        request: request.body,
+        now: app.now(),
+      }),
+    }),
+  );
+
+  app.post(
+    '/api/admin/staff/:staffId/role',
+    {
+      config: { access: { staff: 'admin' } },
+      bodyLimit: 4 * 1024,
+      schema: {
+        summary: 'Change a member’s role: support, billing or admin (admin)',
+        tags: ['Admin'],
+        params: z.object({ staffId: z.uuid() }),
+        body: ZChangeStaffRoleRequestSchema,
+        // 404: no such member; 409 (ACTION_NOT_ALLOWED, with its text): the last admin who can
+        // sign in made support or billing, the role the member has, or a key another action used.
+        errors: [404, 409],
+        response: { 200: z.object({ data: z.object({ auditId: z.number() }) }) },
+      },
+    },
+    async (request) => ({
+      data: await changeStaffRole(app.db, {
+        actor: staffOf(request),
+        staffId: request.params.staffId,
+        request: request.body,
         now: app.now(),
       }),
     }),

@@ -14,7 +14,7 @@ import { listPromotions } from '../../services/admin/list-promotions.ts';
 const ZPromotionActionSchema = z.object({
   data: z.object({
     auditId: z.number().int(),
-    promotion: ZStaffPromotionSchema.omit({ recentRedemptions: true }),
+    promotion: ZStaffPromotionSchema.omit({ recentRedemptions: true, status: true }),
   }),
 });
 
@@ -30,7 +30,7 @@ const promotionRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: z.object({ data: z.array(ZStaffPromotionSchema) }) },
       },
     },
-    async () => ({ data: await listPromotions(app.db) }),
+    async () => ({ data: await listPromotions(app.db, app.now()) }),
   );
 
   app.post(

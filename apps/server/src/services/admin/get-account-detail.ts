@@ -1,3 +1,9 @@
+import {
+  nextBillDateOf,
+  nextScheduledRetry,
+  scheduledAttempts,
+} from '@dealerpass/domain/billing/dunning';
+import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
@@ -38,7 +44,17 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
  * a secret: the card as brand, last four and expiry; AutoCheck's password and Carfax's tokens as
  * booleans; sessions without their ids; e-mails by subject and status (bodies carry links).
  */
-export async function getAccountDetail(db: Database, userId: string): Promise<TStaffAccountDetail> {
+const isoDate = (text: string) => {
+  const date = parseIsoDate(text);
+  if (!date) throw new Error(`not a date: ${text}`);
+  return date;
+};
+
+export async function getAccountDetail(
+  db: Database,
+  userId: string,
+  clock: { now: Date; timeZone: string },
+): Promise<TStaffAccountDetail> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
   const addresses = accountAddresses(user);
@@ -211,7 +227,20 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
     status: {
       accountStatus: user.accountStatus,
       accountStatusDetails: user.accountStatusDetails,
-      nextBillDate: user.nextBillDate,
+      // The domain's next bill date, the one the dealer's change page shows (issue 25): past an
+      // unpaid renewal's date it is the bill date after it. Inactive accounts have none (R4).
+      nextBillDate:
+        sub && user.accountStatus !== 'inactive'
+          ? toIsoDate(
+              nextBillDateOf(
+                {
+                  cycleAnchor: isoDate(sub.cycleAnchor),
+                  currentPeriodEnd: isoDate(sub.currentPeriodEnd),
+                },
+                calendarDateIn(clock.now, clock.timeZone),
+              ),
+            )
+          : user.nextBillDate,
       history: history.map((row) => ({
         at: row.at.toISOString(),
         event: row.event,
@@ -232,6 +261,11 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
           failedAttempts: sub.failedAttempts,
           nextRetryAt: iso(sub.nextRetryAt),
           cancelRequestedAt: iso(sub.cancelRequestedAt),
+          // R4's dunning figures from the domain (issue 25: one source for each).
+          scheduledAttempts: scheduledAttempts(sub.failedAttempts),
+          nextScheduledRetryAt: iso(
+            nextScheduledRetry(user.accountStatus, sub.failedAttempts, sub.nextRetryAt),
+          ),
         }
       : null,
     changes: changes.map((change) => ({
@@ -276,7 +310,9 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
       periodEnd: period.periodEnd,
       amountCents: period.amountCents,
       status: period.status,
-      attempts: period.attempt,
+      // Charges sent for the period, staff retries included: a period still due has its next
+      // attempt's number, not yet tried.
+      attempts: period.status === 'due' ? period.attempt - 1 : period.attempt,
     })),
     balance: {
       cents: balanceCents,

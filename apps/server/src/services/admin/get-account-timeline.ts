@@ -108,10 +108,16 @@ export async function getAccountTimeline(db: Database, userId: string): Promise<
   const add = (at: Date, entry: Omit<TTimelineEntry, 'at'>) =>
     entries.push({ at: at.toISOString(), time: at.getTime(), ...entry });
 
-  for (const row of events)
+  for (const row of events) {
+    const changesStatus = row.fromStatus !== null || row.toStatus !== null;
+    // A staff action's event that changes no status (a credit, complimentary, a refund) is
+    // already the staff entry of its audit row: listed twice it read "new → unchanged" (issue 25).
+    if (!changesStatus && row.actor === 'staff') continue;
     add(row.at, {
       kind: 'status',
-      summary: `${row.fromStatus ?? 'new'} → ${row.toStatus ?? row.fromStatus ?? 'unchanged'}: ${row.event}`,
+      summary: changesStatus
+        ? `${row.fromStatus ?? 'new'} → ${row.toStatus ?? row.fromStatus}: ${row.event}`
+        : row.event,
       details: {
         event: row.event,
         fromStatus: row.fromStatus,
@@ -119,6 +125,7 @@ export async function getAccountTimeline(db: Database, userId: string): Promise<
         actor: row.actor,
       },
     });
+  }
   for (const row of paid)
     add(row.createdAt, {
       kind: 'payment',

@@ -1,4 +1,5 @@
 import { desc, sql } from 'drizzle-orm';
+import { promotionStatus } from '@dealerpass/domain/billing/promotion';
 import { RECENT_REDEMPTIONS, type TStaffPromotion } from '@dealerpass/domain/staff/business-views';
 import type { Database } from '../../db/client.ts';
 import { promotionCodes } from '../../db/schema.ts';
@@ -6,7 +7,9 @@ import { promotionCodes } from '../../db/schema.ts';
 type PromotionRow = typeof promotionCodes.$inferSelect;
 
 /** A promotion code as the console shows it, its redemptions aside. */
-export function promotionView(row: PromotionRow): Omit<TStaffPromotion, 'recentRedemptions'> {
+export function promotionView(
+  row: PromotionRow,
+): Omit<TStaffPromotion, 'recentRedemptions' | 'status'> {
   return {
     code: row.code,
     kind: row.kind,
@@ -24,10 +27,11 @@ export function promotionView(row: PromotionRow): Omit<TStaffPromotion, 'recentR
 }
 
 /**
- * Every promotion code, newest first, with its redemption count and its newest redemptions
- * (the account's e-mail, the discount, the date): R12's promotion page.
+ * Every promotion code, newest first, with its redemption count, its newest redemptions (the
+ * account's e-mail, the discount, the date) and its status at `now` (the domain's
+ * promotionStatus, the rule sign-up obeys): R12's promotion page.
  */
-export async function listPromotions(db: Database): Promise<TStaffPromotion[]> {
+export async function listPromotions(db: Database, now: Date): Promise<TStaffPromotion[]> {
   const codes = await db.select().from(promotionCodes).orderBy(desc(promotionCodes.createdAt));
   const recent = (await db.execute(sql`
     select code, email, discount_cents, redeemed_at from (
@@ -52,5 +56,14 @@ export async function listPromotions(db: Database): Promise<TStaffPromotion[]> {
   return codes.map((row) => ({
     ...promotionView(row),
     recentRedemptions: byCode.get(row.code) ?? [],
+    status: promotionStatus(
+      {
+        expiresAt: row.expiresAt,
+        maxRedemptions: row.maxRedemptions,
+        redemptions: row.redemptionCount,
+        disabledAt: row.disabledAt,
+      },
+      now,
+    ),
   }));
 }

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, ne } from 'drizzle-orm';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { Database, Transaction } from '../../db/client.ts';
-import { accountEvents, payments, subscriptions } from '../../db/schema.ts';
+import { accountEvents, billingPeriods, payments, subscriptions } from '../../db/schema.ts';
 import { addBalanceEntries } from './account-balance.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
 import { lockAccount } from './ledger/lock-account.ts';
@@ -75,6 +75,14 @@ export async function recordChargebackIn(
   const coveredCents = payment.amountCents - refunded;
   if (coveredCents <= 0) return { status: 'refundedInFull' };
   await tx.update(payments).set({ chargedBackAt: now }).where(eq(payments.id, paymentId));
+  // The card network took the period's money back, so the period was never paid: like a trial
+  // refund's, it leaves the one-period-per-start-date rule (BILLED_PERIOD), and a reactivation
+  // the same day opens its own period from that date (issue 25: a chargeback recorded on the day
+  // of the payment made every reactivation that day fail). A change's charge is not a period.
+  await tx
+    .update(billingPeriods)
+    .set({ status: 'refunded' })
+    .where(and(eq(billingPeriods.id, payment.billingPeriodId), ne(billingPeriods.kind, 'change')));
   await addBalanceEntries(
     tx,
     [

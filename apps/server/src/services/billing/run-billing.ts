@@ -7,6 +7,7 @@ import type { ApprovedCharge, BillingDeps, BillingRunResult } from './ledger/bil
 import { completeReactivation } from './ledger/complete-reactivation.ts';
 import { failReactivation } from './ledger/fail-reactivation.ts';
 import { recordDecline } from './ledger/record-decline.ts';
+import { recordExtraDecline } from './ledger/record-extra-decline.ts';
 import { recordPayments } from './ledger/record-payment.ts';
 import { sendCharge, type Outcome } from './ledger/send-charge.ts';
 import { claimDueAccounts, type ClaimedBatch } from './run/claim-due-accounts.ts';
@@ -49,6 +50,11 @@ export async function runBilling(
      * ran out (the frequent takeover check between scheduled runs).
      */
     abandonedOnly?: boolean;
+    /**
+     * With `userId`: the attempt is one outside R4's schedule (staff's retry, R16). A decline or
+     * an unanswered charge leaves the schedule as it was: `scheduledRetryAt` is put back.
+     */
+    extraAttempt?: { scheduledRetryAt: Date | null };
   } = {},
 ): Promise<BillingRunResult> {
   const result: BillingRunResult = { charged: 0, declined: 0, deactivated: 0, retryLater: 0 };
@@ -60,7 +66,7 @@ export async function runBilling(
         for (;;) {
           const claimed = await claimDueAccounts(deps, batchSize, result, options);
           if (claimed === null) return;
-          await chargeAndRecord(deps, claimed, result);
+          await chargeAndRecord(deps, claimed, result, options.extraAttempt);
         }
       }),
     );
@@ -80,6 +86,7 @@ async function chargeAndRecord(
   deps: BillingDeps,
   batch: ClaimedBatch,
   result: BillingRunResult,
+  extraAttempt?: { scheduledRetryAt: Date | null },
 ): Promise<void> {
   const claimed = batch.renewals;
   const leases = keepLeased(
@@ -119,17 +126,20 @@ async function chargeAndRecord(
       approvedRenewals.push({ renewal, transactionId: outcome.transactionId });
     } else {
       await deps.db.transaction((tx) =>
-        recordDecline(
-          tx,
-          deps,
-          renewal.userId,
-          now,
-          outcome.reason,
-          renewal.periodId,
-          renewal.idempotencyKey,
-        ),
+        extraAttempt
+          ? recordExtraDecline(tx, renewal, now, outcome.reason, extraAttempt.scheduledRetryAt)
+          : recordDecline(
+              tx,
+              deps,
+              renewal.userId,
+              now,
+              outcome.reason,
+              renewal.periodId,
+              renewal.idempotencyKey,
+            ),
       );
       result.declined += 1;
+      result.declineReason = outcome.reason;
     }
   }
   if (approvedRenewals.length > 0) {
@@ -141,10 +151,15 @@ async function chargeAndRecord(
     result.charged += approvedRenewals.length;
   }
   if (retryLater.length > 0) {
-    // The same request goes again later (a later run, after this delay), not every minute.
+    // The same request goes again later (a later run, after this delay), not every minute; an
+    // extra attempt's at the schedule's own next retry (the claimed card and key go with it).
     await deps.db
       .update(subscriptions)
-      .set({ nextRetryAt: new Date(deps.now().getTime() + RETRYABLE_FAILURE_DELAY_MS) })
+      .set({
+        nextRetryAt: extraAttempt
+          ? extraAttempt.scheduledRetryAt
+          : new Date(deps.now().getTime() + RETRYABLE_FAILURE_DELAY_MS),
+      })
       .where(
         and(
           anyOf(subscriptions.userId, retryLater, 'uuid'),

@@ -1,24 +1,33 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, desc, eq, gte, isNotNull } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
-import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
-import { billingPeriods, subscriptions, users } from '../../db/schema.ts';
+import type {
+  TRetryRenewalOutcome,
+  TRetryRenewalResult,
+} from '@dealerpass/domain/staff/account-actions';
+import type { Database } from '../../db/client.ts';
+import { billingPeriods, paymentDeclines, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { runBilling, type BillingDeps } from '../billing/run-billing.ts';
 import { accountState, takeStaffAction, type StaffActionInput } from './take-staff-action.ts';
+import { findStaffAction } from './staff-audit.ts';
 
 /**
- * Retries a failed renewal now (R12 billing; R4's dunning). The action only makes the renewal
- * due at once, as a new card does (billing/payment-profile.ts), and audits that; the charge is
- * the billing run's own for this account: its claim, the attempt's idempotency key, its record of
- * the payment or the decline (a declined retry counts as one of R4's retries). So money moves
- * once per attempt however often it is asked: a second request while the attempt is leased is
- * 409 ACTION_IN_PROGRESS, and the run finds nothing due once the attempt is recorded.
+ * Retries a failed renewal now (R12 billing), as one more attempt outside R4's schedule
+ * (DECISIONS R16). The action makes the renewal due at once and audits that; the charge is the
+ * billing run's own for this account: its claim, the attempt's idempotency key, its record of the
+ * payment. Approved: the account is paid as with a new card. Declined: the decline is recorded
+ * and the schedule is put back as it was (its next retry, its failed-attempt count): only R4's
+ * scheduled attempts make an account inactive. The answer says which (`outcome`), so the console
+ * reports what the gateway did, never the click.
+ * Money moves once per attempt however often it is asked: a second request while the attempt is
+ * leased is 409 ACTION_IN_PROGRESS, and a repeated key answers the first request's outcome.
  * Only a validating-payment account with a card on file has a renewal to retry.
  */
 export async function retryRenewal(
   deps: BillingDeps,
   input: Omit<StaffActionInput, 'action'>,
-): Promise<TStaffActionResult> {
+): Promise<TRetryRenewalResult> {
+  let scheduledRetryAt: Date | null = null;
   const result = await takeStaffAction(
     deps.db,
     { ...input, action: 'retryRenewal' },
@@ -47,6 +56,7 @@ export async function retryRenewal(
         );
       const leased = subscription.nextRetryAt !== null && subscription.nextRetryAt > input.now;
       if (claimed && leased) throw new AppError(ERROR_CODES.ACTION_IN_PROGRESS);
+      scheduledRetryAt = subscription.nextRetryAt;
       await tx
         .update(subscriptions)
         .set({ nextRetryAt: input.now, updatedAt: input.now })
@@ -60,8 +70,54 @@ export async function retryRenewal(
       };
     },
   );
-  if (result.repeated) return result;
-  await runBilling(deps, { userId: input.userId });
+  if (result.repeated) return { ...result, ...(await earlierOutcome(deps.db, input)) };
+  const run = await runBilling(deps, {
+    userId: input.userId,
+    extraAttempt: { scheduledRetryAt },
+  });
   const [user] = await deps.db.select().from(users).where(eq(users.id, input.userId));
-  return user ? { ...result, account: await accountState(deps.db, user) } : result;
+  const account = user ? await accountState(deps.db, user) : result.account;
+  const outcome: TRetryRenewalOutcome =
+    run.charged > 0 ? 'paid' : run.declined > 0 ? 'declined' : 'pending';
+  return {
+    ...result,
+    account,
+    outcome,
+    declineReason: outcome === 'declined' ? (run.declineReason ?? null) : null,
+  };
+}
+
+/**
+ * What the first request with this key came to, for its repeat: paid when the account left
+ * validating payment, declined when a staff retry's decline was recorded after its audit row.
+ */
+async function earlierOutcome(
+  db: Database,
+  input: Pick<StaffActionInput, 'requestKey' | 'userId'>,
+): Promise<Pick<TRetryRenewalResult, 'outcome' | 'declineReason'>> {
+  const audit = await findStaffAction(db, input.requestKey);
+  const [user] = await db
+    .select({ accountStatus: users.accountStatus })
+    .from(users)
+    .where(eq(users.id, input.userId));
+  if (user && user.accountStatus !== 'validating payment') {
+    return { outcome: 'paid', declineReason: null };
+  }
+  const [decline] = audit
+    ? await db
+        .select({ reason: paymentDeclines.reason })
+        .from(paymentDeclines)
+        .where(
+          and(
+            eq(paymentDeclines.userId, input.userId),
+            eq(paymentDeclines.kind, 'staff retry'),
+            gte(paymentDeclines.at, audit.at),
+          ),
+        )
+        .orderBy(desc(paymentDeclines.at))
+        .limit(1)
+    : [];
+  return decline
+    ? { outcome: 'declined', declineReason: decline.reason }
+    : { outcome: 'pending', declineReason: null };
 }

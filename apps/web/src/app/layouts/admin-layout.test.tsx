@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ToastProvider } from '../../components/ui/toast.tsx';
 import { loadPage } from '../../lib/full-page-navigation.ts';
 import { MemoryRouter, Route, Routes } from '../../lib/router/router.tsx';
@@ -54,6 +54,13 @@ function renderAt(path: string) {
 }
 
 describe('AdminLayout (/admin/*, decision 026)', () => {
+  beforeAll(() => {
+    // A demo deployment's page, as the server writes it: the sandbox gateway is on.
+    const meta = document.createElement('meta');
+    meta.name = 'dp-config';
+    meta.content = JSON.stringify({ sandboxes: ['payments'], mailbox: true });
+    document.head.append(meta);
+  });
   beforeEach(() => vi.stubGlobal('fetch', fetchMock));
   afterEach(() => {
     cleanup();
@@ -87,6 +94,10 @@ describe('AdminLayout (/admin/*, decision 026)', () => {
     ).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Console' })).toBeNull();
     const code = screen.getByLabelText(/^6-digit code/);
+    // Issue 25: the password step ends on this page with focus on what comes next, its field.
+    await waitFor(() => expect(document.activeElement).toBe(code));
+    // R8: the console says it is a sandbox, as the dealer's pages do.
+    expect(screen.getByTestId('sandbox-ribbon').textContent).toContain('Sandbox');
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
     expect(code.getAttribute('inputmode')).toBe('numeric');
     await user.type(code, '123 456');
@@ -103,6 +114,9 @@ describe('AdminLayout (/admin/*, decision 026)', () => {
     // Support has no Staff section (R12).
     expect(nav.textContent).not.toContain('Staff');
     expect(await screen.findByRole('heading', { level: 1, name: 'Accounts' })).toBeTruthy();
+    // The code page is gone with the field that had focus: the console's content has it.
+    expect(document.activeElement).toBe(screen.getByRole('main'));
+    expect(screen.getByTestId('sandbox-ribbon')).toBeTruthy();
   });
 
   it('offers a member without an authenticator a secret in groups of four', async () => {

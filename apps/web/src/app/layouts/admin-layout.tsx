@@ -10,6 +10,7 @@ import {
 } from '../../lib/router/router.tsx';
 import { ApiError, onApiFailure } from '../../lib/api-client.ts';
 import { loadPage } from '../../lib/full-page-navigation.ts';
+import { SandboxRibbon } from '../../components/ui/sandbox-ribbon.tsx';
 import { createQueryClient } from '../../lib/react-query.ts';
 import {
   getStaffSessionQueryOptions,
@@ -92,6 +93,17 @@ function AdminShell() {
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main, location.pathname);
 
+  // The second factor verified, the console replaces the code page (another <main>): focus goes
+  // to its content, not to <body> (issue 25).
+  const verified = session.data ? session.data.secondFactor : null;
+  const wasVerified = useRef(verified);
+  useEffect(() => {
+    if (verified === true && wasVerified.current === false) {
+      main.current?.focus({ preventScroll: true });
+    }
+    wasVerified.current = verified;
+  }, [verified]);
+
   const signedOut =
     session.isError && session.error instanceof ApiError && session.error.status === 401;
   const [expired, setExpired] = useState(false);
@@ -132,6 +144,7 @@ function AdminShell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <SandboxRibbon />
       {content === undefined && session.data ? (
         <StaffMemberProvider member={session.data}>
           <AdminHeader />
@@ -162,6 +175,7 @@ function SignedOutShell() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      <SandboxRibbon />
       <GateHeader signedIn={false} />
       <main id="main" tabIndex={-1} className="admin-main admin-main--gate">
         <Suspense fallback={<PageLoading />}>

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
 import { Link, NavLink, Outlet, useLocation } from '../../lib/router/router.tsx';
 import { runtimeConfig } from '../../lib/runtime-config.ts';
+import { SandboxRibbon } from '../../components/ui/sandbox-ribbon.tsx';
 import {
   CookieConsent,
   OPEN_COOKIE_PREFERENCES,
@@ -43,16 +44,7 @@ export function PublicLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
-      {config.sandboxes.length > 0 ? (
-        <p className="sandbox-ribbon" data-testid="sandbox-ribbon">
-          Sandbox: this is a demo deployment.{' '}
-          {config.mailbox ? (
-            <>
-              Mail is kept in the <Link to="/dev/mailbox">development mailbox</Link>, not sent.
-            </>
-          ) : null}
-        </p>
-      ) : null}
+      <SandboxRibbon />
       <header className="site-header">
         <Link to="/home" className="site-header__brand" aria-label={`${config.companyName} home`}>
           <span className="brand-mark" aria-hidden="true">

@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
-import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
+import { nextBillDateOf } from '@dealerpass/domain/billing/dunning';
 import {
   changeAllowance,
   planSubscriptionChange,
@@ -20,7 +20,6 @@ import { sanitizeCodes } from '@dealerpass/domain/selection';
 import { SUBSCRIPTIONS_REQUIRED_MESSAGE } from '@dealerpass/domain/schemas/signup-subscriptions';
 import {
   calendarDateIn,
-  compareDates,
   parseIsoDate,
   startOfDayIn,
   toIsoDate,
@@ -50,10 +49,16 @@ export const notAllowed = () => new AppError(ERROR_CODES.CHANGE_NOT_ALLOWED);
  * reached yet) the bill date after it, since that renewal is owed for the old selection.
  */
 function removalsTakeEffectOn(subscription: SubscriptionRow, now: Date, timeZone: string): string {
-  const end = isoDate(subscription.currentPeriodEnd);
-  const today = calendarDateIn(now, timeZone);
-  if (compareDates(end, today) > 0) return subscription.currentPeriodEnd;
-  return toIsoDate(nextBillDate(isoDate(subscription.cycleAnchor), end));
+  // The domain's one next bill date, the one the console shows too (issue 25).
+  return toIsoDate(
+    nextBillDateOf(
+      {
+        cycleAnchor: isoDate(subscription.cycleAnchor),
+        currentPeriodEnd: isoDate(subscription.currentPeriodEnd),
+      },
+      calendarDateIn(now, timeZone),
+    ),
+  );
 }
 
 export interface Evaluated {

@@ -22,6 +22,8 @@ export interface BillingRunResult {
   declined: number;
   deactivated: number;
   retryLater: number;
+  /** The gateway's reason for the last decline (an account's own run reports its one). */
+  declineReason?: string;
 }
 
 export interface ClaimedRenewal {

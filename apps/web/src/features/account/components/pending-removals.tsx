@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { CHANGE_TEXTS } from '@dealerpass/domain/messages/ui-texts';
@@ -21,6 +21,12 @@ export function PendingRemovals() {
   const [busy, setBusy] = useState<TSubscriptionCode | null>(null);
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const pending = state.data?.codes ?? [];
+  // Undo's button is busy, then gone with its row: focus goes to the message that reports the
+  // outcome, never to <body> (issue 25).
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (message) said.current?.focus();
+  }, [message]);
 
   const undo = async (code: TSubscriptionCode) => {
     setBusy(code);
@@ -71,7 +77,9 @@ export function PendingRemovals() {
       ) : null}
       <div role={message?.failed ? 'alert' : 'status'}>
         {message ? (
-          <p className={message.failed ? 'field__error' : undefined}>{message.text}</p>
+          <p ref={said} tabIndex={-1} className={message.failed ? 'field__error' : undefined}>
+            {message.text}
+          </p>
         ) : null}
       </div>
     </>

@@ -1,4 +1,7 @@
-import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
+import type {
+  TRetryRenewalResult,
+  TStaffActionResult,
+} from '@dealerpass/domain/staff/account-actions';
 import { request } from '../../../lib/api-client.ts';
 import { accountEndpoint } from './get-account.ts';
 
@@ -14,14 +17,15 @@ export type TAccountActionPath =
 
 /**
  * POST /api/admin/accounts/:userId/<action> with `{ requestKey, reason, … }` → `{ data: result }`:
- * the audit row, whether the key had already been acted on, and the account now.
+ * the audit row, whether the key had already been acted on, and the account now; a retried
+ * renewal adds its outcome (paid, declined or pending, R16).
  */
 export async function takeAccountAction(
   userId: string,
   action: TAccountActionPath,
   body: object,
-): Promise<TStaffActionResult> {
-  const response = await request<{ data: TStaffActionResult }>(
+): Promise<TStaffActionResult | TRetryRenewalResult> {
+  const response = await request<{ data: TStaffActionResult | TRetryRenewalResult }>(
     `${accountEndpoint(userId)}/${action}`,
     { method: 'POST', body },
   );

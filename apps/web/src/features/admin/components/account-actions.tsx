@@ -1,11 +1,17 @@
 import { accountFlags } from '@dealerpass/domain/account/status';
+import type { TRetryRenewalResult } from '@dealerpass/domain/staff/account-actions';
 import {
   isVerificationPending,
   type TStaffAccountDetail,
 } from '@dealerpass/domain/staff/console-views';
 import { takeAccountAction, type TAccountActionPath } from '../api/take-account-action.ts';
 import { useMayTake } from '../staff-member.tsx';
-import { ActionButton, type IActionDialogSpec, type IActionInput } from './action-dialog.tsx';
+import {
+  ActionButton,
+  type IActionDialogSpec,
+  type IActionInput,
+  type IActionOutcome,
+} from './action-dialog.tsx';
 import { money } from './format.ts';
 
 const BALANCE_KINDS = [
@@ -29,13 +35,14 @@ export function AccountActions({
   onChanged,
 }: {
   detail: TStaffAccountDetail;
-  onChanged: () => void;
+  onChanged: (outcome: IActionOutcome) => void;
 }) {
   const mayTake = useMayTake();
   const userId = detail.profile.userId;
   const flags = accountFlags(detail.status);
   const name = `${detail.profile.firstName} ${detail.profile.lastName}`.trim();
-  const retryable = flags.validatingPayment || (detail.subscription?.failedAttempts ?? 0) > 0;
+  // What the server retries (retry-renewal.ts): a validating-payment account with a card on file.
+  const retryable = flags.validatingPayment && detail.profile.card !== null;
 
   const actions: IAction[] = [];
   if (mayTake('resendVerification') && isVerificationPending(detail.profile.identity)) {
@@ -109,7 +116,7 @@ export function AccountActions({
       spec: {
         label: on ? 'Make complimentary' : 'End complimentary',
         description: on ? (
-          <p>The account is no longer charged, and its balance is hidden from the dealer (R4).</p>
+          <p>The account is no longer charged, and its balance is hidden from the dealer.</p>
         ) : (
           <p>The account is charged again from its next bill date.</p>
         ),
@@ -126,10 +133,15 @@ export function AccountActions({
       path: 'retry-renewal',
       spec: {
         label: 'Retry renewal now',
-        description: <p>The failed renewal is charged again now, on the card on file.</p>,
+        description: (
+          <p>
+            The failed renewal is charged again now, on the card on file. This is one attempt more:
+            if the card declines, the scheduled retries go on as planned.
+          </p>
+        ),
         confirmLabel: 'Retry now',
         reasonOptional: true,
-        done: 'The renewal was retried.',
+        done: (result) => retryOutcome(result as TRetryRenewalResult),
       },
     });
   }
@@ -165,4 +177,25 @@ export function AccountActions({
       ))}
     </div>
   );
+}
+
+/**
+ * What the gateway made of a retried renewal (R16), as the console says it: paid is the only
+ * success; a decline names the gateway's reason and says the schedule is unchanged.
+ */
+export function retryOutcome(result: TRetryRenewalResult): IActionOutcome {
+  if (result.outcome === 'paid') {
+    return { tone: 'success', text: 'The renewal was paid. The account is active again.' };
+  }
+  if (result.outcome === 'declined') {
+    const reason = result.declineReason ? ` (${result.declineReason.replaceAll('_', ' ')})` : '';
+    return {
+      tone: 'declined',
+      text: `The card was declined${reason}. The account stays in validating payment; its scheduled retries are unchanged.`,
+    };
+  }
+  return {
+    tone: 'pending',
+    text: 'The gateway did not answer. The charge is sent again at the next scheduled retry, and is taken once at most.',
+  };
 }

@@ -1,10 +1,11 @@
+import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { ReactNode } from 'react';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { takePaymentAction } from '../api/take-account-action.ts';
 import { useMayTake } from '../staff-member.tsx';
-import { ActionButton } from './action-dialog.tsx';
+import { ActionButton, type IActionOutcome } from './action-dialog.tsx';
 import { businessDate, dateTime, money } from './format.ts';
 import { Empty, Facts, Section } from './section.tsx';
 
@@ -26,7 +27,7 @@ export function PaymentsSection({
   userId: string;
   payments: TDetail['payments'];
   refunds: TDetail['refunds'];
-  onChanged: () => void;
+  onChanged: (outcome: IActionOutcome) => void;
 }) {
   const mayTake = useMayTake();
   const showActions = mayTake('refund') || mayTake('chargeback');
@@ -132,7 +133,7 @@ function PaymentActions({
 }: {
   userId: string;
   payment: TPayment;
-  onChanged: () => void;
+  onChanged: (outcome: IActionOutcome) => void;
 }) {
   const mayTake = useMayTake();
   // What the server counts as refundable (in-flight refunds, the trial's claim, a chargeback).
@@ -202,7 +203,8 @@ function chargebackDescription(payment: TPayment): ReactNode {
       {payment.refundedCents > 0
         ? `: ${money(covered)}, what was not refunded (${money(payment.refundedCents)} was)`
         : ''}
-      . The account becomes inactive and the reactivation fee is added to its balance (R4).
+      . The account becomes inactive and the reactivation fee of {money(CHARGEBACK_FEE_CENTS)} is
+      added to its balance.
     </p>
   );
 }
@@ -253,7 +255,7 @@ export function DeclinesSection({
                 <th scope="col">Kind</th>
                 <th scope="col">Amount</th>
                 <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
+                <th scope="col">Charges tried</th>
               </tr>
             </thead>
             <tbody>

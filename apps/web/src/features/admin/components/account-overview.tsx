@@ -130,8 +130,11 @@ export function SubscriptionSection({
                 subscription.currentPeriodEnd,
               )}`,
             ],
-            ['Failed renewal attempts', String(subscription.failedAttempts)],
-            ['Next retry', dateTime(subscription.nextRetryAt)],
+            [
+              'Scheduled renewal attempts',
+              `${subscription.scheduledAttempts.made} made, ${subscription.scheduledAttempts.left} left`,
+            ],
+            ['Next scheduled retry', dateTime(subscription.nextScheduledRetryAt)],
             ['Cancel requested', dateTime(subscription.cancelRequestedAt)],
           ]}
         />

@@ -10,6 +10,15 @@ import { useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { money } from './format.ts';
 
+/**
+ * What an action came to, as the server answered it: 'success' is the only green one; a declined
+ * charge is 'declined', an attempt whose answer is not known yet is 'pending'.
+ */
+export interface IActionOutcome {
+  tone: 'success' | 'declined' | 'pending';
+  text: string;
+}
+
 /** What an action's request carries besides its own path (decision 026). */
 export interface IActionInput {
   /**
@@ -36,8 +45,12 @@ export interface IActionDialogSpec {
   amount?: { label: string; maxCents?: number; defaultCents?: number };
   /** One choice of a few (e.g. credit or charge). */
   choice?: { label: string; options: readonly { value: string; label: string }[] };
-  /** Said in the toast when it worked. */
-  done: string;
+  /**
+   * What the server's answer says happened (a message reports the outcome, never the click): a
+   * text when the action's only success is "done", or a function of the answer when the route
+   * documents more than one outcome (a retried renewal: paid, declined or not answered).
+   */
+  done: string | ((result: unknown) => IActionOutcome);
   /** R12 asks a reason of most actions; a few (resend, end sessions, retry) take one if given. */
   reasonOptional?: boolean;
 }
@@ -81,8 +94,11 @@ interface IFormValues {
 interface ActionButtonProps {
   spec: IActionDialogSpec;
   run: (input: IActionInput) => Promise<unknown>;
-  /** After success: reload what the action changed. */
-  onDone?: () => void;
+  /**
+   * After the server answered: reload what the action changed, and show (and move focus to) the
+   * outcome on the page, so focus does not fall to <body> when the button itself goes away.
+   */
+  onDone?: (outcome: IActionOutcome) => void;
   buttonVariant?: 'primary' | 'secondary' | 'link';
   disabled?: boolean;
 }
@@ -106,6 +122,7 @@ export function ActionButton({
       <Button
         variant={buttonVariant}
         disabled={disabled}
+        aria-haspopup="dialog"
         onClick={() => {
           setOpening((count) => count + 1);
           setOpen(true);
@@ -120,9 +137,9 @@ export function ActionButton({
             spec={spec}
             run={run}
             onCancel={() => setOpen(false)}
-            onDone={() => {
+            onDone={(outcome) => {
               setOpen(false);
-              onDone?.();
+              onDone?.(outcome);
             }}
           />
         ) : null}
@@ -140,7 +157,7 @@ function ActionForm({
   spec: IActionDialogSpec;
   run: (input: IActionInput) => Promise<unknown>;
   onCancel: () => void;
-  onDone: () => void;
+  onDone: (outcome: IActionOutcome) => void;
 }) {
   const toast = useToast();
   const keys = useRequestKey();
@@ -181,10 +198,14 @@ function ActionForm({
       ...(spec.choice ? { choice: values.choice as string } : {}),
     };
     try {
-      await run({ ...content, requestKey: keys.keyFor(content) });
+      const result = await run({ ...content, requestKey: keys.keyFor(content) });
       keys.settle(undefined);
-      toast.success(spec.done);
-      onDone();
+      const outcome: IActionOutcome =
+        typeof spec.done === 'string' ? { tone: 'success', text: spec.done } : spec.done(result);
+      // Only a success is green; a decline or an unanswered charge is told as a problem.
+      if (outcome.tone === 'success') toast.success(outcome.text);
+      else toast.error(outcome.text);
+      onDone(outcome);
     } catch (error) {
       keys.settle(error);
       const fields = fieldErrorsOf(error, ['reason', 'amountCents', 'amount'] as const);

@@ -31,9 +31,18 @@ export function groupSecret(secret: string): string {
  */
 export function SecondFactor({ session }: { session: IStaffSession }) {
   useAdminTitle(session.enrolled ? 'Sign-in code' : 'Set up your authenticator');
+  // The password step ends here with a new page: focus starts on what comes next, the code's
+  // field, or the enrolment's title (its first step is to read), never on <body> (issue 25).
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (session.enrolled) document.getElementById(CODE_FIELD.code)?.focus();
+    else title.current?.focus();
+  }, [session.enrolled]);
   return (
     <div className="admin-gate">
-      <h1>{session.enrolled ? 'Enter your sign-in code' : 'Set up your authenticator'}</h1>
+      <h1 ref={title} tabIndex={-1}>
+        {session.enrolled ? 'Enter your sign-in code' : 'Set up your authenticator'}
+      </h1>
       <p>
         Signed in as <strong>{session.name}</strong> ({session.email}).
       </p>

@@ -4,6 +4,8 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { auditCsvUrl } from '../api/account-file-urls.ts';
 import { getAccountQueryOptions, useAccount } from '../api/get-account.ts';
 import { AccountActions } from '../components/account-actions.tsx';
+import type { IActionOutcome } from '../components/action-dialog.tsx';
+import { useActionOutcome } from '../components/action-outcome.tsx';
 import {
   EmailsSection,
   SessionsSection,
@@ -34,8 +36,12 @@ export default function AccountPage() {
     : 'Account';
   useAdminTitle(name);
 
-  const reload = () =>
+  const outcome = useActionOutcome();
+
+  const reload = (done?: IActionOutcome) => {
+    if (done) outcome.report(done);
     void queryClient.invalidateQueries({ queryKey: getAccountQueryOptions(userId).queryKey });
+  };
 
   if (query.isPending) {
     return (
@@ -82,6 +88,7 @@ export default function AccountPage() {
       <p className="admin-subtitle">
         {detail.profile.dealership} · {detail.profile.email}
       </p>
+      {outcome.message}
       <AccountActions detail={detail} onChanged={reload} />
       <div className="admin-grid">
         <ProfileSection profile={detail.profile} />

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
@@ -19,12 +19,15 @@ export default function AccountsPage() {
   useAdminTitle('Accounts');
   const [params] = useSearchParams();
   const q = params.get('q')?.trim() ?? '';
+  // A search typed here (not one opened by a link or Back) takes focus to its results: the form
+  // is made anew for the new search, and the button that had focus with it (issue 25).
+  const searchedRef = useRef(false);
   return (
     <div className="admin-page">
       <h1>Accounts</h1>
       {/* Keyed by the search: Back to an earlier search shows its text again. */}
-      <SearchForm key={q} initial={q} />
-      {q.length >= MIN_QUERY ? <Results q={q} /> : null}
+      <SearchForm key={q} initial={q} onSearch={() => (searchedRef.current = true)} />
+      {q.length >= MIN_QUERY ? <Results q={q} searchedRef={searchedRef} /> : null}
       <p className="admin-aside">
         <a href={auditCsvUrl()} download>
           Download the whole staff audit log (CSV)
@@ -34,7 +37,7 @@ export default function AccountsPage() {
   );
 }
 
-function SearchForm({ initial }: { initial: string }) {
+function SearchForm({ initial, onSearch }: { initial: string; onSearch: () => void }) {
   const [, setParams] = useSearchParams();
   const [text, setText] = useState(initial);
   const [problem, setProblem] = useState<string | null>(null);
@@ -49,6 +52,7 @@ function SearchForm({ initial }: { initial: string }) {
       return;
     }
     setProblem(null);
+    onSearch();
     setParams(new URLSearchParams({ q: wanted }));
   };
 
@@ -70,11 +74,19 @@ function SearchForm({ initial }: { initial: string }) {
   );
 }
 
-function Results({ q }: { q: string }) {
+function Results({ q, searchedRef }: { q: string; searchedRef: RefObject<boolean> }) {
   const query = useAccountSearch(q);
+  const title = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!searchedRef.current) return;
+    searchedRef.current = false;
+    title.current?.focus();
+  }, [q, searchedRef]);
   return (
     <section aria-labelledby="admin-results-title" className="admin-section">
-      <h2 id="admin-results-title">Results for “{q}”</h2>
+      <h2 id="admin-results-title" ref={title} tabIndex={-1}>
+        Results for “{q}”
+      </h2>
       <QueryState
         query={query}
         loading="Searching…"

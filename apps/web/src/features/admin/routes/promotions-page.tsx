@@ -1,15 +1,25 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { TPromotionStatus } from '@dealerpass/domain/billing/promotion';
 import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { disablePromotion } from '../api/disable-promotion.ts';
 import { getPromotionsQueryOptions, usePromotions } from '../api/get-promotions.ts';
 import { ActionButton } from '../components/action-dialog.tsx';
+import { useActionOutcome } from '../components/action-outcome.tsx';
 import { dateTime, money, yesNo } from '../components/format.ts';
 import { KIND_LABELS, PromotionForm } from '../components/promotion-form.tsx';
 import { QueryState } from '../components/query-state.tsx';
 import { Section } from '../components/section.tsx';
 import { useMayTake } from '../staff-member.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
+
+/** The console's words for the domain's promotionStatus. */
+const PROMOTION_STATUS_LABELS: Record<TPromotionStatus, string> = {
+  active: 'Active',
+  expired: 'Expired',
+  'used up': 'Used up',
+  disabled: 'Disabled',
+};
 
 function valueText(promotion: TStaffPromotion): string {
   if (promotion.kind === 'percent_off') return `${promotion.value}% off`;
@@ -23,12 +33,14 @@ export default function PromotionsPage() {
   const mayTake = useMayTake();
   const queryClient = useQueryClient();
   const query = usePromotions();
+  const outcome = useActionOutcome();
   const reload = () =>
     void queryClient.invalidateQueries({ queryKey: getPromotionsQueryOptions().queryKey });
 
   return (
     <div className="admin-page">
       <h1>Promotions</h1>
+      {outcome.message}
       <Section title="Promotion codes">
         <QueryState
           query={query}
@@ -43,14 +55,13 @@ export default function PromotionsPage() {
                 <thead>
                   <tr>
                     <th scope="col">Code</th>
+                    <th scope="col">Status</th>
                     <th scope="col">Offer</th>
                     <th scope="col">Redemptions</th>
                     <th scope="col">Expires</th>
                     <th scope="col">Card needed</th>
-                    <th scope="col">Status</th>
                     <th scope="col">Created by</th>
                     <th scope="col">Recent redemptions</th>
-                    {mayTake('disablePromotion') ? <th scope="col">Actions</th> : null}
                   </tr>
                 </thead>
                 <tbody>
@@ -59,6 +70,43 @@ export default function PromotionsPage() {
                       <th scope="row" className="admin-mono">
                         {promotion.code}
                       </th>
+                      {/* The status and the way to change it first: at 1280 px the
+                          row's other columns may scroll, this one never does. */}
+                      <td>
+                        <span className="admin-block">
+                          {PROMOTION_STATUS_LABELS[promotion.status]}
+                          {promotion.status === 'disabled' && promotion.disabledAt
+                            ? ` ${dateTime(promotion.disabledAt)}`
+                            : ''}
+                        </span>
+                        {mayTake('disablePromotion') && promotion.status !== 'disabled' ? (
+                          <ActionButton
+                            spec={{
+                              label: 'Disable',
+                              title: `Disable ${promotion.code}`,
+                              description: (
+                                <p>
+                                  Sign-ups can no longer use {promotion.code}. Its redemptions stay
+                                  as they are.
+                                </p>
+                              ),
+                              confirmLabel: 'Disable',
+                              danger: true,
+                              done: `${promotion.code} was disabled.`,
+                            }}
+                            run={({ requestKey, reason }) =>
+                              disablePromotion(promotion.code, {
+                                requestKey,
+                                reason: reason ?? '',
+                              })
+                            }
+                            onDone={(done) => {
+                              outcome.report(done);
+                              reload();
+                            }}
+                          />
+                        ) : null}
+                      </td>
                       <td className="admin-wrap">
                         {valueText(promotion)}
                         <span className="admin-muted admin-block">
@@ -74,11 +122,6 @@ export default function PromotionsPage() {
                       </td>
                       <td>{promotion.expiresAt ? dateTime(promotion.expiresAt) : 'Never'}</td>
                       <td>{yesNo(promotion.requiresCard)}</td>
-                      <td>
-                        {promotion.disabled
-                          ? `Disabled ${promotion.disabledAt ? dateTime(promotion.disabledAt) : ''}`
-                          : 'Active'}
-                      </td>
                       <td>{promotion.createdBy}</td>
                       <td className="admin-wrap">
                         {promotion.recentRedemptions.length === 0 ? (
@@ -94,34 +137,6 @@ export default function PromotionsPage() {
                           </ul>
                         )}
                       </td>
-                      {mayTake('disablePromotion') ? (
-                        <td>
-                          {promotion.disabled ? null : (
-                            <ActionButton
-                              spec={{
-                                label: 'Disable',
-                                title: `Disable ${promotion.code}`,
-                                description: (
-                                  <p>
-                                    Sign-ups can no longer use {promotion.code}. Its redemptions
-                                    stay as they are.
-                                  </p>
-                                ),
-                                confirmLabel: 'Disable',
-                                danger: true,
-                                done: `${promotion.code} was disabled.`,
-                              }}
-                              run={({ requestKey, reason }) =>
-                                disablePromotion(promotion.code, {
-                                  requestKey,
-                                  reason: reason ?? '',
-                                })
-                              }
-                              onDone={reload}
-                            />
-                          )}
-                        </td>
-                      ) : null}
                     </tr>
                   ))}
                 </tbody>

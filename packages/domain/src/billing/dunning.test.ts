@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { parseIsoDate, toIsoDate } from '../time/calendar-date.ts';
+import {
+  nextBillDateOf,
+  nextScheduledRetry,
+  scheduledAttempts,
+  SCHEDULED_RENEWAL_ATTEMPTS,
+} from './dunning.ts';
+
+const d = (text: string) => parseIsoDate(text)!;
+
+describe('dunning figures, one source each (issue 25 item 11)', () => {
+  it.each([
+    // A period still ahead: its end.
+    ['2026-10-28', '2026-11-28', '2026-11-20', '2026-11-28'],
+    // The bill date came and the renewal is unpaid: the bill date after it, not the past one.
+    ['2026-10-28', '2026-11-28', '2026-12-01', '2026-12-28'],
+    ['2026-10-28', '2026-11-28', '2026-11-28', '2026-12-28'],
+    // Clamped as R4's calendar is: a 31st anchor keeps its day after February.
+    ['2026-01-31', '2026-02-28', '2026-03-02', '2026-03-31'],
+  ])('anchor %s, period end %s, today %s: next bill %s', (anchor, end, today, expected) => {
+    expect(
+      toIsoDate(nextBillDateOf({ cycleAnchor: d(anchor), currentPeriodEnd: d(end) }, d(today))),
+    ).toBe(expected);
+  });
+
+  it('counts R4’s scheduled attempts: the renewal’s own and three retries', () => {
+    expect(SCHEDULED_RENEWAL_ATTEMPTS).toBe(4);
+    expect(scheduledAttempts(0)).toEqual({ made: 0, left: 4 });
+    expect(scheduledAttempts(1)).toEqual({ made: 1, left: 3 });
+    expect(scheduledAttempts(3)).toEqual({ made: 3, left: 1 });
+    expect(scheduledAttempts(4)).toEqual({ made: 4, left: 0 });
+    expect(scheduledAttempts(9)).toEqual({ made: 4, left: 0 });
+  });
+
+  it('has a next scheduled retry only while validating payment with an attempt left', () => {
+    const at = new Date('2026-12-02T15:00:00Z');
+    expect(nextScheduledRetry('validating payment', 2, at)).toBe(at);
+    expect(nextScheduledRetry('validating payment', 4, at)).toBeNull();
+    expect(nextScheduledRetry('active', 0, at)).toBeNull();
+    expect(nextScheduledRetry('inactive', 4, null)).toBeNull();
+  });
+});

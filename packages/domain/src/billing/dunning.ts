@@ -1,0 +1,50 @@
+/**
+ * The figures of an account whose renewal is unpaid (R4's dunning), each computed once here so
+ * the dealer's pages and the operator console say the same (issue 25: four dates and two attempt
+ * counts for one account): the next bill date, the next scheduled retry, the scheduled attempts
+ * made and those left. A staff retry (R16) is an attempt outside the schedule: it is none of
+ * these.
+ */
+import { compareDates, type ICalendarDate } from '../time/calendar-date.ts';
+import { nextBillDate, PAYMENT_RETRY_DAYS } from './renewal-calendar.ts';
+
+/** R4's schedule for one renewal: its own attempt on the bill date, then a retry 1, 3 and 5 days later. */
+export const SCHEDULED_RENEWAL_ATTEMPTS = 1 + PAYMENT_RETRY_DAYS.length;
+
+/**
+ * The next bill date (000 §4 Next Billing Cycle, R10's "next bill"): the end of the current
+ * period while it is ahead; once it has come and its renewal is still unpaid (validating payment,
+ * or a bill date the run has not reached yet), the bill date after it, since that renewal is
+ * owed for the period that has begun.
+ */
+export function nextBillDateOf(
+  subscription: { cycleAnchor: ICalendarDate; currentPeriodEnd: ICalendarDate },
+  today: ICalendarDate,
+): ICalendarDate {
+  if (compareDates(subscription.currentPeriodEnd, today) > 0) return subscription.currentPeriodEnd;
+  return nextBillDate(subscription.cycleAnchor, subscription.currentPeriodEnd);
+}
+
+/**
+ * R4's scheduled attempts on the unpaid renewal: made (the renewal's own and the retries that
+ * failed) and left. `failedAttempts` is what the billing run counts; only its scheduled attempts
+ * count (R16).
+ */
+export function scheduledAttempts(failedAttempts: number): { made: number; left: number } {
+  const made = Math.min(Math.max(0, failedAttempts), SCHEDULED_RENEWAL_ATTEMPTS);
+  return { made, left: SCHEDULED_RENEWAL_ATTEMPTS - made };
+}
+
+/**
+ * When the schedule tries the card again: only while the account is validating payment and an
+ * attempt is left (the run's `nextRetryAt` otherwise is a charge's lease, or nothing).
+ */
+export function nextScheduledRetry(
+  accountStatus: string,
+  failedAttempts: number,
+  nextRetryAt: Date | null,
+): Date | null {
+  if (accountStatus !== 'validating payment') return null;
+  if (scheduledAttempts(failedAttempts).left === 0) return null;
+  return nextRetryAt;
+}
