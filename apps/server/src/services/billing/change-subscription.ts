@@ -19,7 +19,13 @@ import type { BillingDeps, ClaimedRenewal } from './ledger/billing-deps.ts';
 import { recordChangePayment } from './ledger/record-change-payment.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 
-import { accountRows, evaluate, PRORATED_LINE_CODE } from './changes/evaluate-change.ts';
+import {
+  accountRows,
+  evaluate,
+  hasCardOnFile,
+  PRORATED_LINE_CODE,
+  type SubscriptionRow,
+} from './changes/evaluate-change.ts';
 
 export { PRORATED_LINE_CODE };
 
@@ -67,7 +73,11 @@ async function applyPlan(
 export async function changeSubscription(
   deps: BillingDeps,
   userId: string,
-  request: { codes: readonly string[]; idempotencyKey: string },
+  request: {
+    codes: readonly string[];
+    idempotencyKey: string;
+    basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] };
+  },
 ): Promise<ISubscriptionChangeResult> {
   const now = deps.now();
   const started = await deps.db.transaction(async (tx) => {
@@ -89,6 +99,11 @@ export async function changeSubscription(
         throw new AppError(ERROR_CODES.CHANGE_IN_PROGRESS);
       }
       return { kind: 'resume', change: earlier } as const;
+    }
+    // Under the account's lock: the selection the page was based on must still be the one in
+    // force, or the change would undo what another window did meanwhile (R10).
+    if (!sameSelection(subscription, request.basedOn)) {
+      throw new AppError(ERROR_CODES.CHANGE_SELECTION_STALE);
     }
     const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now);
     if (
@@ -118,9 +133,7 @@ export async function changeSubscription(
       });
       return { kind: 'applied', result } as const;
     }
-    if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
-      throw new AppError(ERROR_CODES.CHANGE_DECLINED);
-    }
+    if (!hasCardOnFile(subscription)) throw new AppError(ERROR_CODES.CHANGE_CARD_REQUIRED);
     const today = toIsoDate(calendarDateIn(now, deps.timeZone));
     const [period] = await tx
       .insert(billingPeriods)
@@ -165,12 +178,30 @@ function sameList(a: readonly string[], b: readonly string[]) {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
+function sameSet(a: readonly string[], b: readonly string[]) {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((value) => right.has(value));
+}
+
+/** The page's selection (codes in force, pending removals) is the account's, in any order. */
+function sameSelection(
+  subscription: SubscriptionRow,
+  basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] },
+) {
+  return (
+    sameSet(sanitizeCodes(subscription.codes), basedOn.codes) &&
+    sameSet(knownCodes(subscription.pendingRemovals), basedOn.pendingRemovals)
+  );
+}
+
 type ChangeRow = typeof subscriptionChanges.$inferSelect;
 
 /** The stored answer of a settled change: its result, or the decline it met. */
 function answerOf(change: ChangeRow): ISubscriptionChangeResult {
   if (change.status === 'declined') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
-  return change.result as ISubscriptionChangeResult;
+  // A change stored before the preview listed its additions answers without them.
+  return { additions: [], cardRequired: false, ...(change.result as ISubscriptionChangeResult) };
 }
 
 /**
