@@ -201,7 +201,12 @@ type ChangeRow = typeof subscriptionChanges.$inferSelect;
 function answerOf(change: ChangeRow): ISubscriptionChangeResult {
   if (change.status === 'declined') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
   // A change stored before the preview listed its additions answers without them.
-  return { additions: [], cardRequired: false, ...(change.result as ISubscriptionChangeResult) };
+  const stored = change.result as ISubscriptionChangeResult;
+  return {
+    ...stored,
+    additions: stored.additions ?? [],
+    cardRequired: stored.cardRequired ?? false,
+  };
 }
 
 /**
