@@ -1,15 +1,17 @@
 import { Redis } from 'ioredis';
 import fp from 'fastify-plugin';
 import {
-  databaseSignInFailures,
-  redisSignInFailures,
-  type SignInFailureStore,
-} from '../services/identity/sign-in-failures.ts';
+  databaseFailureBudgets,
+  redisFailureBudgets,
+  sharedFailureBudgets,
+} from '../services/limits/failure-budget-stores.ts';
+import type { FailureBudgetStore } from '../services/limits/failure-budgets.ts';
 
 /**
  * The counters several instances must share (R13, docs/decisions/022). With REDIS_URL: one Redis
- * connection, used by the rate limiter's store and for sign-in failures. Without it: no Redis;
- * rate limits are counted in this process and sign-in failures in the database, as before.
+ * connection, used by the rate limiter's store and for the failure budgets. Without it: no Redis;
+ * rate limits are counted in this process. The failure budgets are always taken from the
+ * database, and from Redis too when it is set, the larger count deciding (docs/decisions/029).
  */
 export default fp(
   async (app) => {
@@ -32,12 +34,12 @@ export default fp(
       });
     }
     app.decorate('redis', redis);
-    const database = databaseSignInFailures(app.db);
+    const database = databaseFailureBudgets(app.db);
     app.decorate(
-      'signInFailures',
+      'failureBudgets',
       redis && settings
-        ? redisSignInFailures(redis, settings.keyPrefix, database, (error) =>
-            app.log.error({ err: error }, 'redis: failed sign-ins counted in the database instead'),
+        ? sharedFailureBudgets(database, redisFailureBudgets(redis, settings.keyPrefix), (error) =>
+            app.log.error({ err: error }, 'redis: failure budget taken from the database alone'),
           )
         : database,
     );
@@ -49,7 +51,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The shared Redis connection (REDIS_URL), or null. */
     redis: Redis | null;
-    /** Where failed sign-ins are counted (docs/decisions/016, R13). */
-    signInFailures: SignInFailureStore;
+    /** Where failure budgets are taken from (docs/decisions/029, R13). */
+    failureBudgets: FailureBudgetStore;
   }
 }

@@ -3,7 +3,8 @@ import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
 import { passesChallenge, type ISignInCaptcha } from '../identity/authenticate.ts';
 import { verifyDummyPassword, verifyPassword } from '../identity/passwords.ts';
-import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
+import { staffAccountKey } from '../identity/sign-in-failures.ts';
+import type { FailureBudgetStore } from '../limits/failure-budgets.ts';
 
 export type TStaffSignInResult =
   { ok: true; staffId: string } | { ok: false; reason: 'invalid' | 'captcha' };
@@ -21,11 +22,11 @@ export async function authenticateStaff(
     password: string;
     now: Date;
     captcha?: ISignInCaptcha;
-    failures: SignInFailureStore;
+    failures: FailureBudgetStore;
   },
 ): Promise<TStaffSignInResult> {
   const email = input.email.trim().toLowerCase();
-  const accountKey = `staff:${email}`;
+  const accountKey = staffAccountKey(email);
   if (!(await passesChallenge(db, input.failures, accountKey, input.now, input.captcha)))
     return { ok: false, reason: 'captcha' };
   const [staff] = await db
@@ -36,10 +37,8 @@ export async function authenticateStaff(
   const matches = staff?.passwordHash
     ? await verifyPassword(staff.passwordHash, input.password)
     : await verifyDummyPassword(input.password);
-  if (!staff || !matches) {
-    await input.failures.record(accountKey, input.now);
-    return { ok: false, reason: 'invalid' };
-  }
+  // A wrong password keeps the attempt passesChallenge took (docs/decisions/029).
+  if (!staff || !matches) return { ok: false, reason: 'invalid' };
   await input.failures.clear(accountKey);
   return { ok: true, staffId: staff.id };
 }

@@ -5,7 +5,12 @@ import { staffSessions, staffUsers } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp.ts';
-import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
+import { totpAccountKey } from '../identity/sign-in-failures.ts';
+import {
+  TOTP_FAILURE_BUDGET,
+  takeFromFailureBudget,
+  type FailureBudgetStore,
+} from '../limits/failure-budgets.ts';
 import { keyedStaffAction } from './keyed-staff-action.ts';
 import { writeStaffAudit } from './staff-audit.ts';
 import type { StaffSession } from './staff-session-store.ts';
@@ -14,8 +19,8 @@ export interface SecondFactorDeps {
   db: Database;
   encryptionKey: Buffer;
   now: () => Date;
-  /** Wrong codes are counted per member (R13: shared between instances when Redis is set). */
-  failures: SignInFailureStore;
+  /** Codes are taken from a budget per member (docs/decisions/029; R13: Redis too when set). */
+  failures: FailureBudgetStore;
   issuer: string;
 }
 
@@ -52,8 +57,10 @@ export type TVerifyOutcome = 'verified' | 'invalid' | 'locked';
 /**
  * Verifies a TOTP code for the session: against the member's secret, or while enrolling against
  * the offered one (which then becomes the member's). A code is accepted once (its time step is
- * kept). Wrong codes count per member; at the fifth within the hour the session ends and the
- * member must sign in again, after the hour.
+ * kept). Each code is first taken from the member's budget (docs/decisions/029), so parallel
+ * guesses cannot all be checked: the fifth wrong code within the hour ends the session, and past
+ * the budget no code is checked, the right one included, until the hour has passed. The right
+ * code within the budget gives it back.
  */
 export async function verifySecondFactor(
   deps: SecondFactorDeps,
@@ -61,8 +68,9 @@ export async function verifySecondFactor(
   code: string,
 ): Promise<TVerifyOutcome> {
   const now = deps.now();
-  const failureKey = `totp:${session.staffId}`;
-  if (await deps.failures.needsCaptcha(failureKey, now)) {
+  const failureKey = totpAccountKey(session.staffId);
+  const attempt = await takeFromFailureBudget(deps.failures, TOTP_FAILURE_BUDGET, failureKey, now);
+  if (!attempt.within) {
     await endForFailures(deps.db, session.idHash, now);
     return 'locked';
   }
@@ -117,8 +125,8 @@ export async function verifySecondFactor(
     await deps.failures.clear(failureKey);
     return outcome;
   }
-  await deps.failures.record(failureKey, now);
-  if (await deps.failures.needsCaptcha(failureKey, now)) {
+  // A wrong code keeps the attempt it took; the budget's last one ends the session.
+  if (attempt.last) {
     await endForFailures(deps.db, session.idHash, now);
     return 'locked';
   }
