@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { CHANGE_TEXTS } from '@dealerpass/domain/messages/ui-texts';
@@ -21,6 +21,11 @@ export function PendingRemovals() {
   const [busy, setBusy] = useState<TSubscriptionCode | null>(null);
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const pending = state.data?.codes ?? [];
+  // The Undo pressed is gone with its row: the message that reports the outcome takes the focus.
+  const messageRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (message) messageRef.current?.focus();
+  }, [message]);
 
   const undo = async (code: TSubscriptionCode) => {
     setBusy(code);
@@ -71,7 +76,14 @@ export function PendingRemovals() {
       ) : null}
       <div role={message?.failed ? 'alert' : 'status'}>
         {message ? (
-          <p className={message.failed ? 'field__error' : undefined}>{message.text}</p>
+          <p
+            ref={messageRef}
+            tabIndex={-1}
+            className={message.failed ? 'field__error' : undefined}
+            data-testid="undo-message"
+          >
+            {message.text}
+          </p>
         ) : null}
       </div>
     </>
