@@ -124,21 +124,17 @@ export const identityTokens = pgTable('identity_tokens', {
   createdAt: createdAt(),
 });
 
-/**
- * Failure budgets (docs/decisions/029): per key (an account's sign-in, a staff member's second
- * factor), the instants of the attempts taken within the budget's window, newest last and at most
- * FAILURE_BUDGET_KEPT of them. One row per key, so taking an attempt and counting what was taken
- * is one `INSERT ... ON CONFLICT DO UPDATE ... RETURNING` under the row's lock.
- */
-export const failureBudgets = pgTable(
-  'failure_budgets',
+/** Failed sign-ins, counted per account (identity id or legacy username) over the last hour. */
+export const signInFailures = pgTable(
+  'sign_in_failures',
   {
-    budgetKey: text('budget_key').primaryKey(),
-    takenAt: timestamp('taken_at', { withTimezone: true }).array().notNull(),
-    /** When the newest attempt leaves the window: the row may go (the background purge). */
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    accountKey: text('account_key').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('failure_budgets_expires_idx').on(table.expiresAt)],
+  (table) => [index('sign_in_failures_account_idx').on(table.accountKey, table.at)],
 );
 
 /** The account record of 000 §3. Secrets (AutoCheck password, legacy password) are never returned. */

@@ -7,7 +7,6 @@ import { createSmtpTransport } from '../adapters/mail/smtp-transport.ts';
 import { createPaymentGateway } from '../adapters/payments/create-payment-gateway.ts';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
 import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
-import { purgeExpiredFailureBudgets } from '../services/limits/failure-budget-stores.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
 import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
 import type { SignupDeps } from '../services/signup/signup-deps.ts';
@@ -111,9 +110,6 @@ export default fp(
           );
           purgeExpiredOidcPayloads(app.db).catch((error: unknown) =>
             app.log.warn({ err: error }, 'oidc purge failed'),
-          );
-          purgeExpiredFailureBudgets(app.db, app.now()).catch((error: unknown) =>
-            app.log.warn({ err: error }, 'failure budget purge failed'),
           );
           // Changes scheduled by another instance or the command (R11: 30 days ahead at least).
           priceBook

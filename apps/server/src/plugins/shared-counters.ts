@@ -1,17 +1,15 @@
 import { Redis } from 'ioredis';
 import fp from 'fastify-plugin';
 import {
-  databaseFailureBudgets,
-  redisFailureBudgets,
-  sharedFailureBudgets,
-} from '../services/limits/failure-budget-stores.ts';
-import type { FailureBudgetStore } from '../services/limits/failure-budgets.ts';
+  databaseSignInFailures,
+  redisSignInFailures,
+  type SignInFailureStore,
+} from '../services/identity/sign-in-failures.ts';
 
 /**
  * The counters several instances must share (R13, docs/decisions/022). With REDIS_URL: one Redis
- * connection, used by the rate limiter's store and for the failure budgets. Without it: no Redis;
- * rate limits are counted in this process. The failure budgets are always taken from the
- * database, and from Redis too when it is set, the larger count deciding (docs/decisions/029).
+ * connection, used by the rate limiter's store and for sign-in failures. Without it: no Redis;
+ * rate limits are counted in this process and sign-in failures in the database, as before.
  */
 export default fp(
   async (app) => {
@@ -34,12 +32,12 @@ export default fp(
       });
     }
     app.decorate('redis', redis);
-    const database = databaseFailureBudgets(app.db);
+    const database = databaseSignInFailures(app.db);
     app.decorate(
-      'failureBudgets',
+      'signInFailures',
       redis && settings
-        ? sharedFailureBudgets(database, redisFailureBudgets(redis, settings.keyPrefix), (error) =>
-            app.log.error({ err: error }, 'redis: failure budget taken from the database alone'),
+        ? redisSignInFailures(redis, settings.keyPrefix, database, (error) =>
+            app.log.error({ err: error }, 'redis: failed sign-ins counted in the database instead'),
           )
         : database,
     );
@@ -51,7 +49,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The shared Redis connection (REDIS_URL), or null. */
     redis: Redis | null;
-    /** Where failure budgets are taken from (docs/decisions/029, R13). */
-    failureBudgets: FailureBudgetStore;
+    /** Where failed sign-ins are counted (docs/decisions/016, R13). */
+    signInFailures: SignInFailureStore;
   }
 }

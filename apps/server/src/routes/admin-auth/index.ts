@@ -54,7 +54,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     db: app.db,
     encryptionKey: app.keys.encryption,
     now: app.now,
-    failures: app.failureBudgets,
+    failures: app.signInFailures,
     issuer: `${app.config.company.name} console`,
   };
   const STAFF_PENDING = { access: 'staff-pending' } as const;

@@ -66,7 +66,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.info({ purpose: link.purpose }, 'identity password set from an e-mailed link');
         // The link proved control of the account: failures counted in Redis are lifted too (the
         // database's were in the same transaction).
-        if (app.redis) await app.failureBudgets.clear(emailAccountKey(email));
+        if (app.redis) await app.signInFailures.clear(emailAccountKey(email));
         // Issue 13.7: the sessions the new password ended lose their provider tokens too.
         for (const tokens of endedSessionTokens) {
           await app.identity.rp

@@ -171,7 +171,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
           password: body.password,
           now,
           captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
-          failures: app.failureBudgets,
+          failures: app.signInFailures,
         });
         if (!result.ok) throw signInRefusal(result.reason);
         accountId = result.identityId;
@@ -181,7 +181,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
           password: body.password,
           now,
           captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
-          failures: app.failureBudgets,
+          failures: app.signInFailures,
         });
         if (!result.ok) {
           if (result.reason === 'migrated') throw new AppError(ERROR_CODES.MIGRATED_ACCOUNT_EXISTS);
@@ -212,7 +212,7 @@ const oidcRoutes: FastifyPluginAsyncZod = async (app) => {
         password: body.password,
         now: app.now(),
         captcha: { verifier: app.captcha, token: body.recaptcha, remoteIp: request.ip },
-        failures: app.failureBudgets,
+        failures: app.signInFailures,
       });
       if (!result.ok) throw signInRefusal(result.reason);
       request.log.info({ staffId: result.staffId }, 'staff signed in at the embedded provider');

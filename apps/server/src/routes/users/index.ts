@@ -61,7 +61,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
           companyEmailDomain: app.config.company.emailDomain,
           messageVars: app.messageVars,
           captcha: { verifier: app.captcha, remoteIp: request.ip },
-          failures: app.failureBudgets,
+          failures: app.signInFailures,
         },
         {
           userId: session.userId,

@@ -7,13 +7,12 @@ import { AppError } from '../../errors/app-error.ts';
 import { normalizeIdentityEmail } from './create-identity.ts';
 import { verifyDummyPassword, verifyPassword } from './passwords.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
-import { databaseFailureBudgets } from '../limits/failure-budget-stores.ts';
 import {
-  SIGN_IN_FAILURE_BUDGET,
-  takeFromFailureBudget,
-  type FailureBudgetStore,
-} from '../limits/failure-budgets.ts';
-import { emailAccountKey, legacyAccountKey } from './sign-in-failures.ts';
+  databaseSignInFailures,
+  emailAccountKey,
+  legacyAccountKey,
+  type SignInFailureStore,
+} from './sign-in-failures.ts';
 
 export type TEmailSignInResult =
   { ok: true; identityId: string; email: string } | { ok: false; reason: 'invalid' | 'captcha' };
@@ -29,20 +28,17 @@ export interface ISignInCaptcha {
 }
 
 /**
- * Takes the attempt from the account's sign-in budget (docs/decisions/029: before the password is
- * looked at, so parallel guesses cannot all pass), then answers whether it may go on to the
- * password: always within the budget; over it only with a solved captcha, spent here once. The
- * attempt stays taken unless the password then proves the owner (the caller clears the budget).
+ * Whether the attempt may go on to the password: always, until the account has had
+ * CAPTCHA_AFTER_FAILURES failures within the hour; then only with a solved captcha, spent here.
  */
 export async function passesChallenge(
   db: Database | Transaction,
-  failures: FailureBudgetStore,
+  failures: SignInFailureStore,
   accountKey: string,
   now: Date,
   captcha: ISignInCaptcha | undefined,
 ): Promise<boolean> {
-  const attempt = await takeFromFailureBudget(failures, SIGN_IN_FAILURE_BUDGET, accountKey, now);
-  if (attempt.within) return true;
+  if (!(await failures.needsCaptcha(accountKey, now))) return true;
   if (!captcha?.token) return false;
   const token = captcha.token;
   try {
@@ -68,13 +64,13 @@ export async function authenticateWithEmail(
     password: string;
     now: Date;
     captcha?: ISignInCaptcha;
-    /** Where the budget is taken from: the database, and Redis too when configured (R13). */
-    failures?: FailureBudgetStore;
+    /** Where failures are counted: the database unless the server shares them in Redis (R13). */
+    failures?: SignInFailureStore;
   },
 ): Promise<TEmailSignInResult> {
   const email = normalizeIdentityEmail(input.email);
   const accountKey = emailAccountKey(email);
-  const failures = input.failures ?? databaseFailureBudgets(db);
+  const failures = input.failures ?? databaseSignInFailures(db);
   if (!(await passesChallenge(db, failures, accountKey, input.now, input.captcha)))
     return { ok: false, reason: 'captcha' };
 
@@ -90,8 +86,10 @@ export async function authenticateWithEmail(
   const matches = identity?.passwordHash
     ? await verifyPassword(identity.passwordHash, input.password)
     : await verifyDummyPassword(input.password);
-  // A wrong password keeps the attempt it took.
-  if (!identity || !matches) return { ok: false, reason: 'invalid' };
+  if (!identity || !matches) {
+    await failures.record(accountKey, input.now);
+    return { ok: false, reason: 'invalid' };
+  }
   // The owner got in: earlier failures no longer make the next sign-in solve a captcha.
   await failures.clear(accountKey);
   return { ok: true, identityId: identity.id, email: identity.email };
@@ -110,12 +108,12 @@ export async function authenticateLegacy(
     password: string;
     now: Date;
     captcha?: ISignInCaptcha;
-    failures?: FailureBudgetStore;
+    failures?: SignInFailureStore;
   },
 ): Promise<TLegacySignInResult> {
   const username = input.username.trim().toLowerCase();
   const accountKey = legacyAccountKey(username);
-  const failures = input.failures ?? databaseFailureBudgets(db);
+  const failures = input.failures ?? databaseSignInFailures(db);
   if (!(await passesChallenge(db, failures, accountKey, input.now, input.captcha)))
     return { ok: false, reason: 'captcha' };
 
@@ -133,10 +131,12 @@ export async function authenticateLegacy(
   const matches = user?.legacyPasswordHash
     ? await verifyPassword(user.legacyPasswordHash, input.password)
     : await verifyDummyPassword(input.password);
-  if (!user || !matches) return { ok: false, reason: 'invalid' };
-  // The right password, whatever the answer: the owner is there, the budget is given back.
-  await failures.clear(accountKey);
+  if (!user || !matches) {
+    await failures.record(accountKey, input.now);
+    return { ok: false, reason: 'invalid' };
+  }
   if (user.karId) return { ok: false, reason: 'migrated' };
+  await failures.clear(accountKey);
   return { ok: true, userId: user.id };
 }
 

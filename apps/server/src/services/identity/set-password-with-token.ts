@@ -5,8 +5,7 @@ import { endSessionsOfIdentity, type ProviderTokens } from '../session/session-s
 import { consumeIdentityToken, type TIdentityTokenPurpose } from './identity-tokens.ts';
 import { hashPassword } from './passwords.ts';
 import { issueSignInGrant } from './sign-in-grant.ts';
-import { databaseFailureBudgets } from '../limits/failure-budget-stores.ts';
-import { emailAccountKey } from './sign-in-failures.ts';
+import { clearSignInFailures, emailAccountKey } from './sign-in-failures.ts';
 
 /**
  * A password from an e-mailed link (verification or reset, docs/decisions/009): the link is spent,
@@ -38,7 +37,7 @@ export async function setPasswordWithToken(
       .update(identities)
       .set({ passwordHash, emailVerified: true, updatedAt: input.now })
       .where(eq(identities.id, identityId));
-    await databaseFailureBudgets(tx).clear(emailAccountKey(email));
+    await clearSignInFailures(tx, emailAccountKey(email));
     const endedSessionTokens = await endSessionsOfIdentity(tx, {
       identityId,
       now: input.now,

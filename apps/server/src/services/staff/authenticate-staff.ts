@@ -3,8 +3,7 @@ import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
 import { passesChallenge, type ISignInCaptcha } from '../identity/authenticate.ts';
 import { verifyDummyPassword, verifyPassword } from '../identity/passwords.ts';
-import { staffAccountKey } from '../identity/sign-in-failures.ts';
-import type { FailureBudgetStore } from '../limits/failure-budgets.ts';
+import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
 
 export type TStaffSignInResult =
   { ok: true; staffId: string } | { ok: false; reason: 'invalid' | 'captcha' };
@@ -22,11 +21,11 @@ export async function authenticateStaff(
     password: string;
     now: Date;
     captcha?: ISignInCaptcha;
-    failures: FailureBudgetStore;
+    failures: SignInFailureStore;
   },
 ): Promise<TStaffSignInResult> {
   const email = input.email.trim().toLowerCase();
-  const accountKey = staffAccountKey(email);
+  const accountKey = `staff:${email}`;
   if (!(await passesChallenge(db, input.failures, accountKey, input.now, input.captcha)))
     return { ok: false, reason: 'captcha' };
   const [staff] = await db
@@ -37,8 +36,10 @@ export async function authenticateStaff(
   const matches = staff?.passwordHash
     ? await verifyPassword(staff.passwordHash, input.password)
     : await verifyDummyPassword(input.password);
-  // A wrong password keeps the attempt passesChallenge took (docs/decisions/029).
-  if (!staff || !matches) return { ok: false, reason: 'invalid' };
+  if (!staff || !matches) {
+    await input.failures.record(accountKey, input.now);
+    return { ok: false, reason: 'invalid' };
+  }
   await input.failures.clear(accountKey);
   return { ok: true, staffId: staff.id };
 }

@@ -5,12 +5,7 @@ import { staffSessions, staffUsers } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { newTotpSecret, otpauthUri, verifyTotp } from '../../lib/totp.ts';
-import { totpAccountKey } from '../identity/sign-in-failures.ts';
-import {
-  TOTP_FAILURE_BUDGET,
-  takeFromFailureBudget,
-  type FailureBudgetStore,
-} from '../limits/failure-budgets.ts';
+import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
 import { keyedStaffAction } from './keyed-staff-action.ts';
 import { writeStaffAudit } from './staff-audit.ts';
 import type { StaffSession } from './staff-session-store.ts';
@@ -19,8 +14,8 @@ export interface SecondFactorDeps {
   db: Database;
   encryptionKey: Buffer;
   now: () => Date;
-  /** Codes are taken from a budget per member (docs/decisions/029; R13: Redis too when set). */
-  failures: FailureBudgetStore;
+  /** Wrong codes are counted per member (R13: shared between instances when Redis is set). */
+  failures: SignInFailureStore;
   issuer: string;
 }
 
@@ -57,10 +52,8 @@ export type TVerifyOutcome = 'verified' | 'invalid' | 'locked';
 /**
  * Verifies a TOTP code for the session: against the member's secret, or while enrolling against
  * the offered one (which then becomes the member's). A code is accepted once (its time step is
- * kept). Each code is first taken from the member's budget (docs/decisions/029), so parallel
- * guesses cannot all be checked: the fifth wrong code within the hour ends the session, and past
- * the budget no code is checked, the right one included, until the hour has passed. The right
- * code within the budget gives it back.
+ * kept). Wrong codes count per member; at the fifth within the hour the session ends and the
+ * member must sign in again, after the hour.
  */
 export async function verifySecondFactor(
   deps: SecondFactorDeps,
@@ -68,9 +61,8 @@ export async function verifySecondFactor(
   code: string,
 ): Promise<TVerifyOutcome> {
   const now = deps.now();
-  const failureKey = totpAccountKey(session.staffId);
-  const attempt = await takeFromFailureBudget(deps.failures, TOTP_FAILURE_BUDGET, failureKey, now);
-  if (!attempt.within) {
+  const failureKey = `totp:${session.staffId}`;
+  if (await deps.failures.needsCaptcha(failureKey, now)) {
     await endForFailures(deps.db, session.idHash, now);
     return 'locked';
   }
@@ -125,8 +117,8 @@ export async function verifySecondFactor(
     await deps.failures.clear(failureKey);
     return outcome;
   }
-  // A wrong code keeps the attempt it took; the budget's last one ends the session.
-  if (attempt.last) {
+  await deps.failures.record(failureKey, now);
+  if (await deps.failures.needsCaptcha(failureKey, now)) {
     await endForFailures(deps.db, session.idHash, now);
     return 'locked';
   }

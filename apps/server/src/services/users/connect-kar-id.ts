@@ -10,7 +10,7 @@ import {
   signInRefusal,
   type ISignInCaptcha,
 } from '../identity/authenticate.ts';
-import type { FailureBudgetStore } from '../limits/failure-budgets.ts';
+import type { SignInFailureStore } from '../identity/sign-in-failures.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { getUserRow, USER_ROW_FIELDS } from './get-user-row.ts';
 import { refuseCompanyEmail } from './refuse-company-email.ts';
@@ -30,7 +30,7 @@ export async function connectKarId(
     /** Linking checks a DealerPass ID password: after repeated failures it needs a captcha. */
     captcha?: Omit<ISignInCaptcha, 'token'>;
     /** Where failures are counted (R13): shared through Redis when the server has it. */
-    failures?: FailureBudgetStore;
+    failures?: SignInFailureStore;
   },
   input: { userId: string; sessionIdHash: string; request: TConnectKarIdRequest; now: Date },
 ): Promise<UserRow> {
