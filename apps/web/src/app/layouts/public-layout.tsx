@@ -61,8 +61,7 @@ export function PublicLayout() {
             in the name); the mark is drawn by the style sheet, so it adds no letter to either. */}
         <Link to="/home" className="site-header__brand">
           <span className="brand-mark" aria-hidden="true" />
-          {config.companyName}
-          <span className="visually-hidden"> home</span>
+          {config.companyName} <span className="visually-hidden">home</span>
         </Link>
         <nav aria-label="Main" className="site-nav">
           <ul>
