@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { Database, Transaction } from '../../db/client.ts';
-import { billingPeriods, payments, users } from '../../db/schema.ts';
+import type { payments } from '../../db/schema.ts';
+import { billingPeriods, users } from '../../db/schema.ts';
 import { renderRefundReceipt } from '../staff/refund-receipt.ts';
 
 type PaymentRow = typeof payments.$inferSelect;
