@@ -101,7 +101,7 @@ export async function changeSubscription(
       return { kind: 'resume', change: earlier } as const;
     }
     // Under the account's lock: the selection the page was based on must still be the one in
-    // force, or the change would undo what another window did meanwhile (R10).
+    // force, or the change would undo what another window did meanwhile (R10, decision 035).
     if (!sameSelection(subscription, request.basedOn)) {
       throw new AppError(ERROR_CODES.CHANGE_SELECTION_STALE);
     }

@@ -12,7 +12,7 @@ type PaymentRow = typeof payments.$inferSelect;
  * cancellation claimed, after any staff refund before it), business date and receipt. The receipt
  * is the staff refund's (R12), rendered from the payment's stored facts with the refund's instant
  * as its issue date, so every rendering of it is the same document. Null for a payment the
- * trial cancellation did not refund.
+ * trial cancellation did not refund (docs/decisions/035).
  */
 export async function trialRefundReceipt(
   db: Database | Transaction,
