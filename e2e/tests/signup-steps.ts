@@ -20,9 +20,14 @@ export async function heading(page: Page, text: string) {
   await expect(page.getByRole('heading', { level: 1, name: `Sign up: ${text}` })).toBeVisible();
 }
 
-/** A catalogue row's checkbox: its name, then its price (the simulcast's name ends "Simulcast"). */
+/**
+ * A catalogue row's checkbox: its name, then its price, or "included free" for an extra two paid
+ * items make free (R3) (the simulcast's name ends "Simulcast").
+ */
 export function itemBox(page: Page, code: TSubscriptionCode) {
-  return page.getByRole('checkbox', { name: new RegExp(`^${escape(nameOf(code))} \\$`) });
+  return page.getByRole('checkbox', {
+    name: new RegExp(`^${escape(nameOf(code))} (\\$|included free$)`),
+  });
 }
 
 /** The calculator's total equals the domain's quote of the current selection (R3). */

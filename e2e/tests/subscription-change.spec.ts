@@ -104,6 +104,8 @@ test.describe('subscription changes (R10)', () => {
       page.getByRole('status').filter({ hasText: 'stays in your subscriptions' }),
     ).toBeVisible();
     await expect(pending).toHaveCount(0);
+    // The Undo pressed is gone: the message reporting it has the focus, not <body>.
+    await expect(page.getByTestId('undo-message')).toBeFocused();
   });
 
   test('a declined prorated charge changes nothing and shows the transaction message', async ({
@@ -167,8 +169,11 @@ test.describe('subscription changes (R10)', () => {
     await page.goto('/account/subscriptions');
     await expect(page.getByRole('link', { name: 'Change subscriptions' })).toHaveCount(0);
     await page.goto('/account/subscriptions/change');
-    await expect(page.getByTestId('change-not-allowed')).toContainText(
-      'Your subscriptions cannot be changed in the current account status.',
-    );
+    // R10: reactivate first, said with the way there (issue 25 item 10).
+    const notice = page.getByTestId('change-not-allowed');
+    await expect(notice).toContainText('reactivate your account first');
+    await notice.getByRole('link', { name: 'Reactivate in Billing Details' }).click();
+    await expect(page).toHaveURL(/\/account\/billing$/);
+    await expect(page.getByTestId('pending-cancel-notice')).toBeVisible();
   });
 });

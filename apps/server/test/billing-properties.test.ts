@@ -474,6 +474,7 @@ describe('billing run properties (fast-check)', () => {
       const result = await changeSubscription(deps(), userId, {
         codes,
         idempotencyKey: crypto.randomUUID(),
+        basedOn: { codes: before.codes, pendingRemovals: before.pendingRemovals },
       });
       const records = removals.get(userId) ?? [];
       const effective = (record: { from: string }) => record.from <= before.currentPeriodStart;

@@ -97,6 +97,14 @@ async function insertPayment(
     activationDate,
     receiptPdf: pdf,
     status: fields.status ?? 'succeeded',
+    // As R4's trial cancellation leaves it: the whole payment refunded, the same day.
+    ...(fields.status === 'refunded'
+      ? {
+          refundedAt: new Date(`${activationDate}T16:00:00Z`),
+          refundClaimedAt: new Date(`${activationDate}T16:00:00Z`),
+          refundClaimedCents: amountCents,
+        }
+      : {}),
     ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
   });
   const payment: StoredPayment = {
@@ -237,10 +245,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => t.close());
 
+/** A user's payments of a year as the history lists them: a trial-refunded one too (R4). */
 const mine = (who: Who, year: number) =>
-  stored.filter(
-    (p) => p.who === who && p.status === 'succeeded' && p.activationDate.startsWith(`${year}-`),
-  );
+  stored.filter((p) => p.who === who && p.activationDate.startsWith(`${year}-`));
 
 // ---- Access ---------------------------------------------------------------------------------
 
@@ -335,19 +342,21 @@ describe('GET /api/users/paymentHistory', () => {
     const list = response.json().data.payments as Record<string, unknown>[];
     expect(Object.keys(response.json())).toEqual(['data']);
     expect(Object.keys(response.json().data)).toEqual(['payments']);
+    // The specification's four fields; a refunded payment adds what was refunded (R4, R12).
     for (const payment of list) {
-      expect(Object.keys(payment).sort()).toEqual([
-        'activationDate',
-        'amount',
-        'paidWith',
-        'receiptBlob',
-      ]);
+      expect(Object.keys(payment).sort()).toEqual(
+        payment.activationDate === '2025-04-05'
+          ? ['activationDate', 'amount', 'paidWith', 'receiptBlob', 'refundedAmount', 'refunds']
+          : ['activationDate', 'amount', 'paidWith', 'receiptBlob'],
+      );
     }
-    // The refunded payment of 5 April is not listed; the 5 March payments are newest first.
+    // The payment of 5 April, refunded in the trial, is listed as refunded; the 5 March payments
+    // are newest first.
     expect(
       list.map(({ activationDate, paidWith, amount }) => ({ activationDate, paidWith, amount })),
     ).toEqual([
       { activationDate: '2025-12-31', paidWith: 'Visa ending in 4242', amount: 73 },
+      { activationDate: '2025-04-05', paidWith: 'Visa ending in 1111', amount: 70 },
       { activationDate: '2025-03-05', paidWith: 'Visa ending in 1111', amount: 25 },
       { activationDate: '2025-03-05', paidWith: 'American Express ending in 0005', amount: 195.5 },
       { activationDate: '2025-02-05', paidWith: 'Mastercard ending in 5454', amount: 73.01 },
@@ -398,7 +407,7 @@ describe('GET /api/users/paymentHistory', () => {
   });
 
   it('answers an empty list for a year without payments (the page shows the message)', async () => {
-    for (const year of [2022, 2021]) {
+    for (const year of [2022]) {
       const response = await as('alice', 'GET', `${HISTORY}?year=${year}`);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ data: { payments: [] } });
@@ -469,6 +478,8 @@ describe('GET /api/users/paymentHistory/receipts.zip', () => {
       '2025-02-05-payment.pdf',
       '2025-03-05-payment.pdf',
       '2025-03-05-payment-2.pdf',
+      // Refunded in the trial (R4): its receipt is the payment's, as the history lists it.
+      '2025-04-05-payment.pdf',
       '2025-12-31-payment.pdf',
     ]);
     const byName = new Map(entries.map((e) => [e.name, e]));
@@ -505,8 +516,8 @@ describe('GET /api/users/paymentHistory/receipts.zip', () => {
   });
 
   it('answers a year without receipts with 404 and the specified text', async () => {
-    // 2022: nothing; 2021: only a refunded payment.
-    for (const year of [2022, 2021]) {
+    // 2022: nothing (2021's only payment was refunded in the trial: it is listed, with its receipt).
+    for (const year of [2022]) {
       const response = await as('alice', 'GET', `${YEAR_ZIP}?year=${year}`);
       expect(response.statusCode).toBe(404);
       expect(response.headers['cache-control']).toBe('no-store');

@@ -212,7 +212,11 @@ describe('a request key is one request', () => {
     const cookie = `${SESSION_COOKIE}=${await sessionFor(t, user.id, NOW)}`;
     const key = randomUUID();
     const change = (codes: string[]) =>
-      post('/api/users/subscriptions/change', { codes, idempotencyKey: key }, cookie);
+      post(
+        '/api/users/subscriptions/change',
+        { codes, idempotencyKey: key, basedOn: { codes: ['NADA', 'MMR'], pendingRemovals: [] } },
+        cookie,
+      );
     const first = await change(['NADA']);
     expect(first.statusCode, first.body).toBe(200);
     const other = await change(['MMR']);

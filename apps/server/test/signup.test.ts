@@ -310,6 +310,9 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
         );
       expect(link).not.toBeNull();
       expect(decodeURIComponent(link![2]!)).toBe('/login?returnTo=%2Faccount');
+      // The link signs in (R6): the mail asks for no second sign-in.
+      expect(verification.textBody).toContain('Setting your password signs you in');
+      expect(verification.textBody).not.toMatch(/sign in and|then sign in/);
 
       // The link sets the password (DECISIONS R6).
       const set = await post('/api/identity/password/set', {

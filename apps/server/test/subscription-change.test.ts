@@ -39,7 +39,14 @@ describe('subscription changes (R10)', () => {
   afterAll(() => t.close());
 
   async function subscriber(
-    options: { codes?: string[]; card?: string; status?: string; details?: string } = {},
+    options: {
+      codes?: string[];
+      card?: string;
+      status?: string;
+      details?: string;
+      /** No card on file (a promotion covered the first month): no gateway profile. */
+      noCard?: boolean;
+    } = {},
   ) {
     counter += 1;
     const email = `change${counter}@example.com`;
@@ -75,8 +82,8 @@ describe('subscription changes (R10)', () => {
       cycleAnchor: '2026-01-10',
       currentPeriodStart: '2026-03-10',
       currentPeriodEnd: '2026-04-10',
-      gatewayCustomerId: profile.customerProfileId,
-      gatewayPaymentProfileId: profile.paymentProfileId,
+      gatewayCustomerId: options.noCard ? null : profile.customerProfileId,
+      gatewayPaymentProfileId: options.noCard ? null : profile.paymentProfileId,
     });
     return { userId: user.id, session: await sessionFor(t, user.id, now), email };
   }
@@ -94,8 +101,24 @@ describe('subscription changes (R10)', () => {
     });
   const preview = (session: string, codes: string[]) =>
     request('GET', `${URL}?codes=${codes.join(',')}`, session);
-  const change = (session: string, codes: string[], key: string = crypto.randomUUID()) =>
-    request('POST', URL, session, { codes, idempotencyKey: key });
+  /** The selection the change page shows (R10), which a change is based on. */
+  const shownSelection = async (session: string) => {
+    const state = await request('GET', '/api/users/subscriptions/pendingRemovals', session);
+    if (state.statusCode !== 200) return { codes: [], pendingRemovals: [] };
+    const data = state.json().data as { codes: string[]; current: { codes: string[] } };
+    return { codes: data.current.codes, pendingRemovals: data.codes };
+  };
+  const change = async (
+    session: string,
+    codes: string[],
+    key: string = crypto.randomUUID(),
+    basedOn?: { codes: string[]; pendingRemovals: string[] },
+  ) =>
+    request('POST', URL, session, {
+      codes,
+      idempotencyKey: key,
+      basedOn: basedOn ?? (await shownSelection(session)),
+    });
   const subscriptionOf = async (userId: string) =>
     (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!;
   const paymentsOf = (userId: string) =>
@@ -133,6 +156,7 @@ describe('subscription changes (R10)', () => {
     const extra = await request('POST', URL, session, {
       codes: ['NADA', 'MMR'],
       idempotencyKey: crypto.randomUUID(),
+      basedOn: { codes: ['NADA'], pendingRemovals: [] },
       amount: 0,
     });
     expect(extra.statusCode).toBe(400);
@@ -152,10 +176,12 @@ describe('subscription changes (R10)', () => {
   it('charges an addition at once, exactly once per key: payment, receipt with the prorated line and period, e-mail, balance', async () => {
     const { userId, session, email } = await subscriber();
     const key = crypto.randomUUID();
-    const first = await change(session, ['NADA', 'MMR'], key);
+    // A resend (a lost answer, a double click) is the same request: the same body and key.
+    const shown = await shownSelection(session);
+    const first = await change(session, ['NADA', 'MMR'], key, shown);
     expect(first.statusCode).toBe(200);
     expect(first.json().data).toMatchObject({ chargeTodayCents: 3355, added: ['MMR'] });
-    const again = await change(session, ['NADA', 'MMR'], key);
+    const again = await change(session, ['NADA', 'MMR'], key, shown);
     expect(again.json()).toEqual(first.json());
     const paid = await paymentsOf(userId);
     expect(paid).toHaveLength(1);
@@ -351,9 +377,11 @@ describe('subscription changes (R10)', () => {
         },
       },
     };
+    const basedOn = { codes: ['NADA'], pendingRemovals: [] };
     const first = changeSubscription(deps, userId, {
       codes: ['NADA', 'MMR'],
       idempotencyKey: crypto.randomUUID(),
+      basedOn,
     });
     // Wait until the first change is committed as in flight, its charge held at the gateway.
     for (let i = 0; i < 200; i++) {
@@ -370,6 +398,7 @@ describe('subscription changes (R10)', () => {
       changeSubscription(deps, userId, {
         codes: ['NADA', 'KBB'],
         idempotencyKey: crypto.randomUUID(),
+        basedOn,
       }),
     ).rejects.toMatchObject({ code: 'CHANGE_IN_PROGRESS', statusCode: 409 });
     release();
@@ -436,12 +465,76 @@ describe('subscription changes (R10)', () => {
     expect(await paymentsOf(userId)).toEqual([]);
 
     now = new Date(now.getTime() + 2 * 60_000);
-    const resumed = await change(session, ['NADA', 'MMR'], firstKey);
+    const shown = await shownSelection(session);
+    const resumed = await change(session, ['NADA', 'MMR'], firstKey, shown);
     expect(resumed.statusCode).toBe(200);
     expect((await paymentsOf(userId)).map((payment) => payment.amountCents)).toEqual([3355]);
     expect((await subscriptionOf(userId)).codes).toEqual(['NADA', 'MMR']);
-    const repeat = await change(session, ['NADA', 'MMR'], firstKey);
+    const repeat = await change(session, ['NADA', 'MMR'], firstKey, shown);
     expect(repeat.json()).toEqual(resumed.json());
     expect(await paymentsOf(userId)).toHaveLength(1);
+  });
+  it('a change based on a selection another window changed since is refused (409) and changes nothing', async () => {
+    const { userId, session } = await subscriber();
+    const olderTab = await shownSelection(session);
+    // Window A adds AuctionNet and is charged for it.
+    const added = await change(session, ['NADA', 'ANET']);
+    expect(added.statusCode).toBe(200);
+    // Window B, opened before, still shows NADA alone and adds PMR: as computed against what the
+    // account holds now, it would leave AuctionNet pending removal.
+    const stale = await request('POST', URL, session, {
+      codes: ['NADA', 'PMR'],
+      idempotencyKey: crypto.randomUUID(),
+      basedOn: olderTab,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({
+      code: 'CHANGE_SELECTION_STALE',
+      message: expect.stringContaining(
+        'Your subscriptions changed in another window; review the change.',
+      ),
+    });
+    expect(await subscriptionOf(userId)).toMatchObject({
+      codes: ['NADA', 'ANET'],
+      pendingRemovals: [],
+    });
+    expect(await paymentsOf(userId)).toHaveLength(1);
+    // Reviewed against what the account holds now, the same change goes through.
+    const reviewed = await change(session, ['NADA', 'ANET', 'PMR']);
+    expect(reviewed.statusCode).toBe(200);
+    expect(reviewed.json().data).toMatchObject({ added: ['PMR'], removed: [] });
+  });
+
+  it('with no card on file, a change that charges today says a card is needed first (402), and charges nothing', async () => {
+    const { userId, session } = await subscriber({ noCard: true });
+    const shown = await preview(session, ['NADA', 'MMR']);
+    expect(shown.json().data).toMatchObject({ chargeTodayCents: 3355, cardRequired: true });
+    const refused = await change(session, ['NADA', 'MMR']);
+    expect(refused.statusCode).toBe(402);
+    expect(refused.json()).toMatchObject({
+      code: 'CHANGE_CARD_REQUIRED',
+      message: expect.stringContaining('no card on file'),
+    });
+    expect(await paymentsOf(userId)).toEqual([]);
+    expect((await subscriptionOf(userId)).codes).toEqual(['NADA']);
+    // Nothing to charge today needs no card.
+    const { session: two } = await subscriber({ codes: ['NADA', 'MMR'], noCard: true });
+    expect((await preview(two, ['NADA'])).json().data.cardRequired).toBe(false);
+    expect((await change(two, ['NADA'])).statusCode).toBe(200);
+  });
+
+  it('the preview lists every addition with its monthly price, extras that two paid items make free as free', async () => {
+    const { session } = await subscriber();
+    // Ticking a second paid item ticks the extras too (R3): they are added, free.
+    const response = await preview(session, ['NADA', 'MMR', 'CF', 'AC']);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.additions).toEqual([
+      { code: 'MMR', monthlyCents: 6500, free: false },
+      { code: 'CF', monthlyCents: 0, free: true },
+      { code: 'AC', monthlyCents: 0, free: true },
+    ]);
+    expect(response.json().data.cardRequired).toBe(false);
+    const alone = await preview(session, ['NADA', 'CF']);
+    expect(alone.json().data.additions).toEqual([{ code: 'CF', monthlyCents: 5500, free: false }]);
   });
 });

@@ -37,7 +37,10 @@ interface FirstRequest {
 
 /** A body each route accepts, for the same reason. */
 const ACCEPTED: Record<string, Record<string, unknown>> = {
-  '/api/users/subscriptions/change': { codes: ['NADA', 'MMR'] },
+  '/api/users/subscriptions/change': {
+    codes: ['NADA', 'MMR'],
+    basedOn: { codes: ['NADA'], pendingRemovals: [] },
+  },
 };
 
 /**
@@ -225,8 +228,8 @@ describe('request keys over the route table', () => {
       });
       return {
         params: {},
-        body: { codes: ['NADA'] },
-        other: { codes: ['MMR'] },
+        body: { codes: ['NADA'], basedOn: { codes: ['NADA', 'MMR'], pendingRemovals: [] } },
+        other: { codes: ['MMR'], basedOn: { codes: ['NADA', 'MMR'], pendingRemovals: [] } },
         cookie: await dealerCookie(user.id),
       };
     },

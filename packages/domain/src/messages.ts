@@ -68,6 +68,8 @@ export const ERROR_CODES = {
   CHANGE_DECLINED: 'CHANGE_DECLINED',
   CHANGE_IN_PROGRESS: 'CHANGE_IN_PROGRESS',
   CHANGE_NOT_ALLOWED: 'CHANGE_NOT_ALLOWED',
+  CHANGE_CARD_REQUIRED: 'CHANGE_CARD_REQUIRED',
+  CHANGE_SELECTION_STALE: 'CHANGE_SELECTION_STALE',
   PRICE_CHANGE_TOO_SOON: 'PRICE_CHANGE_TOO_SOON',
   PRICE_CHANGE_NOT_WITHDRAWABLE: 'PRICE_CHANGE_NOT_WITHDRAWABLE',
   // The operator console (R12, docs/decisions/026)
@@ -182,6 +184,12 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
     'Your previous change is still being processed. Please wait a moment and try again.',
   // Ours (R10): validating payment may only remove; pending cancel and inactive reactivate first.
   CHANGE_NOT_ALLOWED: 'Your subscriptions cannot be changed in the current account status.',
+  // Ours (R10): an addition is charged at once, so an account with no card on file adds one first.
+  CHANGE_CARD_REQUIRED:
+    'Adding a subscription is charged today, and there is no card on file. Please add a card in Billing Details first.',
+  // Ours (R10): the change was prepared against a selection another window has changed since.
+  CHANGE_SELECTION_STALE:
+    'Your subscriptions changed in another window; review the change. Nothing was charged or changed.',
   // Ours (R11): 30 days' notice.
   PRICE_CHANGE_TOO_SOON: "A price change needs at least 30 days' notice.",
   // Ours (R11 amended, docs/decisions/032): only a change still ahead can be withdrawn.
@@ -264,6 +272,8 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CHANGE_DECLINED: 402,
   CHANGE_IN_PROGRESS: 409,
   CHANGE_NOT_ALLOWED: 403,
+  CHANGE_CARD_REQUIRED: 402,
+  CHANGE_SELECTION_STALE: 409,
   PRICE_CHANGE_TOO_SOON: 400,
   PRICE_CHANGE_NOT_WITHDRAWABLE: 409,
   STAFF_SECOND_FACTOR_REQUIRED: 403,

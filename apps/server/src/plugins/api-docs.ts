@@ -54,10 +54,10 @@ const ZForbiddenSchema = z.union([ZApiErrorSchema, ZSessionFailureSchema]);
 const ERROR_RESPONSES: Record<number, string> = {
   400: 'Validation failed: `errors` has one entry per field (`source`), or a rule of the request was broken',
   401: 'No session (the session cookie is missing)',
-  402: 'The card was declined',
+  402: 'The card was declined, or there is no card on file to charge (`code` says which)',
   403: 'Refused: the session is invalid or was replaced (a bare JSON string), the CSRF token is missing or wrong, or the account’s state does not allow this call',
   404: 'Not found',
-  409: 'Conflict with the current state (the address is in use, a sign-up is in progress, a unique value another request took at the same moment: `errors` names the field), or the request key was already sent with another target or body (REQUEST_KEY_REUSED)',
+  409: 'Conflict with the current state (the address is in use, a sign-up is in progress, the selection a change was based on changed since, a unique value another request took at the same moment: `errors` names the field), or the request key was already sent with another target or body (REQUEST_KEY_REUSED)',
   413: 'The body is larger than this route accepts',
   415: 'The body is not JSON',
   429: 'Too many requests from this client address',

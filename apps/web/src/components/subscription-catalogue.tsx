@@ -3,10 +3,11 @@ import {
   CATALOGUE,
   CATALOGUE_GROUPS,
   FOOTNOTES,
+  isExtraCode,
   type TSubscriptionCode,
 } from '@dealerpass/domain/catalogue';
-import { formatCurrency } from '@dealerpass/domain/money';
-import { priceOf } from '@dealerpass/domain/prices';
+import { monthlyPriceText } from '@dealerpass/domain/messages/ui-texts';
+import { extrasAreFree, priceOf } from '@dealerpass/domain/prices';
 import { canSelect, type ISelection } from '@dealerpass/domain/selection';
 import { priceTable } from '../lib/price-table.ts';
 import './subscription-catalogue.css';
@@ -44,6 +45,10 @@ export function SubscriptionCatalogue({
   removalsOnly?: boolean;
 }) {
   const table = priceTable();
+  // R3: with two paid items the extras cost nothing; their price says so rather than the list price.
+  const freeExtras = extrasAreFree(selection.codes);
+  const price = (code: TSubscriptionCode) =>
+    monthlyPriceText(priceOf(code, now, table), freeExtras && isExtraCode(code));
   return (
     <fieldset
       id={id}
@@ -83,9 +88,7 @@ export function SubscriptionCatalogue({
                           {footnote.marker}
                         </span>
                       ) : null}{' '}
-                      <span className="signup-item__price">
-                        {formatCurrency(priceOf(item.code, now, table))}/mo
-                      </span>
+                      <span className="signup-item__price">{price(item.code)}</span>
                       {note?.(item.code)}
                     </label>
                   </div>
@@ -104,9 +107,7 @@ export function SubscriptionCatalogue({
                       />
                       <label htmlFor={simId}>
                         <span className="visually-hidden">{item.name} </span>Simulcast{' '}
-                        <span className="signup-item__price">
-                          {formatCurrency(priceOf(item.simulcastCode, now, table))}/mo
-                        </span>
+                        <span className="signup-item__price">{price(item.simulcastCode)}</span>
                         {note?.(item.simulcastCode)}
                       </label>
                       {simulcastEnabled ? null : (

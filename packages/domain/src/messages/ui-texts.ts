@@ -4,6 +4,7 @@
  */
 import { fillPlaceholders } from '../messages.ts';
 import type { IMessageVars } from '../messages.ts';
+import { formatCurrency } from '../money.ts';
 
 /** 000 §4 billing form: the confirmation before editing billing details in UPDATE mode. */
 export const EDIT_PAYMENT_DIALOG = {
@@ -75,7 +76,31 @@ export const CHANGE_TEXTS = {
   applied: 'Your subscriptions have been changed.',
   previewFailed: 'The preview could not be loaded.',
   retry: 'Try again',
+  additionsHeading: 'Added now',
+  includedFree: 'included free',
+  // R10: an addition is charged at once, to the card on file.
+  cardRequired: 'Adding a subscription is charged today, and there is no card on file.',
+  addCardLink: 'Add a card in Billing Details',
+  // R10: a pending-cancel account reactivates first, on Billing Details (REACTIVATE).
+  pendingCancel:
+    'Your subscription has been cancelled. To change your subscriptions, reactivate your account first.',
+  reactivateLink: 'Reactivate in Billing Details',
+  // R4: a complimentary account's subscriptions are set by Customer Support.
+  complimentary:
+    'Your account is complimentary, so its subscriptions are changed by Customer Support. Please call {phone}.',
+  // After a 409 CHANGE_SELECTION_STALE: the page shows the account's selection as it is now.
+  reviewHeading: 'Please review your change',
 } as const;
+
+/** '$65.00/mo', or 'included free' for an extra two paid items make free (R3). */
+export function monthlyPriceText(cents: number, free: boolean): string {
+  return free ? CHANGE_TEXTS.includedFree : `${formatCurrency(cents)}/mo`;
+}
+
+/** The change page of a complimentary account: call Customer Support at the configured phone (R1). */
+export function complimentaryChangeText(vars?: IMessageVars): string {
+  return fillPlaceholders(CHANGE_TEXTS.complimentary, vars);
+}
 
 /** 'Charged today: $33.55 (16 of 31 days left in this period)' (R10). */
 export function chargeTodayText(amount: string, daysLeft: number, daysInPeriod: number): string {
@@ -107,6 +132,9 @@ export const SIGNUP_CONFIRMATION = {
   heading: 'Verification email sent.',
   instruction: (email: string) =>
     `Please click the verification link in the email we sent to ${email}.`,
+  instructionNoEmail: 'Please click the verification link in the email we sent you.',
+  // Ours (R6): setting the password signs the user in; there is no second sign-in.
+  linkNote: 'The link lets you set your password, and signs you in to your account.',
   close: 'Close',
   closeTo: '/app/login',
 } as const;

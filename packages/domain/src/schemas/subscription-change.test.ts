@@ -21,21 +21,35 @@ describe('subscription change requests (R10)', () => {
     );
   });
 
-  it('the change: a valid selection and a UUID key, nothing else', () => {
+  it('the change: a valid selection, a UUID key and the selection it was based on, nothing else', () => {
     const key = '0b9a5f8e-7f63-4a43-9f0e-3b0d1f4c2a11';
-    expect(ZSubscriptionChangeRequestSchema.parse({ codes: ['KBB'], idempotencyKey: key })).toEqual(
-      { codes: ['KBB'], idempotencyKey: key },
-    );
+    const basedOn = { codes: ['NADA'], pendingRemovals: [] };
     expect(
-      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB'], idempotencyKey: 'k' }).success,
+      ZSubscriptionChangeRequestSchema.parse({ codes: ['KBB'], idempotencyKey: key, basedOn }),
+    ).toEqual({ codes: ['KBB'], idempotencyKey: key, basedOn });
+    expect(
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB'], idempotencyKey: 'k', basedOn })
+        .success,
     ).toBe(false);
     expect(
-      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB_S'], idempotencyKey: key }).success,
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB_S'], idempotencyKey: key, basedOn })
+        .success,
     ).toBe(false);
     expect(
-      ZSubscriptionChangeRequestSchema.safeParse({ codes: [], idempotencyKey: key }).error
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: [], idempotencyKey: key, basedOn }).error
         ?.issues[0]?.message,
     ).toBe('At least one subscription is required.');
+    // Decision 035: the basis is required, and names catalogue codes only.
+    expect(
+      ZSubscriptionChangeRequestSchema.safeParse({ codes: ['KBB'], idempotencyKey: key }).success,
+    ).toBe(false);
+    expect(
+      ZSubscriptionChangeRequestSchema.safeParse({
+        codes: ['KBB'],
+        idempotencyKey: key,
+        basedOn: { codes: ['BOGUS'], pendingRemovals: [] },
+      }).success,
+    ).toBe(false);
   });
 
   it('undo: one selectable code', () => {

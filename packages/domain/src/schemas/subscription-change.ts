@@ -23,10 +23,19 @@ export const ZSubscriptionChangePreviewQuerySchema = z.strictObject({
 });
 export type TSubscriptionChangePreviewQuery = z.infer<typeof ZSubscriptionChangePreviewQuerySchema>;
 
+const ZCodeSchema = z.enum(ALL_SUBSCRIPTION_CODES as [TSubscriptionCode, ...TSubscriptionCode[]]);
+const ZCodeListSchema = z.array(ZCodeSchema).max(ALL_SUBSCRIPTION_CODES.length);
+
 export const ZSubscriptionChangeRequestSchema = z.strictObject({
   codes: ZRequiredSubscriptionSelectionSchema,
   /** One per change the page prepares: a repeated submit is answered with the first result. */
   idempotencyKey: z.uuid({ message: SUBSCRIPTION_CHANGE_MESSAGES.keyInvalid }),
+  /**
+   * The selection the page showed when the change was prepared (its `current.codes` and pending
+   * removals): a change is computed against what the dealer saw, so when another window changed
+   * it meanwhile the server refuses with 409 rather than undo that window's change (R10).
+   */
+  basedOn: z.strictObject({ codes: ZCodeListSchema, pendingRemovals: ZCodeListSchema }),
 });
 export type TSubscriptionChangeRequest = z.infer<typeof ZSubscriptionChangeRequestSchema>;
 
@@ -39,9 +48,6 @@ export const ZUndoRemovalRequestSchema = z.strictObject({
 });
 export type TUndoRemovalRequest = z.infer<typeof ZUndoRemovalRequestSchema>;
 
-const ZCodeListSchema = z.array(
-  z.enum(ALL_SUBSCRIPTION_CODES as [TSubscriptionCode, ...TSubscriptionCode[]]),
-);
 const ZIsoDateSchema = z.iso.date();
 
 /** What the preview and the change answer (amounts in cents, dates 'YYYY-MM-DD'). */
@@ -60,6 +66,15 @@ export const ZSubscriptionChangePreviewSchema = z.object({
   nextBillDate: ZIsoDateSchema,
   /** 'any' or 'removalsOnly' (validating payment, R10). */
   allowance: z.enum(['any', 'removalsOnly']),
+  /**
+   * Each code this change adds, with its monthly price in the new selection (R3): `free` for an
+   * extra that two paid items make free, added with them automatically.
+   */
+  additions: z.array(
+    z.object({ code: ZCodeSchema, monthlyCents: z.number().int(), free: z.boolean() }),
+  ),
+  /** Today's charge needs a card and the account has none on file: add one first (R10). */
+  cardRequired: z.boolean(),
 });
 export type ISubscriptionChangePreview = z.infer<typeof ZSubscriptionChangePreviewSchema>;
 

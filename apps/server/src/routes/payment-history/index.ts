@@ -67,6 +67,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
         userId: sessionOf(request).userId,
         year,
         timeZone: app.config.billing.timeZone,
+        company: app.config.company,
       });
       return { data: { payments } };
     },

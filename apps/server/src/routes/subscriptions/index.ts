@@ -63,9 +63,13 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         summary:
           'Change the subscriptions: additions charged at once (prorated), removals at the bill date',
+        description:
+          '`basedOn` is the selection the page showed (`current.codes` and the pending removals of `GET …/pendingRemovals`). When the account’s selection is no longer that one, another window changed it: 409 `CHANGE_SELECTION_STALE`, nothing charged or changed. With no card on file, a change that charges today is 402 `CHANGE_CARD_REQUIRED`.',
         tags: ['Subscriptions'],
-        // 402: the prorated charge was declined (CHANGE_DECLINED), nothing changed; 403: not
-        // allowed in this status; 409: another change's charge is in flight (CHANGE_IN_PROGRESS).
+        // 402: the prorated charge was declined (CHANGE_DECLINED) or there is no card on file to
+        // charge (CHANGE_CARD_REQUIRED), nothing changed; 403: not allowed in this status; 409:
+        // another change's charge is in flight (CHANGE_IN_PROGRESS), or the selection changed
+        // since the page's `basedOn` (CHANGE_SELECTION_STALE: another window), nothing changed.
         errors: [402, 403, 409],
         body: ZSubscriptionChangeRequestSchema,
         response: { 200: z.object({ data: ZSubscriptionChangeResultSchema }) },

@@ -6,6 +6,8 @@ import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts'
 import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { refundMail } from '../staff/refund-receipt.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';
@@ -97,6 +99,25 @@ export async function cancelSubscription(
         .update(users)
         .set({ nextBillDate: null, updatedAt: now })
         .where(eq(users.id, userId));
+      // The dealer is told of the money given back, as a staff refund tells them (R12); its
+      // receipt is in Payment History, with the payment.
+      if (rest > 0) {
+        await enqueueMail(
+          tx,
+          refundMail({
+            company: deps.company,
+            user: current,
+            payment,
+            refund: {
+              id: payment.id,
+              amountCents: rest,
+              earlierRefundsCents: payment.amountCents - rest,
+            },
+            receiptAttached: false,
+          }),
+          deps.mailKind,
+        );
+      }
       await changeAccountStatus(tx, {
         userId,
         from: current.accountStatus,

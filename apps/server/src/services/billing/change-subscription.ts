@@ -21,7 +21,13 @@ import { lockAccount } from './ledger/lock-account.ts';
 import { recordChangePayment } from './ledger/record-change-payment.ts';
 import { sendCharge } from './ledger/send-charge.ts';
 
-import { accountRows, evaluate, PRORATED_LINE_CODE } from './changes/evaluate-change.ts';
+import {
+  accountRows,
+  evaluate,
+  hasCardOnFile,
+  PRORATED_LINE_CODE,
+  type SubscriptionRow,
+} from './changes/evaluate-change.ts';
 
 export { PRORATED_LINE_CODE };
 
@@ -78,7 +84,11 @@ type Started =
 export async function changeSubscription(
   deps: BillingDeps,
   userId: string,
-  request: { codes: readonly string[]; idempotencyKey: string },
+  request: {
+    codes: readonly string[];
+    idempotencyKey: string;
+    basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] };
+  },
 ): Promise<ISubscriptionChangeResult> {
   const now = deps.now();
   const keyed = { owner: { userId }, action: 'changeSubscription', target: {}, body: request };
@@ -108,7 +118,11 @@ async function startChange(
   deps: BillingDeps,
   tx: Transaction,
   userId: string,
-  request: { codes: readonly string[]; idempotencyKey: string },
+  request: {
+    codes: readonly string[];
+    idempotencyKey: string;
+    basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] };
+  },
   now: Date,
 ): Promise<Started> {
   // The account first, then its subscription (docs/decisions/028).
@@ -124,6 +138,11 @@ async function startChange(
       throw new AppError(ERROR_CODES.CHANGE_IN_PROGRESS);
     }
     return { kind: 'charging', changeId: charging.id, send: true };
+  }
+  // Under the account's lock: the selection the page was based on must still be the one in
+  // force, or the change would undo what another window did meanwhile (R10, decision 035).
+  if (!sameSelection(subscription, request.basedOn)) {
+    throw new AppError(ERROR_CODES.CHANGE_SELECTION_STALE);
   }
   const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now);
   if (plan.added.length === 0 && sameList(plan.removed, knownCodes(subscription.pendingRemovals))) {
@@ -150,9 +169,7 @@ async function startChange(
     });
     return { kind: 'applied', result };
   }
-  if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
-    throw new AppError(ERROR_CODES.CHANGE_DECLINED);
-  }
+  if (!hasCardOnFile(subscription)) throw new AppError(ERROR_CODES.CHANGE_CARD_REQUIRED);
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
   const [period] = await tx
     .insert(billingPeriods)
@@ -193,12 +210,35 @@ function sameList(a: readonly string[], b: readonly string[]) {
   return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
+function sameSet(a: readonly string[], b: readonly string[]) {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((value) => right.has(value));
+}
+
+/** The page's selection (codes in force, pending removals) is the account's, in any order. */
+function sameSelection(
+  subscription: SubscriptionRow,
+  basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] },
+) {
+  return (
+    sameSet(sanitizeCodes(subscription.codes), basedOn.codes) &&
+    sameSet(knownCodes(subscription.pendingRemovals), basedOn.pendingRemovals)
+  );
+}
+
 type ChangeRow = typeof subscriptionChanges.$inferSelect;
 
 /** The stored answer of a settled change: its result, or the decline it met. */
 function answerOf(change: ChangeRow): ISubscriptionChangeResult {
   if (change.status === 'declined') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
-  return change.result as ISubscriptionChangeResult;
+  // A change stored before the preview listed its additions answers without them.
+  const stored = change.result as ISubscriptionChangeResult;
+  return {
+    ...stored,
+    additions: stored.additions ?? [],
+    cardRequired: stored.cardRequired ?? false,
+  };
 }
 
 /**

@@ -14,7 +14,9 @@ export type TE2eAccountKey =
   | 'keyboardFlow'
   | 'reactivateFlow'
   | 'changeFlow'
-  | 'changeDeclineFlow';
+  | 'changeDeclineFlow'
+  | 'changeTabsFlow'
+  | 'changeNoCardFlow';
 
 export interface IE2eAccount extends IDemoAccount {
   e2eKey: TE2eAccountKey;
@@ -72,6 +74,24 @@ export const E2E_ACCOUNTS: readonly IE2eAccount[] = [
     label: 'Test only: active, for a declined prorated charge (R10)',
     method: 'email',
     signIn: 'e2e-change-decline@example.com',
+    password: DEMO_PASSWORD,
+    state: 'active',
+  },
+  {
+    e2eKey: 'changeTabsFlow',
+    key: 'active',
+    label: 'Test only: active, for a change made in two windows (R10)',
+    method: 'email',
+    signIn: 'e2e-change-tabs@example.com',
+    password: DEMO_PASSWORD,
+    state: 'active',
+  },
+  {
+    e2eKey: 'changeNoCardFlow',
+    key: 'active',
+    label: 'Test only: active, its card removed before a change (R10)',
+    method: 'email',
+    signIn: 'e2e-change-no-card@example.com',
     password: DEMO_PASSWORD,
     state: 'active',
   },

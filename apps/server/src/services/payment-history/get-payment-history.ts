@@ -8,26 +8,26 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { Database } from '../../db/client.ts';
 import { payments, refunds } from '../../db/schema.ts';
 import { paymentsInYear } from './payments-in-year.ts';
+import { trialRefundReceipt } from './trial-refund-receipt.ts';
 
 /**
  * `GET /api/users/paymentHistory?year=` (000 §3, §7): the year's successful payments of the
  * user, newest first, each with its stored receipt as base64. A year is a dozen or so receipts
  * of a few kilobytes, so the answer is built whole. A payment staff refunded (part of) shows the
- * refunded total and each refund with its receipt (R12), dated in the business time zone.
+ * refunded total and each refund with its receipt (R12), dated in the business time zone; so
+ * does the sign-up payment R4's trial cancellation refunded.
  */
 export async function getPaymentHistory(
   db: Database,
-  input: { userId: string; year: number; timeZone: string },
+  input: {
+    userId: string;
+    year: number;
+    timeZone: string;
+    company: { name: string; supportPhone: string };
+  },
 ): Promise<TPayment[]> {
   const rows = await db
-    .select({
-      id: payments.id,
-      activationDate: payments.activationDate,
-      amountCents: payments.amountCents,
-      cardBrand: payments.cardBrand,
-      cardLast4: payments.cardLast4,
-      receiptPdf: payments.receiptPdf,
-    })
+    .select()
     .from(payments)
     .where(paymentsInYear(input.userId, input.year))
     // Same-day payments (a reactivation and a renewal) come newest first; the domain's sort is
@@ -38,6 +38,22 @@ export async function getPaymentHistory(
     rows.map((row) => row.id),
     input.timeZone,
   );
+  for (const row of rows) {
+    const trial = await trialRefundReceipt(db, {
+      payment: row,
+      company: input.company,
+      timeZone: input.timeZone,
+    });
+    if (!trial) continue;
+    const entry = refundsOf.get(row.id) ?? { cents: 0, list: [] };
+    entry.cents += trial.amountCents;
+    entry.list.push({
+      refundDate: trial.refundDate,
+      amount: centsToDollars(trial.amountCents),
+      receiptBlob: trial.receiptPdf.toString('base64'),
+    });
+    refundsOf.set(row.id, entry);
+  }
   return sortPaymentsNewestFirst(
     rows.map((row) => {
       const given = refundsOf.get(row.id);

@@ -45,7 +45,8 @@ export async function sendVerificationMail(
         `Welcome to ${company}. To verify your e-mail address and choose the password of your ${company} ID, open this link within 7 days:`,
         link,
         '',
-        'After setting your password you can sign in and use your account.',
+        // R6: setting the password signs the user in; there is no second sign-in to do.
+        'Setting your password signs you in to your account.',
         '',
         ...(input.priceNotice?.length ? [...input.priceNotice, ''] : []),
         `Questions? Call ${deps.company.supportPhone}.`,

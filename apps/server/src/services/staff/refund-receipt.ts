@@ -1,4 +1,5 @@
 import { formatCurrency } from '@dealerpass/domain/money';
+import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { IQuote } from '@dealerpass/domain/prices';
 import {
   billingPeriodShown,
@@ -68,25 +69,32 @@ export function renderRefundReceipt(input: RefundReceiptInput): Buffer {
 }
 
 /**
- * The refund's e-mail to the dealer. The outbox attaches only a payment's receipt (its
- * `receipt_payment_id`), so the mail points to the refund receipt in the account instead.
+ * The refund's e-mail to the dealer: a staff refund's stored receipt (its `refunds` row) is
+ * attached; R4's trial refund has no row of its own (`receiptAttached: false`), so the mail says
+ * where its receipt is. The payment's date reads as every other date the dealer sees (000 §4).
  */
 export function refundMail(
-  input: Pick<RefundReceiptInput, 'company' | 'user' | 'payment' | 'refund'>,
+  input: Pick<RefundReceiptInput, 'company' | 'user' | 'payment' | 'refund'> & {
+    receiptAttached?: boolean;
+  },
 ): MailToSend {
   const { company, user, payment, refund } = input;
+  const attached = input.receiptAttached ?? true;
+  const paidOn = formatCalendarDate(parseIsoDate(payment.activationDate));
   return {
     to: user.email,
     subject: `${company.name} refund of ${formatCurrency(refund.amountCents)}`,
     text: [
       `Hello ${user.firstName},`,
       '',
-      `We refunded ${formatCurrency(refund.amountCents)} of your payment of ${payment.activationDate} to your ${paidWithText(payment.cardBrand, payment.cardLast4)}. Your card issuer may take a few business days to show it.`,
-      `The refund receipt is attached, and is with that payment under Billing Details, Payment History, in your account.`,
+      `We refunded ${formatCurrency(refund.amountCents)} of your payment of ${paidOn} to your ${paidWithText(payment.cardBrand, payment.cardLast4)}. Your card issuer may take a few business days to show it.`,
+      attached
+        ? 'The refund receipt is attached, and is with that payment under Billing Details, Payment History, in your account.'
+        : 'The refund receipt is with that payment under Billing Details, Payment History, in your account.',
       '',
       `Questions? Call ${company.supportPhone}.`,
     ].join('\n'),
-    receiptRefundId: refund.id,
+    ...(attached ? { receiptRefundId: refund.id } : {}),
   };
 }
 

@@ -44,13 +44,16 @@ export function PublicLayout() {
       <a className="skip-link" href="#main">
         Skip to content
       </a>
+      {/* First in the focus order after the skip link: a keyboard user decides on cookies before
+          the page, not after every link of it (the banner is fixed at the bottom of the screen). */}
+      <CookieConsent />
       <SandboxRibbon />
       <header className="site-header">
-        <Link to="/home" className="site-header__brand" aria-label={`${config.companyName} home`}>
-          <span className="brand-mark" aria-hidden="true">
-            D
-          </span>
-          {config.companyName}
+        {/* The name is the visible text and then what the link does (WCAG 2.5.3: the label is
+            in the name); the mark is drawn by the style sheet, so it adds no letter to either. */}
+        <Link to="/home" className="site-header__brand">
+          <span className="brand-mark" aria-hidden="true" />
+          {config.companyName} <span className="visually-hidden">home</span>
         </Link>
         <nav aria-label="Main" className="site-nav">
           <ul>
@@ -101,7 +104,6 @@ export function PublicLayout() {
           reserved.
         </p>
       </footer>
-      <CookieConsent />
     </div>
   );
 }

@@ -119,6 +119,13 @@ export function evaluate(
   const chargeTodayCents = periodOver ? 0 : proration.chargeCents;
   // R10: the next bill charges the selection in force that day at that day's prices.
   const billAt = startOfDayIn(isoDate(removalsOn), deps.timeZone);
+  // What each addition costs in the selection it joins (R3): an extra two paid items make free is
+  // listed as free, so a change that adds one is never a silent one.
+  const joined = quote(plan.inForceNow.codes, now, table).lines;
+  const additions = plan.added.map((code) => {
+    const line = joined.find((candidate) => candidate.code === code);
+    return { code, monthlyCents: line?.cents ?? 0, free: line?.free ?? false };
+  });
   const preview: ISubscriptionChangePreview = {
     currentCodes: current.codes,
     added: plan.added,
@@ -131,6 +138,9 @@ export function evaluate(
     nextBillCents: quote(plan.fromNextBill.codes, billAt, table).totalCents,
     nextBillDate: removalsOn,
     allowance,
+    additions,
+    // R10: an addition is charged at once; with no card on file there is nothing to charge.
+    cardRequired: chargeTodayCents > 0 && !hasCardOnFile(subscription),
   };
   const charged: IQuote | null =
     chargeTodayCents > 0
@@ -150,6 +160,11 @@ export function evaluate(
         }
       : null;
   return { plan, preview, charged };
+}
+
+/** The gateway's customer and payment profile a change's charge goes to (R5). */
+export function hasCardOnFile(subscription: SubscriptionRow): boolean {
+  return Boolean(subscription.gatewayCustomerId && subscription.gatewayPaymentProfileId);
 }
 
 export async function accountRows(db: Database | Transaction, userId: string, lock: boolean) {

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { TPayment } from '@dealerpass/domain/schemas/payment-history';
 import { request } from '../../../lib/api-client.ts';
@@ -12,10 +12,13 @@ export async function getPaymentHistory(year: number, signal?: AbortSignal): Pro
   return response.data.data.payments;
 }
 
+/** Every year's payment history: the prefix of each year's query key. */
+const PAYMENT_HISTORY_KEY = ['payment-history'] as const;
+
 /** A year's payments; leaving the year cancels its request. */
 export const getPaymentHistoryQueryOptions = (year: number) =>
   queryOptions({
-    queryKey: ['payment-history', year],
+    queryKey: [...PAYMENT_HISTORY_KEY, year],
     queryFn: ({ signal }) => getPaymentHistory(year, signal),
   });
 
@@ -40,4 +43,13 @@ export function usePaymentHistory(year: number): {
       ? { status: 'error' }
       : { status: 'ready', payments: query.data };
   return { state, reload };
+}
+
+/**
+ * After a write that may have made a payment (a reactivation, a new card that retried a failed
+ * renewal, a subscription change's prorated charge): every year's history is fetched again, so
+ * the new payment shows without a reload.
+ */
+export function invalidatePaymentWrites(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: PAYMENT_HISTORY_KEY });
 }

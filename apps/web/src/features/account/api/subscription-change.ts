@@ -4,6 +4,7 @@ import type {
   ISubscriptionChangePreview,
   ISubscriptionChangeResult,
   ISubscriptionSelectionState,
+  TSubscriptionChangeRequest,
 } from '@dealerpass/domain/schemas/subscription-change';
 import { request } from '../../../lib/api-client.ts';
 
@@ -44,11 +45,13 @@ export function useChangePreview(codes: readonly TSubscriptionCode[], enabled: b
   return useQuery({ ...previewChangeQueryOptions(codes), enabled });
 }
 
-/** POST /api/users/subscriptions/change with the page's idempotency key for this selection. */
-export async function changeSubscription(body: {
-  codes: readonly TSubscriptionCode[];
-  idempotencyKey: string;
-}): Promise<ISubscriptionChangeResult> {
+/**
+ * POST /api/users/subscriptions/change with the page's idempotency key for this selection and the
+ * selection the page was based on (409 CHANGE_SELECTION_STALE when another window changed it).
+ */
+export async function changeSubscription(
+  body: TSubscriptionChangeRequest,
+): Promise<ISubscriptionChangeResult> {
   return (
     await request<{ data: ISubscriptionChangeResult }>('/api/users/subscriptions/change', {
       method: 'POST',

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
 import { useWatch } from 'react-hook-form';
+import { useQueryClient } from '@tanstack/react-query';
 import type { ICardArea } from '@dealerpass/domain/account/billing-view';
 import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
 import { EDIT_PAYMENT_DIALOG, BILLING_TEXTS } from '@dealerpass/domain/messages/ui-texts';
@@ -23,6 +24,7 @@ import {
   updatePaymentProfile,
   type TPaymentProfileBody,
 } from '../api/payment-profile.ts';
+import { invalidatePaymentWrites } from '../api/get-payment-history.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
@@ -107,6 +109,7 @@ interface BillingFormProps {
  */
 export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormProps) {
   const { user, refetch } = useCurrentUser();
+  const queryClient = useQueryClient();
   const toast = useToast();
   const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
   const {
@@ -227,7 +230,9 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
       );
       return;
     }
-    await refetch().catch(() => undefined);
+    // A reactivation charges at once, and a new card retries a failed renewal (R4): either may
+    // be a new payment, which Payment History shows without a reload.
+    await Promise.all([refetch().catch(() => undefined), invalidatePaymentWrites(queryClient)]);
     toast.success();
     onDone(true);
   };

@@ -6,43 +6,45 @@ import { createQueryClient } from '../../../lib/react-query.ts';
 import { PendingRemovals } from './pending-removals.tsx';
 
 const fetchMock = vi.fn<typeof fetch>();
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
-function json(status: number, body: unknown) {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  });
-}
-
-describe('PendingRemovals: Undo', () => {
+/** R10's pending removals on the Subscriptions page: Undo by keyboard keeps the focus on the page. */
+describe('PendingRemovals', () => {
   beforeEach(() => vi.stubGlobal('fetch', fetchMock));
   afterEach(() => {
     cleanup();
-    vi.unstubAllGlobals();
     fetchMock.mockReset();
+    vi.unstubAllGlobals();
   });
 
-  it('moves focus to the message that reports it, not to <body>, when its row goes (issue 25)', async () => {
+  it('after Undo the message reporting it has the focus, not <body>', async () => {
     let undone = false;
-    fetchMock.mockImplementation((input, init) => {
-      const path = String(input);
-      if (init?.method === 'POST' && path === '/api/users/subscriptions/pendingRemovals/undo') {
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = String(input instanceof Request ? input.url : input);
+      if (init?.method === 'POST' && url.endsWith('/pendingRemovals/undo')) {
         undone = true;
-        return Promise.resolve(json(200, { data: {} }));
+        return json(200, { data: {} });
       }
-      return Promise.resolve(
-        json(200, { data: { codes: undone ? [] : ['MMR'], takeEffectOn: '2026-12-28' } }),
-      );
+      return json(200, {
+        data: {
+          codes: undone ? [] : ['MMR'],
+          takeEffectOn: undone ? null : '2026-04-10',
+          current: { codes: ['NADA', 'MMR'], autoExtras: [] },
+        },
+      });
     });
-    const user = userEvent.setup();
     render(
       <QueryClientProvider client={createQueryClient()}>
         <PendingRemovals />
       </QueryClientProvider>,
     );
-    await user.click(await screen.findByRole('button', { name: /keep/ }));
-    const message = await screen.findByText(/stays in your subscriptions\./);
-    await waitFor(() => expect(document.activeElement).toBe(message));
-    expect(screen.queryByRole('button', { name: /keep/ })).toBeNull();
+    const undo = await screen.findByRole('button', { name: 'Undo: keep Manheim Market Report' });
+    undo.focus();
+    await userEvent.keyboard('{Enter}');
+    const message = await screen.findByTestId('undo-message');
+    expect(message.textContent).toBe('Manheim Market Report stays in your subscriptions.');
+    await waitFor(() => expect(screen.queryByTestId('pending-removals')).toBeNull());
+    expect(document.activeElement).toBe(message);
   });
 });

@@ -21,11 +21,10 @@ export function PendingRemovals() {
   const [busy, setBusy] = useState<TSubscriptionCode | null>(null);
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const pending = state.data?.codes ?? [];
-  // Undo's button is busy, then gone with its row: focus goes to the message that reports the
-  // outcome, never to <body> (issue 25).
-  const said = useRef<HTMLParagraphElement>(null);
+  // The Undo pressed is gone with its row: the message that reports the outcome takes the focus.
+  const messageRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
-    if (message) said.current?.focus();
+    if (message) messageRef.current?.focus();
   }, [message]);
 
   const undo = async (code: TSubscriptionCode) => {
@@ -77,7 +76,12 @@ export function PendingRemovals() {
       ) : null}
       <div role={message?.failed ? 'alert' : 'status'}>
         {message ? (
-          <p ref={said} tabIndex={-1} className={message.failed ? 'field__error' : undefined}>
+          <p
+            ref={messageRef}
+            tabIndex={-1}
+            className={message.failed ? 'field__error' : undefined}
+            data-testid="undo-message"
+          >
             {message.text}
           </p>
         ) : null}

@@ -2,10 +2,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link } from '../../../lib/router/router.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
+import { accountFlags } from '@dealerpass/domain/account/status';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import {
   CHANGE_TEXTS,
   chargeTodayText,
+  complimentaryChangeText,
+  monthlyPriceText,
   pendingRemovalsText,
 } from '@dealerpass/domain/messages/ui-texts';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
@@ -19,8 +22,10 @@ import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
+import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { useRequestKey } from '../../../lib/use-request-key.ts';
+import { invalidatePaymentWrites } from '../api/get-payment-history.ts';
 import {
   changeSubscription,
   getSelectionStateQueryOptions,
@@ -40,7 +45,14 @@ const dateText = (iso: string | null) => formatCalendarDate(iso ? parseIsoDate(i
  * so a double click or a repeat applies the change once.
  */
 export default function ChangeSubscriptionsPage() {
-  const { refetch } = useCurrentUser();
+  const { user, refetch } = useCurrentUser();
+  const flags = accountFlags(user);
+  // R10: a pending-cancel account reactivates first; a complimentary one is changed by support.
+  const blockedBy = flags.pendingCancel
+    ? 'pendingCancel'
+    : flags.complimentary
+      ? 'complimentary'
+      : null;
   const queryClient = useQueryClient();
   const state = useSelectionState();
   const now = usePriceClock();
@@ -65,7 +77,7 @@ export default function ChangeSubscriptionsPage() {
   // Nothing left ticked: the rule is shown here, nothing is asked of the server (cancelling is how
   // every subscription stops).
   const noneLeft = shown !== null && codes.length === 0;
-  const preview = useChangePreview(codes, shown !== null && !noneLeft);
+  const preview = useChangePreview(codes, shown !== null && !noneLeft && blockedBy === null);
   // One key per selection until it is answered (R10, decision 031): a double click or a resend
   // of the same selection is the same change; another selection, or the next confirm after an
   // answer, is a new change with a new key.
@@ -108,16 +120,40 @@ export default function ChangeSubscriptionsPage() {
     if (!hasChange || noneLeft || busy) return;
     summary.clear();
     setBusy(true);
+    // The change is computed against the selection this page showed (R10): when another window
+    // changed it since, the server refuses rather than undo that change.
+    const basedOn = {
+      codes: state.data?.current.codes ?? [],
+      pendingRemovals: state.data?.codes ?? [],
+    };
     try {
-      const result = await changeSubscription({ codes, idempotencyKey: keys.keyFor({ codes }) });
+      const result = await changeSubscription({
+        codes: [...codes],
+        idempotencyKey: keys.keyFor({ codes, basedOn }),
+        basedOn,
+      });
       keys.settle(result);
       setApplied(result);
       setSelection(null);
       await queryClient.invalidateQueries({ queryKey: getSelectionStateQueryOptions().queryKey });
+      // An addition's prorated charge is a payment: Payment History shows it without a reload.
+      await invalidatePaymentWrites(queryClient);
       await refetch().catch(() => undefined);
     } catch (failure) {
       keys.settle(failure);
-      summary.show('Your subscriptions were not changed', [{ message: failureMessage(failure) }]);
+      const stale =
+        failure instanceof ApiError && failure.code === ERROR_CODES.CHANGE_SELECTION_STALE;
+      if (stale) {
+        // The page starts again from the account's selection as it is now, for the dealer to
+        // review; the ticks they made are not sent again without a look.
+        setSelection(null);
+        await queryClient.invalidateQueries({
+          queryKey: getSelectionStateQueryOptions().queryKey,
+        });
+      }
+      summary.show(stale ? CHANGE_TEXTS.reviewHeading : 'Your subscriptions were not changed', [
+        { message: failureMessage(failure) },
+      ]);
     } finally {
       setBusy(false);
     }
@@ -136,7 +172,7 @@ export default function ChangeSubscriptionsPage() {
       </p>
       {applied ? (
         <div
-          className="account-notice"
+          className="account-notice account-notice--success"
           role="status"
           data-testid="change-applied"
           tabIndex={-1}
@@ -152,7 +188,18 @@ export default function ChangeSubscriptionsPage() {
         </div>
       ) : null}
       <ErrorSummary {...summary.props} />
-      {state.isPending ? (
+      {blockedBy === 'pendingCancel' ? (
+        <div className="account-notice" data-testid="change-not-allowed">
+          <p>{CHANGE_TEXTS.pendingCancel}</p>
+          <p>
+            <Link to={ACCOUNT_ROUTES.billing}>{CHANGE_TEXTS.reactivateLink}</Link>
+          </p>
+        </div>
+      ) : blockedBy === 'complimentary' ? (
+        <div className="account-notice" data-testid="change-not-allowed">
+          <p>{complimentaryChangeText({ phone: runtimeConfig().supportPhone })}</p>
+        </div>
+      ) : state.isPending ? (
         <p role="status">Loading your subscriptions…</p>
       ) : notAllowed ? (
         <div className="account-notice" role="status" data-testid="change-not-allowed">
@@ -210,6 +257,21 @@ export default function ChangeSubscriptionsPage() {
                         previewData.daysInPeriod,
                       )}
                     </dd>
+                    {previewData.additions.length > 0 ? (
+                      <>
+                        <dt>{CHANGE_TEXTS.additionsHeading}</dt>
+                        <dd data-testid="additions">
+                          <ul className="change-preview__additions">
+                            {previewData.additions.map((addition) => (
+                              <li key={addition.code}>
+                                {nameOf(addition.code)}:{' '}
+                                {monthlyPriceText(addition.monthlyCents, addition.free)}
+                              </li>
+                            ))}
+                          </ul>
+                        </dd>
+                      </>
+                    ) : null}
                     <dt>{CHANGE_TEXTS.nextBill}</dt>
                     <dd data-testid="next-bill">
                       {formatCurrency(previewData.nextBillCents)} on{' '}
@@ -228,12 +290,21 @@ export default function ChangeSubscriptionsPage() {
                     ) : null}
                   </dl>
                 )}
+                {previewData?.cardRequired && hasChange ? (
+                  <p className="account-notice" data-testid="card-required">
+                    {CHANGE_TEXTS.cardRequired}{' '}
+                    <Link to={ACCOUNT_ROUTES.billing}>{CHANGE_TEXTS.addCardLink}</Link>
+                  </p>
+                ) : null}
                 {previewData && !noneLeft && !hasChange && !preview.isFetching ? (
                   <p className="form-note">{CHANGE_TEXTS.noChange}</p>
                 ) : null}
               </div>
               <div className="form-actions">
-                <SubmitButton busy={busy} disabled={!hasChange || noneLeft}>
+                <SubmitButton
+                  busy={busy}
+                  disabled={!hasChange || noneLeft || previewData?.cardRequired === true}
+                >
                   {busy ? CHANGE_TEXTS.confirming : CHANGE_TEXTS.confirm}
                 </SubmitButton>
               </div>

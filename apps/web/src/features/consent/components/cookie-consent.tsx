@@ -73,13 +73,30 @@ export function CookieConsent() {
     return () => window.removeEventListener(OPEN_COOKIE_PREFERENCES, openDialog);
   }, [consent]);
 
+  // After a decision the banner (or the dialog opened from it) is gone with the control that had
+  // the focus: the page's content takes it, and the status below says the choice was saved.
+  const [saved, setSaved] = useState(0);
+  useEffect(() => {
+    if (saved === 0) return;
+    // After the dialog has given the focus back to its opener, when that opener still exists.
+    const timer = window.setTimeout(() => {
+      const active = document.activeElement;
+      if (active === null || active === document.body) document.getElementById('main')?.focus();
+    }, 0);
+    return () => window.clearTimeout(timer);
+  }, [saved]);
+
   const decide = (choice: { functional: boolean; analytics: boolean }) => {
     saveConsent(choice);
     setOpen(false);
+    setSaved((count) => count + 1);
   };
 
   return (
     <>
+      <p className="visually-hidden" role="status" data-testid="cookie-status">
+        {saved > 0 ? 'Your cookie choices have been saved.' : ''}
+      </p>
       {consent === null && !open ? (
         <section className="cookie-banner" aria-labelledby="cookie-banner-title" ref={setBanner}>
           <h2 id="cookie-banner-title" className="cookie-banner__title">

@@ -20,13 +20,9 @@ export default function SignupConfirmationPage() {
       <section className="card signup-confirmation" aria-labelledby="confirmation-heading">
         <h1 id="confirmation-heading">{SIGNUP_CONFIRMATION.heading}</h1>
         <p>
-          {email
-            ? SIGNUP_CONFIRMATION.instruction(email)
-            : 'Please click the verification link in the email we sent you.'}
+          {email ? SIGNUP_CONFIRMATION.instruction(email) : SIGNUP_CONFIRMATION.instructionNoEmail}
         </p>
-        <p className="form-note">
-          The link lets you set your password; then sign in to reach your account.
-        </p>
+        <p className="form-note">{SIGNUP_CONFIRMATION.linkNote}</p>
         <div className="form-actions">
           {/* 001 §2: Close replaces the location with /app/login (a server path). */}
           <Button onClick={() => replacePage(SIGNUP_CONFIRMATION.closeTo)}>
