@@ -178,9 +178,9 @@ export function isPagePath(path: string): boolean {
     return false;
   }
   const lower = decoded.toLowerCase();
-  if (lower === '/api' || lower.startsWith('/api/')) return false;
-  if (lower.startsWith('/assets/') || lower.startsWith('/.well-known/')) return false;
-  if (lower === '/metrics' || lower.startsWith('/metrics/')) return false;
+  for (const prefix of ['/api', '/assets', '/.well-known', '/metrics']) {
+    if (lower === prefix || lower.startsWith(`${prefix}/`)) return false;
+  }
   const last = lower.replace(/\/+$/, '').split('/').pop() ?? '';
   return !/\.[a-z0-9]+$/.test(last);
 }
