@@ -36,6 +36,7 @@ import contactRoutes from './routes/contact/index.ts';
 import devRoutes from './routes/dev/index.ts';
 import healthRoutes from './routes/health/index.ts';
 import metricsRoutes from './routes/metrics/index.ts';
+import wellKnownRoutes from './routes/well-known/index.ts';
 import logRoutes from './routes/log/index.ts';
 import sandboxGatewayRoutes, {
   type SandboxGatewayRoutesOptions,
@@ -238,6 +239,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(healthRoutes);
   if (config.metrics.enabled) await app.register(metricsRoutes);
+  await app.register(wellKnownRoutes);
   await app.register(captchaRoutes);
   await app.register(contactRoutes);
   await app.register(logRoutes);

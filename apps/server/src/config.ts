@@ -129,6 +129,26 @@ const ZEnvSchema = z
       .string()
       .regex(/^[\x21-\x7e]{32,256}$/, 'must be 32 to 256 printable characters without spaces')
       .optional(),
+    SECURITY_CONTACT: z
+      .string()
+      .refine(
+        (value) =>
+          value
+            .split(',')
+            .every((uri) =>
+              /^(mailto:[^\s@]+@[^\s@]+|https:\/\/\S+|tel:\+?[\d-]+)$/.test(uri.trim()),
+            ),
+        'must be mailto:, https:// or tel: URIs separated by commas',
+      )
+      .optional(),
+    SECURITY_TXT_EXPIRES: z.iso.datetime({ offset: true }).optional(),
+    SECURITY_TXT_LANGUAGES: z
+      .string()
+      .regex(
+        /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*(, ?[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*)*$/,
+        'must be language tags separated by commas, such as en, es',
+      )
+      .default('en'),
     CHATWOOT_BASE_URL: z.url({ protocol: /^https?$/ }).optional(),
     CHATWOOT_WEBSITE_TOKEN: z
       .string()
@@ -274,7 +294,18 @@ export interface Config {
   metrics: { enabled: boolean; token: string | undefined };
   /** The OpenAPI description and its reference UI at /api/docs: never on a production server. */
   apiDocs: boolean;
+  /**
+   * `/.well-known/security.txt` (RFC 9116, issue 27 item 6): where to report a vulnerability
+   * (SECURITY_CONTACT, by default the support address), until when the file holds, in which languages.
+   */
+  securityTxt: { contact: string[]; expires: string; preferredLanguages: string };
 }
+
+/**
+ * How long security.txt holds when SECURITY_TXT_EXPIRES is unset, counted from the start: RFC 9116
+ * §2.5.5 recommends less than a year, so a reader never trusts a stale file for long.
+ */
+const SECURITY_TXT_DEFAULT_DAYS = 180;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -380,6 +411,17 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       token: env.METRICS_TOKEN,
     },
     apiDocs: env.APP_ENV !== 'production',
+    securityTxt: {
+      contact: (env.SECURITY_CONTACT ?? `mailto:${env.SUPPORT_EMAIL}`)
+        .split(',')
+        .map((uri) => uri.trim()),
+      expires: new Date(
+        env.SECURITY_TXT_EXPIRES ?? Date.now() + SECURITY_TXT_DEFAULT_DAYS * 86_400_000,
+      ).toISOString(),
+      preferredLanguages: env.SECURITY_TXT_LANGUAGES.split(',')
+        .map((tag) => tag.trim())
+        .join(', '),
+    },
   };
 }
 

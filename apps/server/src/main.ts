@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { openDatabase } from './db/client.ts';
 import { loadEnvFileIfPresent } from './lib/env-file.ts';
 import { deriveKeys, resolveSecret } from './lib/keys.ts';
+import { checkSecretKey } from './services/keys/check-secret-key.ts';
 import { findDemoData, type DemoDataFound } from './services/demo/find-demo-data.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
 import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
@@ -40,6 +41,12 @@ async function main(): Promise<void> {
 
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const secret = await resolveSecret(config.secretKey, config.dataDir);
+  // Issue 27, item 10: a database sealed with another secret is a setting to fix, said in one line.
+  if (!(await checkSecretKey(database.db, deriveKeys(secret).encryption))) {
+    console.error(secretMismatch(config));
+    await database.close();
+    process.exit(78); // EX_CONFIG
+  }
   if (config.seedDemoData) {
     const seeded = await seedDemoData(database.db, {
       now: new Date(),
@@ -114,6 +121,21 @@ async function main(): Promise<void> {
       'SEED_DEMO_DATA is set: this production server runs with the demo accounts and staff members, whose passwords and authenticator secrets are public',
     );
   }
+}
+
+/** What the server says when its secret does not open the database's sealed data (item 10). */
+function secretMismatch(config: {
+  secretKey: string | undefined;
+  dataDir: string;
+  databaseUrl: string | undefined;
+}): string {
+  const database = config.databaseUrl
+    ? 'the database at DATABASE_URL'
+    : `the data folder ${config.dataDir}`;
+  const setting = config.secretKey
+    ? 'SECRET_KEY'
+    : `the secret in ${config.dataDir}/secret.key (no SECRET_KEY set)`;
+  return `Refusing to start: ${setting} does not match the one ${database} was first started with (its sealed data cannot be opened). Start with the original SECRET_KEY (or the original ${config.dataDir}/secret.key), or with an empty database. See README, "Running in production".`;
 }
 
 /** What a production server with demo data says instead of starting (R17). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema.ts';
 import type { MailTransport } from '../src/adapters/mail/mail-transport.ts';
-import { measureBillingRun, UNMATCHED_ROUTE } from '../src/plugins/metrics.ts';
+import { measureBillingRun, PAGE_ROUTE, UNMATCHED_ROUTE } from '../src/plugins/metrics.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
@@ -50,7 +50,7 @@ describe('GET /metrics (docs/decisions/023)', () => {
     await t.app.inject({ method: 'GET', url: '/api/users/userIdTaken/someone%40example.com' });
     await t.app.inject({ method: 'GET', url: '/api/users/userIdTaken/other%40example.com' });
     await t.app.inject({ method: 'GET', url: '/api/users/current' });
-    // Unmatched: an unknown API path (404), and a page path the web app's fallback answers.
+    // Unmatched: an unknown API path (404); a page path the web app's fallback answers.
     await t.app.inject({ method: 'GET', url: '/api/no/such/thing/12345' });
     await t.app.inject({ method: 'GET', url: '/api/no/such/thing/67890' });
     await t.app.inject({ method: 'GET', url: '/no/such/page/24680' });
@@ -76,7 +76,7 @@ describe('GET /metrics (docs/decisions/023)', () => {
     expect(
       sample(
         text,
-        `http_request_duration_seconds_count{method="GET",route="${UNMATCHED_ROUTE}",status_code="200"}`,
+        `http_request_duration_seconds_count{method="GET",route="${PAGE_ROUTE}",status_code="200"}`,
       ),
     ).toBe(1);
     expect(text).not.toContain('someone');
@@ -191,9 +191,9 @@ describe('the metrics token', () => {
     const open = await buildTestApp({ env: PRODUCTION });
     try {
       expect(open.app.routeTable.some((route) => route.url === '/metrics')).toBe(false);
-      // The path is then one the web app's page fallback answers: no metrics in it.
+      // The path is then no page either (issue 27, item 6): a 404, no metrics in it.
       const response = await scrape(open);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.statusCode).toBe(404);
       expect(response.body).not.toContain('process_cpu');
     } finally {
       await open.close();

@@ -170,3 +170,50 @@ describe('a production server and the demo data (R17)', () => {
     }
   }, 90_000);
 });
+
+/**
+ * Issue 27, item 10: a database first started with one secret refuses another at start, in one
+ * line naming the setting, instead of the cipher's stack trace when the provider loads its keys.
+ */
+describe('a data folder started with another secret', () => {
+  let dataDir: string;
+  const start = (extra: Record<string, string>) =>
+    run({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, APP_ENV: 'test', ...extra });
+  const first = Buffer.alloc(32, 1).toString('base64');
+  const other = Buffer.alloc(32, 2).toString('base64');
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dealerpass-secret-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('exits 78 naming SECRET_KEY (or the data folder’s secret.key) and the way out, and starts again with the first', async () => {
+    const original = start({ SECRET_KEY: first });
+    await listening(original);
+    original.child.kill('SIGTERM');
+    expect(await original.exited).toBe(0);
+
+    const wrong = start({ SECRET_KEY: other });
+    expect(await wrong.exited).toBe(78);
+    const lines = wrong
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() && !line.startsWith('oidc-provider WARNING'));
+    expect(lines).toEqual([
+      `Refusing to start: SECRET_KEY does not match the one the data folder ${dataDir} was first started with (its sealed data cannot be opened). Start with the original SECRET_KEY (or the original ${dataDir}/secret.key), or with an empty database. See README, "Running in production".`,
+    ]);
+
+    // Without SECRET_KEY the server makes DATA_DIR/secret.key, which is not the first secret either.
+    const generated = start({});
+    expect(await generated.exited).toBe(78);
+    expect(generated.output()).toContain(
+      `Refusing to start: the secret in ${dataDir}/secret.key (no SECRET_KEY set) does not match`,
+    );
+    expect(generated.output()).not.toMatch(/Decipheriv|at open/);
+
+    const again = start({ SECRET_KEY: first });
+    await listening(again);
+    again.child.kill('SIGTERM');
+    expect(await again.exited).toBe(0);
+  }, 120_000);
+});

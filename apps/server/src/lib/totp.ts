@@ -82,15 +82,20 @@ export function verifyTotp(
   return null;
 }
 
-/** The otpauth:// URI an authenticator app scans (Key Uri Format). */
+/**
+ * The otpauth:// URI an authenticator app scans (Key Uri Format): label and parameters
+ * percent-encoded as RFC 3986 asks (a space is `%20`, never the form encoding's `+`), so the
+ * `issuer` parameter reads exactly as the label's prefix (issue 27, item 9).
+ */
 export function otpauthUri(input: { secret: string; account: string; issuer: string }): string {
-  const label = encodeURIComponent(`${input.issuer}:${input.account}`);
-  const params = new URLSearchParams({
-    secret: input.secret,
-    issuer: input.issuer,
-    algorithm: 'SHA1',
-    digits: String(TOTP_DIGITS),
-    period: String(TOTP_STEP_SECONDS),
-  });
-  return `otpauth://totp/${label}?${params.toString()}`;
+  const label = `${encodeURIComponent(input.issuer)}:${encodeURIComponent(input.account)}`;
+  const params: [string, string][] = [
+    ['secret', input.secret],
+    ['issuer', input.issuer],
+    ['algorithm', 'SHA1'],
+    ['digits', String(TOTP_DIGITS)],
+    ['period', String(TOTP_STEP_SECONDS)],
+  ];
+  const query = params.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
+  return `otpauth://totp/${label}?${query}`;
 }

@@ -6,6 +6,32 @@ import type { BillingRunResult } from '../services/billing/run-billing.ts';
 
 /** The label of every request no route matched: one series, whatever the URL was. */
 export const UNMATCHED_ROUTE = '(unmatched)';
+/**
+ * The label of every file of the built web app: each hashed asset is a route of its own, and a
+ * label per file would add series at every deploy (issue 27, item 5).
+ */
+export const STATIC_ROUTE = '(static)';
+/** The label of the web app's page answered for a path no route matched (its own routes, 001 §2). */
+export const PAGE_ROUTE = '(page)';
+
+/** Requests answered by the web app's page fallback (plugins/web-app.ts marks them). */
+const pageFallbacks = new WeakSet<FastifyRequest>();
+
+/** Marks a request the web app's page fallback answers: its series is {@link PAGE_ROUTE}. */
+export function countAsPage(request: FastifyRequest): void {
+  pageFallbacks.add(request);
+}
+
+/**
+ * prom-client's default gauges that end in `_total`, which the exposition format keeps for
+ * counters (`promtool check metrics` refuses them): each is the sum of the per-type gauge of the
+ * same name without the suffix (`sum(nodejs_active_handles)`), so nothing is lost by leaving them out.
+ */
+const MISNAMED_DEFAULTS = [
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+];
 
 /** Request durations in seconds: most answers take a few milliseconds; a charge can take seconds. */
 const REQUEST_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -22,6 +48,7 @@ function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    for (const name of MISNAMED_DEFAULTS) processRegistry.removeSingleMetric(name);
   }
   return processRegistry;
 }
@@ -190,9 +217,16 @@ export async function measureBillingRun(
   }
 }
 
-/** The matched route's pattern (`/api/signup/detail/update/:leadID/:step`), never the raw URL. */
+/**
+ * The matched route's pattern (`/api/signup/detail/update/:leadID/:step`), never the raw URL; one
+ * fixed label for all the web app's files, one for its page fallback, one for everything else.
+ */
 function routeLabel(request: FastifyRequest): string {
-  return request.routeOptions.url ?? UNMATCHED_ROUTE;
+  if (pageFallbacks.has(request)) return PAGE_ROUTE;
+  const url = request.routeOptions.url;
+  if (url === undefined) return UNMATCHED_ROUTE;
+  // @fastify/static names the file it serves in the route's config.
+  return 'file' in request.routeOptions.config ? STATIC_ROUTE : url;
 }
 
 declare module 'fastify' {

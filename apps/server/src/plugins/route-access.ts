@@ -9,7 +9,7 @@ import {
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { roleAllows, type TStaffRole } from '@dealerpass/domain/staff/roles';
 import { AppError } from '../errors/app-error.ts';
-import { hasBearerToken } from '../lib/bearer-token.ts';
+import { checkBearerToken } from '../lib/bearer-token.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';
 
 /**
@@ -117,8 +117,16 @@ export default fp(
       if (access === undefined || access === 'public') return;
       if (access === 'metrics-token') {
         const token = app.config.metrics.token;
-        if (token === undefined || hasBearerToken(request, token)) return;
-        reply.header('www-authenticate', 'Bearer realm="metrics"');
+        if (token === undefined) return;
+        const check = checkBearerToken(request, token);
+        if (check === 'valid') return;
+        // RFC 6750 §3: no error code when no token came, `invalid_token` when a wrong one did.
+        reply.header(
+          'www-authenticate',
+          check === 'absent'
+            ? 'Bearer realm="metrics"'
+            : 'Bearer realm="metrics", error="invalid_token"',
+        );
         throw new AppError(ERROR_CODES.UNAUTHORIZED);
       }
       if (isStaffAccess(access)) {

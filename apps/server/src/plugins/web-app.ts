@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import type { TPriceTable } from '@dealerpass/domain/prices';
+import { countAsPage } from './metrics.ts';
 import { setPagePolicy } from './security-headers.ts';
 import type { WebDev } from './web-dev.ts';
 
@@ -139,13 +140,7 @@ export default fp(
 
     app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
       const path = request.url.split('?')[0] ?? '';
-      if (
-        path === '/api' ||
-        path.startsWith('/api/') ||
-        // A file the build does not have (an old chunk after a deploy) is missing, not a page.
-        path.startsWith('/assets/') ||
-        (request.method !== 'GET' && request.method !== 'HEAD')
-      ) {
+      if (!isPagePath(path) || (request.method !== 'GET' && request.method !== 'HEAD')) {
         return reply.status(404).send({
           statusCode: 404,
           code: ERROR_CODES.NOT_FOUND,
@@ -153,6 +148,7 @@ export default fp(
           errors: [],
         });
       }
+      countAsPage(request);
       return renderPage(request, reply);
     });
   },
@@ -164,6 +160,29 @@ declare module 'fastify' {
     /** Answers with the web app's page, for server routes whose page is the single-page app. */
     sendAppPage(): FastifyReply;
   }
+}
+
+/**
+ * Whether a path no route matched may be one of the web app's pages, which the app itself sends
+ * on (001 §2: any other path goes to /home). Paths that are no page answer 404 in the error
+ * envelope instead of the page with 200 (issue 27, item 6): the API (`/api`), the build's
+ * assets (an old chunk after a deploy is missing), `/.well-known/` (what we serve there has its
+ * own route), `/metrics` (a production server without METRICS_TOKEN has none) and any path whose
+ * last segment has a file extension (`/favicon.ico`, `/wp-login.php`): no page of the app has one.
+ */
+export function isPagePath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return false;
+  }
+  const lower = decoded.toLowerCase();
+  for (const prefix of ['/api', '/assets', '/.well-known', '/metrics']) {
+    if (lower === prefix || lower.startsWith(`${prefix}/`)) return false;
+  }
+  const last = lower.replace(/\/+$/, '').split('/').pop() ?? '';
+  return !/\.[a-z0-9]+$/.test(last);
 }
 
 /** The build's list of each page's chunks and stylesheets (apps/web/build/page-preloads.ts). */

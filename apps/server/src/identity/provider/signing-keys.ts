@@ -5,7 +5,8 @@ import type { Database } from '../../db/client.ts';
 import { oidcKeys } from '../../db/schema.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 
-const KEY_AAD = 'oidc-signing-key';
+/** What each sealed signing key is bound to (its additional data). */
+export const KEY_AAD = 'oidc-signing-key';
 
 /**
  * The provider's signing keys: created once (RS256, 2048 bits), kept in the database sealed with

@@ -13,6 +13,7 @@ import {
 import { ZTotpCodeRequestSchema } from '@dealerpass/domain/staff/totp';
 import { AppError } from '../../errors/app-error.ts';
 import { CSRF_COOKIE } from '../../plugins/csrf.ts';
+import { CLEAR_SITE_DATA } from '../../plugins/security-headers.ts';
 import { STAFF_LOGIN_CALLBACK_PATH, STAFF_LOGOUT_CALLBACK_PATH } from '../../plugins/identity.ts';
 import { staffOf } from '../../plugins/staff-session.ts';
 import { startLoginTransaction } from '../../services/session/login-transactions.ts';
@@ -37,6 +38,8 @@ const COOKIE_OPTIONS = { path: '/', httpOnly: true, secure: true, sameSite: 'lax
 /** Where the console lands after the provider: it asks for the second factor there. */
 const CONSOLE_HOME = '/admin';
 const SIGN_IN_FAILED = '/admin/signed-out?err=sign-in';
+/** Marks the signed-out page once the browser has been told to clear the site's data. */
+const SIGNED_OUT_MARK = 'cleared';
 
 const sessionAnswer = (staff: StaffSession) => ({
   email: staff.email,
@@ -204,6 +207,22 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         request.log.warn({ err: error }, 'no end-session URL; signing out locally only');
         return { data: { redirectTo: signedOut } };
       }
+    },
+  );
+
+  // Where every staff sign-out ends (the provider's redirect, or ours when only we had a session):
+  // the browser forgets the site's cookies, storage and cache there, on a redirect to the page,
+  // so the page's own CSRF cookie is set after the clearing (issue 27, item 9). A failed sign-in
+  // lands on the page with `err` and clears nothing.
+  app.get(
+    STAFF_LOGOUT_CALLBACK_PATH,
+    { config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } } },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      if ('err' in query || SIGNED_OUT_MARK in query) return reply.sendAppPage();
+      return reply
+        .header('clear-site-data', CLEAR_SITE_DATA)
+        .redirect(`${STAFF_LOGOUT_CALLBACK_PATH}?${SIGNED_OUT_MARK}`, 303);
     },
   );
 

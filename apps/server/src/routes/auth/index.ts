@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import { CSRF_COOKIE } from '../../plugins/csrf.ts';
+import { CLEAR_SITE_DATA } from '../../plugins/security-headers.ts';
 import { LOGIN_CALLBACK_PATH, LOGOUT_CALLBACK_PATHS } from '../../plugins/identity.ts';
 import { sessionOf } from '../../plugins/session.ts';
 import { completeSignIn } from '../../services/session/complete-sign-in.ts';
@@ -15,6 +16,8 @@ import {
 } from '../../services/session/session-store.ts';
 
 const LOGIN_COOKIE = '__Host-dp-login';
+/** The web app's page that says the dealer is signed out (001 §2). */
+const SIGNED_OUT_PAGE = '/authlogout';
 const COOKIE_OPTIONS = { path: '/', httpOnly: true, secure: true, sameSite: 'lax' } as const;
 
 /** Where a failed or refused sign-in lands (the web app explains each `err`). */
@@ -140,13 +143,18 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      return { data: { redirectTo: await signOut(request, reply) } };
+      const redirectTo = await signOut(request, reply);
+      // Signed out here only (no provider to visit): this is the sign-out's last answer of ours.
+      if (redirectTo === SIGNED_OUT_PAGE) reply.header('clear-site-data', CLEAR_SITE_DATA);
+      return { data: { redirectTo } };
     },
   );
 
+  // The provider sends the browser here once it has ended its own session: the end of sign-out,
+  // where the browser may forget the site's cookies, storage and cache (issue 27, item 9).
   for (const path of Object.values(LOGOUT_CALLBACK_PATHS)) {
     app.get(path, { config: { access: 'public' } }, async (_request, reply) =>
-      reply.redirect('/authlogout', 303),
+      reply.header('clear-site-data', CLEAR_SITE_DATA).redirect(SIGNED_OUT_PAGE, 303),
     );
   }
 
@@ -154,9 +162,9 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
   async function signOut(request: FastifyRequest, reply: FastifyReply): Promise<string> {
     const rawId = app.readSessionCookie(request);
     app.setSessionCookie(reply, null);
-    if (!rawId) return '/authlogout';
+    if (!rawId) return SIGNED_OUT_PAGE;
     const ended = await endSession(app.db, hashSessionId(rawId), app.now(), app.keys.encryption);
-    if (!ended) return '/authlogout';
+    if (!ended) return SIGNED_OUT_PAGE;
     await rp
       .revoke(ended.tokens)
       .catch((error: unknown) => request.log.warn({ err: error }, 'token revocation failed'));
@@ -168,7 +176,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       });
     } catch (error) {
       request.log.warn({ err: error }, 'no end-session URL; signing out locally only');
-      return '/authlogout';
+      return SIGNED_OUT_PAGE;
     }
   }
 };
