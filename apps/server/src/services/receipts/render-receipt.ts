@@ -137,7 +137,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
     page.text(x, at(top), value, { color: INK, ...style });
   const label = (x: number, top: number, value: string, style: ITextStyle = {}) =>
     text(x, top, value.toUpperCase(), {
-      font: 'Helvetica-Bold',
+      font: 'Sans-Bold',
       size: 7.5,
       color: MUTED,
       ...style,
@@ -148,11 +148,11 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   // Header: company and support line on the left, "Receipt" with its date and id on the right.
   page.fillRect(0, at(10), page.width, 10, ACCENT);
   const { company, account, dealership } = receipt;
-  text(LEFT, 70, company.name, { font: 'Helvetica-Bold', size: 22, color: ACCENT, maxWidth: 300 });
+  text(LEFT, 70, company.name, { font: 'Sans-Bold', size: 22, color: ACCENT, maxWidth: 300 });
   text(LEFT, 88, `Support ${company.supportPhone}`, { size: 9, color: MUTED, maxWidth: 250 });
   const { refund } = receipt;
   text(RIGHT, 70, refund ? 'Refund receipt' : 'Receipt', {
-    font: 'Helvetica-Bold',
+    font: 'Sans-Bold',
     size: 22,
     align: 'right',
   });
@@ -177,7 +177,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   // Who paid, and for which dealership.
   const columnWidth = MIDDLE - LEFT - 24;
   label(LEFT, 146, 'Billed to');
-  text(LEFT, 162, account.name, { font: 'Helvetica-Bold', size: 11, maxWidth: columnWidth });
+  text(LEFT, 162, account.name, { font: 'Sans-Bold', size: 11, maxWidth: columnWidth });
   text(LEFT, 177, account.email, { size: 10, maxWidth: columnWidth, minSize: 7 });
   text(LEFT, 192, `DealerPass user ID ${account.dealerpassUserId}`, {
     size: 10,
@@ -186,7 +186,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   });
   label(MIDDLE, 146, 'Dealership');
   text(MIDDLE, 162, dealership.name, {
-    font: 'Helvetica-Bold',
+    font: 'Sans-Bold',
     size: 11,
     maxWidth: RIGHT - MIDDLE,
   });
@@ -241,9 +241,9 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   });
   text(LEFT, top + 32, `Paid on ${displayDate(receipt.paymentDate)}`);
   rule(top + 28, RULE, totalsLabelX - 70, RIGHT);
-  text(totalsLabelX, top + 47, 'Total', { font: 'Helvetica-Bold', size: 12, align: 'right' });
+  text(totalsLabelX, top + 47, 'Total', { font: 'Sans-Bold', size: 12, align: 'right' });
   text(RIGHT - 8, top + 47, formatCurrency(receipt.totalCents), {
-    font: 'Helvetica-Bold',
+    font: 'Sans-Bold',
     size: 12,
     align: 'right',
   });
@@ -251,7 +251,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
     drawRefund(refund, top + 47);
   } else {
     text(LEFT, top + 47, `Amount paid ${formatCurrency(receipt.totalCents)}`, {
-      font: 'Helvetica-Bold',
+      font: 'Sans-Bold',
     });
   }
 
@@ -272,14 +272,14 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
       });
       line += 15;
     }
-    text(totalsLabelX, line, 'Refunded', { font: 'Helvetica-Bold', size: 12, align: 'right' });
+    text(totalsLabelX, line, 'Refunded', { font: 'Sans-Bold', size: 12, align: 'right' });
     text(RIGHT - 8, line, formatCurrency(-given.amountCents), {
-      font: 'Helvetica-Bold',
+      font: 'Sans-Bold',
       size: 12,
       align: 'right',
     });
     text(LEFT, line, `Amount refunded ${formatCurrency(given.amountCents)}`, {
-      font: 'Helvetica-Bold',
+      font: 'Sans-Bold',
     });
     text(
       LEFT,
@@ -292,7 +292,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   // Footer.
   rule(FOOTER_TOP);
   text(page.width / 2, FOOTER_TOP + 20, `Thank you for choosing ${company.name}.`, {
-    font: 'Helvetica-Bold',
+    font: 'Sans-Bold',
     size: 10,
     align: 'center',
   });
