@@ -67,13 +67,16 @@ function streamText(objects: Record<string, IObject>, ref: TValue): string {
 describe('receipt PDF accessibility and archiving (decision 039)', () => {
   const receipt = sampleReceipt({});
   const pdf = renderReceiptPdf(receipt);
-  const { objects, file } = readObjects(pdf);
-  const catalog = Object.values(objects)
-    .map((o) => o.value)
-    .find((v) => (v as Record<string, TValue> | undefined)?.['/Type'] === '/Catalog') as Record<
-    string,
-    TValue
-  >;
+  let objects: Record<string, IObject> = {};
+  let file = '';
+  let catalog: Record<string, TValue> = {};
+  // After the top-level beforeAll: the tools are there and the scratch folder exists.
+  beforeAll(() => {
+    ({ objects, file } = readObjects(pdf));
+    catalog = Object.values(objects)
+      .map((o) => o.value as Record<string, TValue> | undefined)
+      .find((v) => v?.['/Type'] === '/Catalog')!;
+  });
 
   it('has a catalog with /Lang, /MarkInfo, a structure tree and a displayed title', () => {
     expect(catalog['/Lang']).toBe('u:en-US');
