@@ -11,8 +11,12 @@ interface ITable {
   length: number;
 }
 
-/** Tables a PDF viewer needs to draw a TrueType font program (PDF 1.7 §9.9); the rest is dropped. */
-const KEPT_TABLES = ['OS/2', 'cmap', 'cvt ', 'fpgm', 'glyf', 'head', 'hhea', 'hmtx', 'loca', 'maxp', 'name', 'post', 'prep'];
+/**
+ * Tables a PDF viewer needs to draw a TrueType font program (PDF 1.7 §9.9); the rest is dropped.
+ * So are the hinting programs (cvt, fpgm, prep and each glyph's instructions): they are most of
+ * Liberation's bytes, and readers draw receipts well without them (decision 039).
+ */
+const KEPT_TABLES = ['OS/2', 'cmap', 'glyf', 'head', 'hhea', 'hmtx', 'loca', 'maxp', 'name', 'post'];
 
 // Composite glyph flags (OpenType 'glyf').
 const ARG_1_AND_2_ARE_WORDS = 0x0001;
@@ -20,6 +24,7 @@ const WE_HAVE_A_SCALE = 0x0008;
 const MORE_COMPONENTS = 0x0020;
 const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
 const WE_HAVE_A_TWO_BY_TWO = 0x0080;
+const WE_HAVE_INSTRUCTIONS = 0x0100;
 
 export class TrueTypeFont {
   readonly postScriptName: string;
@@ -166,16 +171,8 @@ export class TrueTypeFont {
       all.add(glyph);
       const body = this.#glyph(glyph);
       if (body.length < 10 || body.readInt16BE(0) >= 0) continue; // empty or simple
-      let at = 10;
-      for (;;) {
-        const flags = body.readUInt16BE(at);
-        const component = body.readUInt16BE(at + 2);
+      for (const component of composite(body).components) {
         if (!all.has(component)) pending.push(component);
-        at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
-        if (flags & WE_HAVE_A_SCALE) at += 2;
-        else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) at += 4;
-        else if (flags & WE_HAVE_A_TWO_BY_TWO) at += 8;
-        if (!(flags & MORE_COMPONENTS)) break;
       }
     }
     return all;
@@ -191,7 +188,7 @@ export class TrueTypeFont {
     for (let glyph = 0; glyph < glyphCount; glyph++) {
       loca.writeUInt32BE(size, glyph * 4);
       if (!kept.has(glyph)) continue;
-      const body = this.#glyph(glyph);
+      const body = withoutInstructions(this.#glyph(glyph));
       bodies.push(body);
       size += body.length;
       if (size % 4 !== 0) {
@@ -260,4 +257,42 @@ function checksum(data: Buffer, start: number, length: number): number {
   const end = start + Math.ceil(length / 4) * 4;
   for (let at = start; at < end; at += 4) sum = (sum + data.readUInt32BE(at)) >>> 0;
   return sum;
+}
+
+/** A composite glyph's components and where its component records end. */
+function composite(body: Buffer): { components: number[]; end: number; lastFlagsAt: number[] } {
+  const components: number[] = [];
+  const flagsAt: number[] = [];
+  let at = 10;
+  for (;;) {
+    const flags = body.readUInt16BE(at);
+    flagsAt.push(at);
+    components.push(body.readUInt16BE(at + 2));
+    at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
+    if (flags & WE_HAVE_A_SCALE) at += 2;
+    else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) at += 4;
+    else if (flags & WE_HAVE_A_TWO_BY_TWO) at += 8;
+    if (!(flags & MORE_COMPONENTS)) break;
+  }
+  return { components, end: at, lastFlagsAt: flagsAt };
+}
+
+/** A glyph with its hinting instructions removed (the outline is unchanged). */
+function withoutInstructions(body: Buffer): Buffer {
+  if (body.length < 10) return body;
+  const contours = body.readInt16BE(0);
+  if (contours < 0) {
+    const { end, lastFlagsAt } = composite(body);
+    const out = Buffer.from(body.subarray(0, end));
+    for (const at of lastFlagsAt) out.writeUInt16BE(out.readUInt16BE(at) & ~WE_HAVE_INSTRUCTIONS, at);
+    return out;
+  }
+  const lengthAt = 10 + contours * 2;
+  const instructions = body.readUInt16BE(lengthAt);
+  if (instructions === 0) return body;
+  const out = Buffer.alloc(body.length - instructions);
+  body.copy(out, 0, 0, lengthAt);
+  // out[lengthAt…lengthAt+1] stays 0: no instructions.
+  body.copy(out, lengthAt + 2, lengthAt + 2 + instructions);
+  return out;
 }
