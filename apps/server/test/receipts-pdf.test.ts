@@ -216,11 +216,12 @@ describe('PDF writer', () => {
     page.line(72, 670, 540, 670);
     page.text(72, 650, 'Three');
     expect(page.content()).toBe(
-      'BT /P <</MCID 0>> BDC /F1 10 Tf /CS0 cs 0 0 0 sc 72 700 Td (One) Tj EMC\n' +
+      '/CS0 cs /CS0 CS\n' +
+        'BT /P <</MCID 0>> BDC /F1 10 Tf 0 0 0 sc 72 700 Td (One) Tj EMC\n' +
         '/P <</MCID 1>> BDC 0 -20 Td (Two) Tj EMC\n' +
-        '/P <</MCID 2>> BDC /F2 10 Tf /CS0 cs 0.5 0 0 sc 128 0 Td (Bold) Tj EMC\n' +
-        'ET\n/Artifact BMC q 0.5 w /CS0 CS 0 0 0 SC 72 670 m 540 670 l S Q EMC\n' +
-        'BT /P <</MCID 3>> BDC /F1 10 Tf /CS0 cs 0 0 0 sc 72 650 Td (Three) Tj EMC\nET\n',
+        '/P <</MCID 2>> BDC /F2 10 Tf 0.5 0 0 sc 128 0 Td (Bold) Tj EMC\n' +
+        'ET\n/Artifact BMC q 0.5 w 0 0 0 SC 72 670 m 540 670 l S Q EMC\n' +
+        'BT /P <</MCID 3>> BDC /F1 10 Tf 0 0 0 sc 72 650 Td (Three) Tj EMC\nET\n',
     );
   });
 

@@ -77,12 +77,12 @@ export function pdfNumber(value: number): string {
 
 const colors = new WeakMap<TRgb, readonly [string, string]>();
 
-/** Operators that set the fill (or stroke) colour in the page's colour space CS0. */
+/** Operators that set the fill (or stroke) colour; content() selects CS0 for both once. */
 function color(rgb: TRgb, stroke = false): string {
   let written = colors.get(rgb);
   if (written === undefined) {
     const components = `${pdfNumber(rgb[0])} ${pdfNumber(rgb[1])} ${pdfNumber(rgb[2])}`;
-    written = [`/CS0 cs ${components} sc`, `/CS0 CS ${components} SC`];
+    written = [`${components} sc`, `${components} SC`];
     colors.set(rgb, written);
   }
   return written[stroke ? 1 : 0];
@@ -231,8 +231,11 @@ export class PdfPage {
       `${pdfNumber(width)} ${pdfNumber(height)} re f Q EMC\n`;
   }
 
-  /** The page's content stream (ASCII). */
+  /**
+   * The page's content stream (ASCII). It selects CS0 for fill and stroke once, first: every q…Q
+   * restores that state, so colours are then set with sc/SC alone.
+   */
   content(): string {
-    return this.#inText ? `${this.#content}ET\n` : this.#content;
+    return `/CS0 cs /CS0 CS\n${this.#content}${this.#inText ? 'ET\n' : ''}`;
   }
 }

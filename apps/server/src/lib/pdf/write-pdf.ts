@@ -278,40 +278,42 @@ export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOption
   // Uncompressed, so tools that look for the packet by scanning the file find it.
   objects[METADATA - 1] = { entries: '/Type /Metadata /Subtype /XML', data: xmpPacket(info) };
 
-  const chunks: Buffer[] = [Buffer.from(HEADER, 'latin1')];
+  // Dictionaries are latin1 text, one char per byte: runs of them are joined as one string and
+  // turned into bytes once (a receipt has some 90 objects), offsets counted in chars.
+  const chunks: Buffer[] = [];
   const offsets: number[] = [];
-  let offset = chunks[0]!.length;
-  const push = (chunk: Buffer) => {
-    chunks.push(chunk);
-    offset += chunk.length;
+  let text = HEADER;
+  let offset = 0;
+  const flush = () => {
+    chunks.push(Buffer.from(text, 'latin1'));
+    offset += text.length;
+    text = '';
   };
   objects.forEach((body, index) => {
-    offsets.push(offset);
+    offsets.push(offset + text.length);
     const number = index + 1;
     if (typeof body === 'string') {
-      push(Buffer.from(`${number} 0 obj\n${body}\nendobj\n`, 'latin1'));
+      text += `${number} 0 obj\n${body}\nendobj\n`;
     } else {
       const entries = body.entries === '' ? '' : ` ${body.entries}`;
-      push(
-        Buffer.from(
-          `${number} 0 obj\n<< /Length ${body.data.length}${entries} >>\nstream\n`,
-          'latin1',
-        ),
-      );
-      push(body.data);
-      push(Buffer.from('\nendstream\nendobj\n', 'latin1'));
+      text += `${number} 0 obj\n<< /Length ${body.data.length}${entries} >>\nstream\n`;
+      flush();
+      chunks.push(body.data);
+      offset += body.data.length;
+      text = '\nendstream\nendobj\n';
     }
   });
 
   // The file identifier is a digest of what the file says (its content as stored, which is
   // smaller than inflated), so it too is deterministic.
   const id = createHash('md5').update(content.data).update(infoBody).digest('hex').toUpperCase();
-  const xrefOffset = offset;
+  const xrefOffset = offset + text.length;
   let tail = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
   for (const at of offsets) tail += `${String(at).padStart(10, '0')} 00000 n \n`;
   tail +=
     `trailer\n<< /Size ${objects.length + 1} /Root ${CATALOG} 0 R /Info ${INFO} 0 R ` +
     `/ID [<${id}> <${id}>] >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
-  push(Buffer.from(tail, 'latin1'));
+  text += tail;
+  flush();
   return Buffer.concat(chunks, offset);
 }
