@@ -43,7 +43,13 @@ function readObjects(pdf: Buffer): { file: string; objects: Record<string, IObje
   expect(check.status).toBe(0);
   const json = spawnSync(
     QPDF,
-    ['--json=2', '--json-key=qpdf', '--json-stream-data=inline', '--decode-level=generalized', file],
+    [
+      '--json=2',
+      '--json-key=qpdf',
+      '--json-stream-data=inline',
+      '--decode-level=generalized',
+      file,
+    ],
     { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
   );
   expect(json.status).toBe(0);
@@ -114,7 +120,10 @@ describe('receipt PDF accessibility and archiving (decision 039)', () => {
       receipt.lines.length * 3,
     );
     // MCIDs in tree order are 0, 1, 2…: the structure's order is the drawing order.
-    const mcids = tree.map((line) => /(\d+)$/.exec(line)?.[1]).filter(Boolean).map(Number);
+    const mcids = tree
+      .map((line) => /(\d+)$/.exec(line)?.[1])
+      .filter(Boolean)
+      .map(Number);
     expect(mcids).toEqual(mcids.map((_, i) => i));
 
     // Every MCID the content stream marks is in the tree, and the parent tree maps it back.

@@ -16,7 +16,18 @@ interface ITable {
  * So are the hinting programs (cvt, fpgm, prep and each glyph's instructions): they are most of
  * Liberation's bytes, and readers draw receipts well without them (decision 039).
  */
-const KEPT_TABLES = ['OS/2', 'cmap', 'glyf', 'head', 'hhea', 'hmtx', 'loca', 'maxp', 'name', 'post'];
+const KEPT_TABLES = [
+  'OS/2',
+  'cmap',
+  'glyf',
+  'head',
+  'hhea',
+  'hmtx',
+  'loca',
+  'maxp',
+  'name',
+  'post',
+];
 
 // Composite glyph flags (OpenType 'glyf').
 const ARG_1_AND_2_ARE_WORDS = 0x0001;
@@ -63,7 +74,9 @@ export class TrueTypeFont {
     const loca = this.#table('loca');
     for (let i = 0; i <= glyphCount; i++) {
       this.#glyphStarts.push(
-        longLoca ? data.readUInt32BE(loca.offset + i * 4) : data.readUInt16BE(loca.offset + i * 2) * 2,
+        longLoca
+          ? data.readUInt32BE(loca.offset + i * 4)
+          : data.readUInt16BE(loca.offset + i * 2) * 2,
       );
     }
     const hhea = this.#table('hhea');
@@ -104,7 +117,9 @@ export class TrueTypeFont {
       const platform = data.readUInt16BE(at);
       const start = strings + data.readUInt16BE(at + 10);
       const bytes = data.subarray(start, start + data.readUInt16BE(at + 8));
-      return platform === 3 ? Buffer.from(bytes).swap16().toString('utf16le') : bytes.toString('latin1');
+      return platform === 3
+        ? Buffer.from(bytes).swap16().toString('utf16le')
+        : bytes.toString('latin1');
     }
     throw new Error('font has no PostScript name');
   }
@@ -284,7 +299,8 @@ function withoutInstructions(body: Buffer): Buffer {
   if (contours < 0) {
     const { end, lastFlagsAt } = composite(body);
     const out = Buffer.from(body.subarray(0, end));
-    for (const at of lastFlagsAt) out.writeUInt16BE(out.readUInt16BE(at) & ~WE_HAVE_INSTRUCTIONS, at);
+    for (const at of lastFlagsAt)
+      out.writeUInt16BE(out.readUInt16BE(at) & ~WE_HAVE_INSTRUCTIONS, at);
     return out;
   }
   const lengthAt = 10 + contours * 2;
