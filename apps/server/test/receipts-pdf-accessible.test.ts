@@ -194,3 +194,29 @@ describe('receipt PDF accessibility and archiving (decision 039)', () => {
     expect(pdf.toString('latin1')).not.toMatch(/ (rg|RG)\n?/);
   });
 });
+
+describe("a refund's receipt", () => {
+  it('is tagged the same way, its heading saying it is a refund', () => {
+    const receipt = sampleReceipt({});
+    const pdf = renderReceiptPdf({
+      ...receipt,
+      refund: {
+        refundId: 're_0001',
+        refundDate: '2025-10-20',
+        amountCents: 3_000,
+        earlierRefundsCents: 1_000,
+      },
+    });
+    const { objects } = readObjects(pdf);
+    const values = Object.values(objects).map((o) => o.value as Record<string, TValue> | undefined);
+    const h1 = values.filter((v) => v?.['/S'] === '/H1');
+    expect(h1).toHaveLength(1);
+    const page = values.find((v) => v?.['/Type'] === '/Page')!;
+    const content = streamText(objects, page['/Contents']!);
+    const mcid = h1[0]!['/K'] as number;
+    expect(content).toMatch(
+      new RegExp(`/H1 <</MCID ${mcid}>> BDC [^\\n]*\\(Refund receipt\\) Tj EMC`),
+    );
+    expect(values.filter((v) => v?.['/Type'] === '/Font')).toHaveLength(2);
+  });
+});
