@@ -1,57 +1,46 @@
 /**
- * Advance widths of the two standard fonts we use, in 1/1000 em, per WinAnsi byte 0x20–0xFF
- * (Adobe's published metrics for Helvetica and Helvetica-Bold). Needed to right-align amounts
- * and to shorten text that would not fit; the fonts themselves come with every PDF reader.
- * 0 marks codes WinAnsi leaves undefined (toWinAnsi never produces them).
+ * The two fonts every PDF we write embeds (decision 039): Liberation Sans regular and bold,
+ * shipped in fonts/ so no machine needs them installed. They are metrically compatible with
+ * Helvetica/Arial. Widths are read from the fonts themselves, in 1/1000 em per WinAnsi byte
+ * 0x20–0xFF, so what we measure for alignment and shortening is what the reader draws, and the
+ * /Widths we declare match the font program (PDF/A-2, ISO 19005-2 §6.2.11.5).
  */
-import { toWinAnsi } from './win-ansi.ts';
+import { TrueTypeFont } from './true-type.ts';
+import { toWinAnsi, winAnsiToUnicode } from './win-ansi.ts';
 
-export type TPdfFont = 'Helvetica' | 'Helvetica-Bold';
+export type TPdfFont = 'Sans' | 'Sans-Bold';
 
-// prettier-ignore
-const HELVETICA = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, // 0x20
-  556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556, // 0x30
-  1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778, // 0x40
-  667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, // 0x50
-  333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, // 0x60
-  556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584, 0, // 0x70
-  556, 0, 222, 556, 333, 1000, 556, 556, 333, 1000, 667, 333, 1000, 0, 611, 0, // 0x80
-  0, 222, 222, 333, 333, 350, 556, 1000, 333, 1000, 500, 333, 944, 0, 500, 667, // 0x90
-  278, 333, 556, 556, 556, 556, 260, 556, 333, 737, 370, 556, 584, 333, 737, 333, // 0xA0
-  400, 584, 333, 333, 333, 556, 537, 278, 333, 333, 365, 556, 834, 834, 834, 611, // 0xB0
-  667, 667, 667, 667, 667, 667, 1000, 722, 667, 667, 667, 667, 278, 278, 278, 278, // 0xC0
-  722, 722, 778, 778, 778, 778, 778, 584, 778, 722, 722, 722, 722, 667, 667, 611, // 0xD0
-  556, 556, 556, 556, 556, 556, 889, 500, 556, 556, 556, 556, 278, 278, 278, 278, // 0xE0
-  556, 556, 556, 556, 556, 556, 556, 584, 611, 556, 556, 556, 556, 500, 556, 500, // 0xF0
-];
+export interface IEmbeddedFont {
+  program: TrueTypeFont;
+  /** Advance widths in 1/1000 em for bytes 0x20–0xFF; 0 for codes WinAnsi leaves unassigned. */
+  widths: readonly number[];
+  /** Glyph id per byte 0x20–0xFF (0 when the font lacks the character). */
+  glyphs: readonly number[];
+}
 
-// prettier-ignore
-const HELVETICA_BOLD = [
-  278, 333, 474, 556, 556, 889, 722, 238, 333, 333, 389, 584, 278, 333, 278, 278, // 0x20
-  556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 333, 333, 584, 584, 584, 611, // 0x30
-  975, 722, 722, 722, 722, 667, 611, 778, 722, 278, 556, 722, 611, 833, 722, 778, // 0x40
-  667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 333, 278, 333, 584, 556, // 0x50
-  333, 556, 611, 556, 611, 556, 333, 611, 611, 278, 278, 556, 278, 889, 611, 611, // 0x60
-  611, 611, 389, 556, 333, 611, 556, 778, 556, 556, 500, 389, 280, 389, 584, 0, // 0x70
-  556, 0, 278, 556, 500, 1000, 556, 556, 333, 1000, 667, 333, 1000, 0, 611, 0, // 0x80
-  0, 278, 278, 500, 500, 350, 556, 1000, 333, 1000, 556, 333, 944, 0, 500, 667, // 0x90
-  278, 333, 556, 556, 556, 556, 280, 556, 333, 737, 370, 556, 584, 333, 737, 333, // 0xA0
-  400, 584, 333, 333, 333, 611, 556, 278, 333, 333, 365, 556, 834, 834, 834, 611, // 0xB0
-  722, 722, 722, 722, 722, 722, 1000, 722, 667, 667, 667, 667, 278, 278, 278, 278, // 0xC0
-  722, 722, 778, 778, 778, 778, 778, 584, 778, 722, 722, 722, 722, 667, 667, 611, // 0xD0
-  556, 556, 556, 556, 556, 556, 889, 556, 556, 556, 556, 556, 278, 278, 278, 278, // 0xE0
-  611, 611, 611, 611, 611, 611, 611, 584, 611, 611, 611, 611, 611, 556, 611, 556, // 0xF0
-];
+function load(file: string): IEmbeddedFont {
+  const program = TrueTypeFont.fromFile(new URL(`./fonts/${file}`, import.meta.url));
+  const widths: number[] = [];
+  const glyphs: number[] = [];
+  for (let byte = 0x20; byte <= 0xff; byte++) {
+    const unicode = winAnsiToUnicode(byte);
+    const glyph = unicode === undefined ? 0 : program.glyphOf(unicode);
+    glyphs.push(glyph);
+    widths.push(
+      unicode === undefined ? 0 : Math.round((program.advance(glyph) * 1000) / program.unitsPerEm),
+    );
+  }
+  return { program, widths, glyphs };
+}
 
-const WIDTHS: Record<TPdfFont, readonly number[]> = {
-  Helvetica: HELVETICA,
-  'Helvetica-Bold': HELVETICA_BOLD,
+export const FONTS: Readonly<Record<TPdfFont, IEmbeddedFont>> = {
+  Sans: load('LiberationSans-Regular.ttf'),
+  'Sans-Bold': load('LiberationSans-Bold.ttf'),
 };
 
 /** Width in points of WinAnsi bytes (as made by toWinAnsi) set in `font` at `size`. */
 export function winAnsiWidth(bytes: string, font: TPdfFont, size: number): number {
-  const widths = WIDTHS[font];
+  const widths = FONTS[font].widths;
   let units = 0;
   for (let i = 0; i < bytes.length; i++) units += widths[bytes.charCodeAt(i) - 0x20] ?? 0;
   return (units * size) / 1000;

@@ -1,6 +1,10 @@
 /**
- * One PDF page and what we draw on it: text in the two standard Helvetica fonts, straight rules
- * and filled rectangles. Coordinates are PDF points from the page's bottom-left corner.
+ * One PDF page and what we draw on it: text in the two embedded fonts, straight rules and filled
+ * rectangles. Coordinates are PDF points from the page's bottom-left corner. The page is tagged
+ * (PDF/UA-1, decision 039): every line of text is a marked-content sequence with its own MCID
+ * and a structure element (H1, P, TH, TD…) added in drawing order, which is the reading order;
+ * rules and rectangles are artifacts. Colours are in the CIE-based colour space CS0 (write-pdf.ts)
+ * so the file needs no output intent for PDF/A.
  */
 import { winAnsiWidth, type TPdfFont } from './font-metrics.ts';
 import { toWinAnsi } from './win-ansi.ts';
@@ -13,9 +17,23 @@ export const BLACK: TRgb = [0, 0, 0];
 
 /** Resource names of the fonts in every page we write (write-pdf.ts declares them). */
 export const FONT_RESOURCES: Readonly<Record<TPdfFont, string>> = {
-  Helvetica: 'F1',
-  'Helvetica-Bold': 'F2',
+  Sans: 'F1',
+  'Sans-Bold': 'F2',
 };
+
+/** Structure types a line of text can be (PDF 1.7 §14.8.4). */
+export type TTextTag = 'H1' | 'H2' | 'P' | 'TH' | 'TD';
+/** Structure types that group other elements. */
+export type TGroupTag = 'Document' | 'Table' | 'TR' | 'Div';
+
+export interface IStructElement {
+  tag: TTextTag | TGroupTag;
+  /** The marked-content id of a text element's line; undefined for a group. */
+  mcid?: number;
+  /** A header cell's scope (PDF/UA-1 needs table headers to say what they head). */
+  scope?: 'Column' | 'Row';
+  children: IStructElement[];
+}
 
 export interface ITextStyle {
   font?: TPdfFont;
@@ -27,6 +45,10 @@ export interface ITextStyle {
   maxWidth?: number;
   /** The smallest size wide text may shrink to (default: no shrinking). */
   minSize?: number;
+  /** The line's structure element (default P). */
+  tag?: TTextTag;
+  /** For a TH: what it heads (default Column). */
+  scope?: 'Column' | 'Row';
 }
 
 export interface IStrokeStyle {
@@ -53,15 +75,17 @@ export function pdfNumber(value: number): string {
   return `${sign}${whole}.${fraction < 10 ? '0' : ''}${fraction}`;
 }
 
-const colors = new WeakMap<TRgb, string>();
+const colors = new WeakMap<TRgb, readonly [string, string]>();
 
-function color(rgb: TRgb): string {
+/** Operators that set the fill (or stroke) colour; content() selects CS0 for both once. */
+function color(rgb: TRgb, stroke = false): string {
   let written = colors.get(rgb);
   if (written === undefined) {
-    written = `${pdfNumber(rgb[0])} ${pdfNumber(rgb[1])} ${pdfNumber(rgb[2])}`;
+    const components = `${pdfNumber(rgb[0])} ${pdfNumber(rgb[1])} ${pdfNumber(rgb[2])}`;
+    written = [`${components} sc`, `${components} SC`];
     colors.set(rgb, written);
   }
-  return written;
+  return written[stroke ? 1 : 0];
 }
 
 /** A coordinate as it is written: rounded to hundredths, like pdfNumber. */
@@ -107,6 +131,15 @@ export class PdfPage {
   #fill = '';
   #lineX = 0;
   #lineY = 0;
+  #mcid = 0;
+  /** The structure tree's root; text elements go into the innermost open group. */
+  readonly structure: IStructElement = { tag: 'Document', children: [] };
+  #open: IStructElement[] = [this.structure];
+  /** Which WinAnsi bytes each font drew: the embedded subsets and ToUnicode maps hold these. */
+  readonly used: Readonly<Record<TPdfFont, Uint8Array>> = {
+    Sans: new Uint8Array(256),
+    'Sans-Bold': new Uint8Array(256),
+  };
 
   constructor(size: { width: number; height: number } = US_LETTER) {
     this.width = size.width;
@@ -115,7 +148,7 @@ export class PdfPage {
 
   /** Draws one line of text with its baseline at y; returns the width drawn. */
   text(x: number, y: number, text: string, style: ITextStyle = {}): number {
-    const font = style.font ?? 'Helvetica';
+    const font = style.font ?? 'Sans';
     let size = style.size ?? 10;
     let bytes = toWinAnsi(text);
     let width = winAnsiWidth(bytes, font, size);
@@ -138,22 +171,42 @@ export class PdfPage {
       this.#lineX = 0;
       this.#lineY = 0;
     }
+    const used = this.used[font];
+    for (let i = 0; i < bytes.length; i++) used[bytes.charCodeAt(i)] = 1;
+    const tag = style.tag ?? 'P';
+    const mcid = this.#mcid++;
+    const element: IStructElement = { tag, mcid, children: [] };
+    if (tag === 'TH') element.scope = style.scope ?? 'Column';
+    this.#open.at(-1)!.children.push(element);
+    ops += `/${tag} <</MCID ${mcid}>> BDC `;
     const fontSet = `/${FONT_RESOURCES[font]} ${pdfNumber(size)} Tf `;
     if (fontSet !== this.#font) {
       ops += fontSet;
       this.#font = fontSet;
     }
-    const fill = `${color(style.color ?? BLACK)} rg `;
+    const fill = `${color(style.color ?? BLACK)} `;
     if (fill !== this.#fill) {
       ops += fill;
       this.#fill = fill;
     }
     this.#content +=
       `${ops}${pdfNumber(left - this.#lineX)} ${pdfNumber(top - this.#lineY)} Td ` +
-      `(${escapePdfString(bytes)}) Tj\n`;
+      `(${escapePdfString(bytes)}) Tj EMC\n`;
     this.#lineX = left;
     this.#lineY = top;
     return width;
+  }
+
+  /** Draws what `draw` draws inside a grouping structure element (a table, a row). */
+  group(tag: TGroupTag, draw: () => void): void {
+    const element: IStructElement = { tag, children: [] };
+    this.#open.at(-1)!.children.push(element);
+    this.#open.push(element);
+    try {
+      draw();
+    } finally {
+      this.#open.pop();
+    }
   }
 
   #endText(): void {
@@ -166,20 +219,23 @@ export class PdfPage {
   line(x1: number, y1: number, x2: number, y2: number, style: IStrokeStyle = {}): void {
     this.#endText();
     this.#content +=
-      `q ${pdfNumber(style.width ?? 0.5)} w ${color(style.color ?? BLACK)} RG ` +
-      `${pdfNumber(x1)} ${pdfNumber(y1)} m ${pdfNumber(x2)} ${pdfNumber(y2)} l S Q\n`;
+      `/Artifact BMC q ${pdfNumber(style.width ?? 0.5)} w ${color(style.color ?? BLACK, true)} ` +
+      `${pdfNumber(x1)} ${pdfNumber(y1)} m ${pdfNumber(x2)} ${pdfNumber(y2)} l S Q EMC\n`;
   }
 
   /** A filled rectangle with its lower-left corner at (x, y). */
   fillRect(x: number, y: number, width: number, height: number, fill: TRgb): void {
     this.#endText();
     this.#content +=
-      `q ${color(fill)} rg ${pdfNumber(x)} ${pdfNumber(y)} ` +
-      `${pdfNumber(width)} ${pdfNumber(height)} re f Q\n`;
+      `/Artifact BMC q ${color(fill)} ${pdfNumber(x)} ${pdfNumber(y)} ` +
+      `${pdfNumber(width)} ${pdfNumber(height)} re f Q EMC\n`;
   }
 
-  /** The page's content stream (ASCII). */
+  /**
+   * The page's content stream (ASCII). It selects CS0 for fill and stroke once, first: every q…Q
+   * restores that state, so colours are then set with sc/SC alone.
+   */
   content(): string {
-    return this.#inText ? `${this.#content}ET\n` : this.#content;
+    return `/CS0 cs /CS0 CS\n${this.#content}${this.#inText ? 'ET\n' : ''}`;
   }
 }

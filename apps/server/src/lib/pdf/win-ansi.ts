@@ -58,3 +58,15 @@ export function toWinAnsi(text: string): string {
   }
   return bytes;
 }
+
+const TO_UNICODE = new Map<number, number>(HIGH_CODES.map(([unicode, byte]) => [byte, unicode]));
+
+/**
+ * The Unicode code point a WinAnsi byte stands for, undefined for the five codes WinAnsi leaves
+ * unassigned (toWinAnsi never writes them). Used for the embedded fonts' widths and ToUnicode.
+ */
+export function winAnsiToUnicode(byte: number): number | undefined {
+  if (byte >= 0x20 && byte <= 0x7e) return byte;
+  if (byte >= 0xa0 && byte <= 0xff) return byte;
+  return TO_UNICODE.get(byte);
+}
