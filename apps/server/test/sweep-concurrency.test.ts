@@ -133,7 +133,10 @@ describe('concurrent writes on one account, over the route table', () => {
         userProvidedCancelReason: '',
       }),
     },
-    'PUT /api/users/reactivate': { needs: 'inactive', body: () => token(APPROVED_CARD) },
+    'PUT /api/users/reactivate': {
+      needs: 'inactive',
+      body: async () => ({ ...(await token(APPROVED_CARD)), requestKey: crypto.randomUUID() }),
+    },
     'POST /api/users/subscriptions/change': {
       needs: 'paid',
       body: async () => ({ codes: ['NADA', 'MMR', 'KBB'], idempotencyKey: crypto.randomUUID() }),

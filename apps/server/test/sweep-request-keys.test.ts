@@ -63,6 +63,20 @@ describe('request keys over the route table', () => {
   const reason = 'Sweep: the first request';
   const dealerCookie = async (userId: string) =>
     `${SESSION_COOKIE}=${await sessionFor(t, userId, NOW)}`;
+  /** A keyed route's request, with its own method (the reactivation is a PUT, decision 038). */
+  const sendTo = (method: string, cookie: string, url: string, payload: object) =>
+    method === 'POST'
+      ? consolePost(t, browser, cookie, url, payload)
+      : t.app.inject({
+          method: method as 'PUT',
+          url,
+          headers: {
+            cookie: [browser.cookie, cookie].join('; '),
+            'x-csrf-token': browser.token,
+            'content-type': 'application/json',
+          },
+          payload: JSON.stringify(payload),
+        });
   const fresh = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
   /** Per keyed route, a first request that succeeds, on things made for it. */
@@ -219,6 +233,13 @@ describe('request keys over the route table', () => {
         cookie: await dealerCookie(user.id),
       };
     },
+    // During pending cancel: restored, no card and no charge (R4); the key is recorded all the same.
+    '/api/users/reactivate': async () => ({
+      params: {},
+      body: {},
+      other: { billingFirstName: 'Robin' },
+      cookie: await dealerCookie((await plainDealer(t, { accountStatus: 'pending cancel' })).id),
+    }),
   };
 
   function promotion(code: string) {
@@ -250,11 +271,11 @@ describe('request keys over the route table', () => {
     pattern.replace(/:(\w+)/g, (_, name: string) =>
       encodeURIComponent(String(params[name] ?? 'x')),
     );
-  it('finds the keyed routes in the route table: each a POST, of the console or an account, each with a first request here', () => {
+  it('finds the keyed routes in the route table: each a POST (or PUT), of the console or an account, each with a first request here', () => {
     const routes = keyedRoutes();
     expect(routes.length).toBeGreaterThan(10);
     for (const { route } of routes) {
-      expect(route.method, route.url).toBe('POST');
+      expect(['POST', 'PUT'], route.url).toContain(route.method);
       const access = route.access;
       expect(
         isStaffAccess(access) || (typeof access === 'object' && 'page' in access),
@@ -296,7 +317,7 @@ describe('request keys over the route table', () => {
           randomUUID(),
         );
         const cookie = isStaffAccess(route.access) ? cookies.admin.cookie : dealerSession;
-        const response = await consolePost(t, browser, cookie, url, {
+        const response = await sendTo(route.method, cookie, url, {
           ...(payload as object),
           [field]: usedKey,
         });
@@ -331,7 +352,7 @@ describe('request keys over the route table', () => {
       if (!make) throw new Error(`no first request for ${route.url}`);
       const first = await make();
       const key = randomUUID();
-      const response = await consolePost(t, browser, first.cookie, urlOf(route.url, first.params), {
+      const response = await sendTo(route.method, first.cookie, urlOf(route.url, first.params), {
         ...first.body,
         [field]: key,
       });
@@ -352,7 +373,7 @@ describe('request keys over the route table', () => {
     for (const { route, first, key, body, params, field, status } of firsts) {
       const url = urlOf(route.url, first.params);
       // The same request again: the first answer, nothing done twice.
-      const again = await consolePost(t, browser, first.cookie, url, {
+      const again = await sendTo(route.method, first.cookie, url, {
         ...first.body,
         [field]: key,
       });
@@ -364,7 +385,7 @@ describe('request keys over the route table', () => {
       let sentOther = false;
       for (const other of bodies) {
         if (requestContent(other as object) === requestContent(first.body)) continue;
-        const response = await consolePost(t, browser, first.cookie, url, {
+        const response = await sendTo(route.method, first.cookie, url, {
           ...(other as object),
           [field]: key,
         });
@@ -383,7 +404,7 @@ describe('request keys over the route table', () => {
           const value = String((values as Record<string, unknown>)[name] ?? 'x');
           target[name] = value === first.params[name] ? `${value}x` : value;
         }
-        const response = await consolePost(t, browser, first.cookie, urlOf(route.url, target), {
+        const response = await sendTo(route.method, first.cookie, urlOf(route.url, target), {
           ...first.body,
           [field]: key,
         });

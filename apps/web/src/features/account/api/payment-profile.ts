@@ -14,8 +14,13 @@ export async function updatePaymentProfile(body: TPaymentProfileBody): Promise<I
   return response.data.data;
 }
 
-/** PUT /api/users/reactivate (000 §7, R4): the same payload for an inactive account; none during pending cancel. */
-export async function reactivateAccount(body: TPaymentProfileBody): Promise<ICurrentUser> {
+/**
+ * PUT /api/users/reactivate (000 §7, R4): the same payload for an inactive account; none during
+ * pending cancel. Always its intent's request key (docs/decisions/038).
+ */
+export async function reactivateAccount(
+  body: TPaymentProfileBody & { requestKey: string },
+): Promise<ICurrentUser> {
   const response = await request<{ data: ICurrentUser }>('/api/users/reactivate', {
     method: 'PUT',
     body,

@@ -24,6 +24,7 @@ import {
   type TPaymentProfileBody,
 } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+import { useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface IBillingValues {
@@ -108,6 +109,7 @@ interface BillingFormProps {
 export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormProps) {
   const { user, refetch } = useCurrentUser();
   const toast = useToast();
+  const requestKeys = useRequestKey();
   const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
   const {
     register,
@@ -214,9 +216,13 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
       sameAddresses: values.sameAddresses,
     };
     try {
-      if (area.submitAction === 'reactivate') await reactivateAccount(body);
-      else await updatePaymentProfile(body);
+      // A reactivation charges the card: it carries its intent's key (docs/decisions/038).
+      if (area.submitAction === 'reactivate') {
+        await reactivateAccount({ ...body, requestKey: requestKeys.keyFor(body) });
+      } else await updatePaymentProfile(body);
+      requestKeys.settle(undefined);
     } catch (error) {
+      requestKeys.settle(error);
       toast.error();
       const problems = fieldErrorsOf(error, FIELDS);
       for (const { field, message } of problems) setError(field, { message });
