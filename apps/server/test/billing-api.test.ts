@@ -82,9 +82,9 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     ...BILLING,
   });
 
-  /** A reactivation is keyed (decision 038): a fresh key unless the test sends its own. */
-  const keyed = (url: string, payload?: object) =>
-    url === '/api/users/reactivate' && payload && !('requestKey' in payload)
+  /** A reactivation and a card are keyed (decision 038): a fresh key unless the test sends one. */
+  const keyed = (method: string, url: string, payload?: object) =>
+    method === 'PUT' && payload && !('requestKey' in payload)
       ? { ...payload, requestKey: crypto.randomUUID() }
       : payload;
   const call = (
@@ -93,7 +93,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     session?: string,
     sent?: object,
   ) => {
-    const payload = keyed(url, sent);
+    const payload = keyed(method, url, sent);
     return t.app.inject({
       method,
       url,
@@ -176,6 +176,40 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       expect((await userRow(userId)).cardLast4).toBe('4444');
     });
 
+    it('the same card request again after a lost answer (same key): stored once, the same answer (decision 038)', async () => {
+      const { userId, session } = await account();
+      await call('PUT', '/api/users/paymentProfile', session, await profileBody());
+      const body = { ...(await profileBody('5555555555554444')), requestKey: crypto.randomUUID() };
+      const first = await call('PUT', '/api/users/paymentProfile', session, body);
+      expect(first.statusCode).toBe(200);
+      const stored = (await subscriptionRow(userId))!.gatewayPaymentProfileId;
+      const again = await call('PUT', '/api/users/paymentProfile', session, body);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().data).toEqual(first.json().data);
+      // The repeat replaced nothing at the gateway: the profile the first request stored stays.
+      expect((await subscriptionRow(userId))!.gatewayPaymentProfileId).toBe(stored);
+    });
+
+    it('a card request without its key → 400, nothing stored', async () => {
+      const { userId, session } = await account();
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/paymentProfile',
+        headers: {
+          cookie: `${browser.cookie}; ${SESSION_COOKIE}=${session}`,
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify(await profileBody()),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual({
+        source: 'requestKey',
+        message: 'The request is not valid. Please reload the page.',
+      });
+      expect(await subscriptionRow(userId)).toBeUndefined();
+    });
+
     it('takes the billing address from the account when the same-address box is checked', async () => {
       const { userId, session } = await account();
       const body = { ...(await profileBody()), sameAddresses: true };
@@ -204,7 +238,10 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     ])('an invalid %s → 400 with the domain message, nothing stored', async (field, change) => {
       const { userId, session } = await account();
       const body = { ...(await profileBody()), ...change };
-      const expected = createPaymentProfileRequestSchema(() => now).safeParse(body);
+      const expected = createPaymentProfileRequestSchema(() => now).safeParse({
+        ...body,
+        requestKey: crypto.randomUUID(),
+      });
       expect(expected.success).toBe(false);
       const messages = expected
         .error!.issues.filter((issue) => issue.path[0] === field)
@@ -664,7 +701,10 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     it('an invalid billing field with a token → 400 with the domain message, nothing stored', async () => {
       const { userId, session } = await account({ accountStatus: 'inactive' });
       const body = { ...(await profileBody()), billingCity: '' };
-      const expected = createPaymentProfileRequestSchema(() => now).safeParse(body);
+      const expected = createPaymentProfileRequestSchema(() => now).safeParse({
+        ...body,
+        requestKey: crypto.randomUUID(),
+      });
       const message = expected.error!.issues.find((i) => i.path[0] === 'billingCity')!.message;
       const response = await call('PUT', '/api/users/reactivate', session, body);
       expect(response.statusCode).toBe(400);

@@ -124,7 +124,10 @@ describe('concurrent writes on one account, over the route table', () => {
     string,
     { needs: AccountState | null; body: () => Promise<object | null> }
   > = {
-    'PUT /api/users/paymentProfile': { needs: null, body: () => token('5555555555554444') },
+    'PUT /api/users/paymentProfile': {
+      needs: null,
+      body: async () => ({ ...(await token('5555555555554444')), requestKey: crypto.randomUUID() }),
+    },
     'DELETE /api/users/paymentProfile': { needs: null, body: async () => null },
     'PATCH /api/users/cancel': {
       needs: 'paid',

@@ -19,6 +19,7 @@ import { jsonSchemaOf, validValue, type JsonSchema } from './fuzz-arbitraries.ts
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 import { rowCounts, sweptRoutes } from './route-sweeps.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 
 /** Tries per route at a body its schema accepts (refinements can refuse a generated one). */
 const BODY_TRIES = 60;
@@ -57,6 +58,8 @@ describe('request keys over the route table', () => {
     t = await buildTestApp({ now: () => NOW });
     browser = await t.browser();
     cookies = await staffCookies(t);
+    // A card body: a generated one never carries a token the sandbox issued.
+    ACCEPTED['/api/users/paymentProfile'] = await cardBody('4111111111111111');
   }, 60_000);
   afterAll(() => t.close());
 
@@ -77,6 +80,27 @@ describe('request keys over the route table', () => {
           },
           payload: JSON.stringify(payload),
         });
+  /** What the billing form sends for a card: a sandbox token, never the number (R5). */
+  const cardBody = async (number: string) => ({
+    paymentToken: (
+      await issueSandboxToken(
+        t.app.db,
+        { creditCardNumber: number, creditCardExpiration: '1230', creditCardCode: '123' },
+        NOW,
+      )
+    ).paymentToken,
+    cardBrand: number.startsWith('5') ? 'mastercard' : 'visa',
+    cardLast4: number.slice(-4),
+    creditCardExpiration: '1230',
+    billingFirstName: 'Pat',
+    billingLastName: 'Payer',
+    billingCountry: 'US',
+    billingAddress1: '2 Bill St',
+    billingAddress2: '',
+    billingCity: 'Lansing',
+    billingState: 'MI',
+    billingZip: '48901',
+  });
   const fresh = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
   /** Per keyed route, a first request that succeeds, on things made for it. */
@@ -233,6 +257,12 @@ describe('request keys over the route table', () => {
         cookie: await dealerCookie(user.id),
       };
     },
+    '/api/users/paymentProfile': async () => ({
+      params: {},
+      body: await cardBody('4111111111111111'),
+      other: await cardBody('5555555555554444'),
+      cookie: await dealerCookie((await plainDealer(t)).id),
+    }),
     // During pending cancel: restored, no card and no charge (R4); the key is recorded all the same.
     '/api/users/reactivate': async () => ({
       params: {},

@@ -92,7 +92,10 @@ export const ZPaymentProfileRequestFieldsSchema = z.object({
 });
 
 export function createPaymentProfileRequestSchema(clock: TClock) {
-  return ZPaymentProfileRequestFieldsSchema.superRefine((values, ctx) => {
+  return ZPaymentProfileRequestFieldsSchema.extend({
+    /** One per card the page sends (docs/decisions/031, 038): a resend stores it no second time. */
+    requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
+  }).superRefine((values, ctx) => {
     if (isBlank(values.paymentToken)) {
       ctx.addIssue({
         code: 'custom',

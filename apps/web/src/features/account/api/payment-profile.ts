@@ -6,7 +6,9 @@ import type { ICurrentUser } from '../current-user-types.ts';
 export type TPaymentProfileBody = Partial<TPaymentProfileRequest> & { sameAddresses?: boolean };
 
 /** PUT /api/users/paymentProfile (000 §7): a new card and billing address. */
-export async function updatePaymentProfile(body: TPaymentProfileBody): Promise<ICurrentUser> {
+export async function updatePaymentProfile(
+  body: TPaymentProfileBody & { requestKey: string },
+): Promise<ICurrentUser> {
   const response = await request<{ data: ICurrentUser }>('/api/users/paymentProfile', {
     method: 'PUT',
     body,

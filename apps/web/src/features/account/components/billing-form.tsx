@@ -216,10 +216,10 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
       sameAddresses: values.sameAddresses,
     };
     try {
-      // A reactivation charges the card: it carries its intent's key (docs/decisions/038).
+      // Each carries its intent's key (docs/decisions/038): a resend acts no second time.
       if (area.submitAction === 'reactivate') {
         await reactivateAccount({ ...body, requestKey: requestKeys.keyFor(body) });
-      } else await updatePaymentProfile(body);
+      } else await updatePaymentProfile({ ...body, requestKey: requestKeys.keyFor(body) });
       requestKeys.settle(undefined);
     } catch (error) {
       requestKeys.settle(error);
