@@ -53,6 +53,7 @@ describe('the balance after a paid retry (issue 14, R4)', () => {
       NOW,
     );
     const updated = await call('PUT', '/api/users/paymentProfile', session, {
+      requestKey: crypto.randomUUID(),
       paymentToken,
       cardBrand: 'visa',
       cardLast4: '1111',

@@ -82,13 +82,19 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     ...BILLING,
   });
 
+  /** A reactivation and a card are keyed (decision 038): a fresh key unless the test sends one. */
+  const keyed = (method: string, url: string, payload?: object) =>
+    method === 'PUT' && payload && !('requestKey' in payload)
+      ? { ...payload, requestKey: crypto.randomUUID() }
+      : payload;
   const call = (
     method: 'PUT' | 'DELETE' | 'PATCH',
     url: string,
     session?: string,
-    payload?: object,
-  ) =>
-    t.app.inject({
+    sent?: object,
+  ) => {
+    const payload = keyed(method, url, sent);
+    return t.app.inject({
       method,
       url,
       headers: {
@@ -100,6 +106,7 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       },
       ...(payload ? { payload: JSON.stringify(payload) } : {}),
     });
+  };
 
   const userRow = (userId: string) => getUserRow(t.app.db, userId);
   const subscriptionRow = async (userId: string) =>
@@ -169,6 +176,40 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       expect((await userRow(userId)).cardLast4).toBe('4444');
     });
 
+    it('the same card request again after a lost answer (same key): stored once, the same answer (decision 038)', async () => {
+      const { userId, session } = await account();
+      await call('PUT', '/api/users/paymentProfile', session, await profileBody());
+      const body = { ...(await profileBody('5555555555554444')), requestKey: crypto.randomUUID() };
+      const first = await call('PUT', '/api/users/paymentProfile', session, body);
+      expect(first.statusCode).toBe(200);
+      const stored = (await subscriptionRow(userId))!.gatewayPaymentProfileId;
+      const again = await call('PUT', '/api/users/paymentProfile', session, body);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().data).toEqual(first.json().data);
+      // The repeat replaced nothing at the gateway: the profile the first request stored stays.
+      expect((await subscriptionRow(userId))!.gatewayPaymentProfileId).toBe(stored);
+    });
+
+    it('a card request without its key → 400, nothing stored', async () => {
+      const { userId, session } = await account();
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/paymentProfile',
+        headers: {
+          cookie: `${browser.cookie}; ${SESSION_COOKIE}=${session}`,
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify(await profileBody()),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual({
+        source: 'requestKey',
+        message: 'The request is not valid. Please reload the page.',
+      });
+      expect(await subscriptionRow(userId)).toBeUndefined();
+    });
+
     it('takes the billing address from the account when the same-address box is checked', async () => {
       const { userId, session } = await account();
       const body = { ...(await profileBody()), sameAddresses: true };
@@ -197,7 +238,10 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     ])('an invalid %s → 400 with the domain message, nothing stored', async (field, change) => {
       const { userId, session } = await account();
       const body = { ...(await profileBody()), ...change };
-      const expected = createPaymentProfileRequestSchema(() => now).safeParse(body);
+      const expected = createPaymentProfileRequestSchema(() => now).safeParse({
+        ...body,
+        requestKey: crypto.randomUUID(),
+      });
       expect(expected.success).toBe(false);
       const messages = expected
         .error!.issues.filter((issue) => issue.path[0] === field)
@@ -576,6 +620,74 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       ]);
     });
 
+    /** The sandbox gateway's approved charges under a reactivation period's key. */
+    const reactivationCharges = async (userId: string) =>
+      (
+        await t.app.db
+          .select()
+          .from(sandboxGatewayTransactions)
+          .where(eq(sandboxGatewayTransactions.kind, 'charge'))
+      ).filter((row) => row.idempotencyKey?.startsWith(`reactivation:${userId}:`));
+
+    it('the identical request again after a lost answer (same key): one charge, the first answer (decision 038)', async () => {
+      const { userId, session } = await account({ subscriptions: ['NADA', 'MMR'] });
+      await call('PUT', '/api/users/paymentProfile', session, await profileBody());
+      await t.app.db.update(users).set({ accountStatus: 'inactive' }).where(eq(users.id, userId));
+      const body = { ...(await profileBody()), requestKey: crypto.randomUUID() };
+      const first = await call('PUT', '/api/users/reactivate', session, body);
+      expect(first.statusCode).toBe(200);
+      const cardBefore = (await subscriptionRow(userId))!.gatewayPaymentProfileId;
+      // What a balancer's retry or the browser's resend sends when the first answer was lost.
+      const again = await call('PUT', '/api/users/reactivate', session, body);
+      expect(again.statusCode).toBe(200);
+      expect(again.json().data).toEqual(first.json().data);
+      expect(await paymentsOf(userId)).toHaveLength(1);
+      expect(await reactivationCharges(userId)).toHaveLength(1);
+      // No second card stored either: the repeat never reached the gateway.
+      expect((await subscriptionRow(userId))!.gatewayPaymentProfileId).toBe(cardBefore);
+      // The key with another request is another intent under a reused key.
+      const reused = await call('PUT', '/api/users/reactivate', session, {
+        ...(await profileBody('5555555555554444')),
+        requestKey: body.requestKey,
+      });
+      expect(reused.statusCode).toBe(409);
+      expect(reused.json().code).toBe('REQUEST_KEY_REUSED');
+    });
+
+    it('a declined reactivation sent again with its key: declined again, no second charge', async () => {
+      const { userId, session } = await account({ subscriptions: ['NADA'] });
+      await t.app.db.update(users).set({ accountStatus: 'inactive' }).where(eq(users.id, userId));
+      const body = { ...(await profileBody('4000000000000002')), requestKey: crypto.randomUUID() };
+      expect((await call('PUT', '/api/users/reactivate', session, body)).statusCode).toBe(402);
+      const again = await call('PUT', '/api/users/reactivate', session, body);
+      expect(again.statusCode).toBe(402);
+      expect(again.json().code).toBe('REACTIVATION_FAILED');
+      const attempts = (await t.app.db.select().from(sandboxGatewayTransactions)).filter((row) =>
+        row.idempotencyKey?.startsWith(`reactivation:${userId}:`),
+      );
+      expect(attempts).toHaveLength(1);
+    });
+
+    it('without a request key → 400, nothing stored or charged', async () => {
+      const { userId, session } = await account({ accountStatus: 'inactive' });
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/reactivate',
+        headers: {
+          cookie: `${browser.cookie}; ${SESSION_COOKIE}=${session}`,
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify(await profileBody()),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().errors).toContainEqual({
+        source: 'requestKey',
+        message: 'The request is not valid. Please reload the page.',
+      });
+      expect(await subscriptionRow(userId)).toBeUndefined();
+    });
+
     it('an inactive account without a card token → 400 with the card-number text, nothing stored', async () => {
       const { userId, session } = await account({ accountStatus: 'inactive' });
       const response = await call('PUT', '/api/users/reactivate', session, BILLING);
@@ -589,7 +701,10 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
     it('an invalid billing field with a token → 400 with the domain message, nothing stored', async () => {
       const { userId, session } = await account({ accountStatus: 'inactive' });
       const body = { ...(await profileBody()), billingCity: '' };
-      const expected = createPaymentProfileRequestSchema(() => now).safeParse(body);
+      const expected = createPaymentProfileRequestSchema(() => now).safeParse({
+        ...body,
+        requestKey: crypto.randomUUID(),
+      });
       const message = expected.error!.issues.find((i) => i.path[0] === 'billingCity')!.message;
       const response = await call('PUT', '/api/users/reactivate', session, body);
       expect(response.statusCode).toBe(400);

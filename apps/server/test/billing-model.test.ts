@@ -287,12 +287,10 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       case 'newCard':
         return {
           op,
-          response: await send(
-            'PUT',
-            '/api/users/paymentProfile',
-            await dealerCookie(userId),
-            await tokenFor(op.approve),
-          ),
+          response: await send('PUT', '/api/users/paymentProfile', await dealerCookie(userId), {
+            ...(await tokenFor(op.approve)),
+            requestKey: crypto.randomUUID(),
+          }),
         };
       case 'removeCard':
         return {
@@ -307,12 +305,10 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       case 'reactivate':
         return {
           op,
-          response: await send(
-            'PUT',
-            '/api/users/reactivate',
-            await dealerCookie(userId),
-            await tokenFor(op.approve),
-          ),
+          response: await send('PUT', '/api/users/reactivate', await dealerCookie(userId), {
+            ...(await tokenFor(op.approve)),
+            requestKey: crypto.randomUUID(),
+          }),
         };
       case 'refund': {
         const payment = await latestPayment(userId);

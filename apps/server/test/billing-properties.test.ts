@@ -322,6 +322,7 @@ describe('billing run properties (fast-check)', () => {
     await reactivateInactive(deps(), userId, {
       paymentToken: (await tokenFor(card)).paymentToken,
       ...BILLING_ADDRESS,
+      requestKey: crypto.randomUUID(),
     }).catch((error: unknown) => {
       if (!(error instanceof Error) || !('code' in error) || error.code !== 'REACTIVATION_FAILED')
         throw error;

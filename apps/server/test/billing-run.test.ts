@@ -524,6 +524,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       billingCountry: 'US' as const,
       billingState: 'MI',
       billingZip: '48201',
+      requestKey: crypto.randomUUID(),
     };
     await expect(reactivate(deps(dying), userId, input)).rejects.toThrow('process killed');
     expect((await userRow(userId)).accountStatus).toBe('pending reactivation');

@@ -103,6 +103,7 @@ describe('money under concurrency (issue 24)', () => {
         'content-type': 'application/json',
       },
       payload: JSON.stringify({
+        requestKey: crypto.randomUUID(),
         paymentToken: token.paymentToken,
         cardBrand: 'mastercard',
         cardLast4: card.slice(-4),

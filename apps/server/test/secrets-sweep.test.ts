@@ -322,6 +322,7 @@ describe.each(['smtp', 'mailbox'] as const)(
 
       // Card change.
       const card = await browser.send('PUT', '/api/users/paymentProfile', {
+        requestKey: crypto.randomUUID(),
         ...(await cardToken('5555555555554444', '9753')),
         cardBrand: 'mastercard',
         cardLast4: '4444',

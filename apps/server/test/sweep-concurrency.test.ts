@@ -124,7 +124,10 @@ describe('concurrent writes on one account, over the route table', () => {
     string,
     { needs: AccountState | null; body: () => Promise<object | null> }
   > = {
-    'PUT /api/users/paymentProfile': { needs: null, body: () => token('5555555555554444') },
+    'PUT /api/users/paymentProfile': {
+      needs: null,
+      body: async () => ({ ...(await token('5555555555554444')), requestKey: crypto.randomUUID() }),
+    },
     'DELETE /api/users/paymentProfile': { needs: null, body: async () => null },
     'PATCH /api/users/cancel': {
       needs: 'paid',
@@ -133,7 +136,10 @@ describe('concurrent writes on one account, over the route table', () => {
         userProvidedCancelReason: '',
       }),
     },
-    'PUT /api/users/reactivate': { needs: 'inactive', body: () => token(APPROVED_CARD) },
+    'PUT /api/users/reactivate': {
+      needs: 'inactive',
+      body: async () => ({ ...(await token(APPROVED_CARD)), requestKey: crypto.randomUUID() }),
+    },
     'POST /api/users/subscriptions/change': {
       needs: 'paid',
       body: async () => ({ codes: ['NADA', 'MMR', 'KBB'], idempotencyKey: crypto.randomUUID() }),

@@ -20,6 +20,7 @@ import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
 import { rowCounts, sweptRoutes } from './route-sweeps.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
 import { createStaffUser } from './staff-sign-in.ts';
+import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 
 /** Tries per route at a body its schema accepts (refinements can refuse a generated one). */
 const BODY_TRIES = 60;
@@ -61,12 +62,49 @@ describe('request keys over the route table', () => {
     t = await buildTestApp({ now: () => NOW });
     browser = await t.browser();
     cookies = await staffCookies(t);
+    // A card body: a generated one never carries a token the sandbox issued.
+    ACCEPTED['/api/users/paymentProfile'] = await cardBody('4111111111111111');
   }, 60_000);
   afterAll(() => t.close());
 
   const reason = 'Sweep: the first request';
   const dealerCookie = async (userId: string) =>
     `${SESSION_COOKIE}=${await sessionFor(t, userId, NOW)}`;
+  /** A keyed route's request, with its own method (the reactivation is a PUT, decision 038). */
+  const sendTo = (method: string, cookie: string, url: string, payload: object) =>
+    method === 'POST'
+      ? consolePost(t, browser, cookie, url, payload)
+      : t.app.inject({
+          method: method as 'PUT',
+          url,
+          headers: {
+            cookie: [browser.cookie, cookie].join('; '),
+            'x-csrf-token': browser.token,
+            'content-type': 'application/json',
+          },
+          payload: JSON.stringify(payload),
+        });
+  /** What the billing form sends for a card: a sandbox token, never the number (R5). */
+  const cardBody = async (number: string) => ({
+    paymentToken: (
+      await issueSandboxToken(
+        t.app.db,
+        { creditCardNumber: number, creditCardExpiration: '1230', creditCardCode: '123' },
+        NOW,
+      )
+    ).paymentToken,
+    cardBrand: number.startsWith('5') ? 'mastercard' : 'visa',
+    cardLast4: number.slice(-4),
+    creditCardExpiration: '1230',
+    billingFirstName: 'Pat',
+    billingLastName: 'Payer',
+    billingCountry: 'US',
+    billingAddress1: '2 Bill St',
+    billingAddress2: '',
+    billingCity: 'Lansing',
+    billingState: 'MI',
+    billingZip: '48901',
+  });
   const fresh = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
   /** Per keyed route, a first request that succeeds, on things made for it. */
@@ -233,6 +271,19 @@ describe('request keys over the route table', () => {
         cookie: await dealerCookie(user.id),
       };
     },
+    '/api/users/paymentProfile': async () => ({
+      params: {},
+      body: await cardBody('4111111111111111'),
+      other: await cardBody('5555555555554444'),
+      cookie: await dealerCookie((await plainDealer(t)).id),
+    }),
+    // During pending cancel: restored, no card and no charge (R4); the key is recorded all the same.
+    '/api/users/reactivate': async () => ({
+      params: {},
+      body: {},
+      other: { billingFirstName: 'Robin' },
+      cookie: await dealerCookie((await plainDealer(t, { accountStatus: 'pending cancel' })).id),
+    }),
   };
 
   function promotion(code: string) {
@@ -264,11 +315,11 @@ describe('request keys over the route table', () => {
     pattern.replace(/:(\w+)/g, (_, name: string) =>
       encodeURIComponent(String(params[name] ?? 'x')),
     );
-  it('finds the keyed routes in the route table: each a POST, of the console or an account, each with a first request here', () => {
+  it('finds the keyed routes in the route table: each a POST (or PUT), of the console or an account, each with a first request here', () => {
     const routes = keyedRoutes();
     expect(routes.length).toBeGreaterThan(10);
     for (const { route } of routes) {
-      expect(route.method, route.url).toBe('POST');
+      expect(['POST', 'PUT'], route.url).toContain(route.method);
       const access = route.access;
       expect(
         isStaffAccess(access) || (typeof access === 'object' && 'page' in access),
@@ -310,7 +361,7 @@ describe('request keys over the route table', () => {
           randomUUID(),
         );
         const cookie = isStaffAccess(route.access) ? cookies.admin.cookie : dealerSession;
-        const response = await consolePost(t, browser, cookie, url, {
+        const response = await sendTo(route.method, cookie, url, {
           ...(payload as object),
           [field]: usedKey,
         });
@@ -345,7 +396,7 @@ describe('request keys over the route table', () => {
       if (!make) throw new Error(`no first request for ${route.url}`);
       const first = await make();
       const key = randomUUID();
-      const response = await consolePost(t, browser, first.cookie, urlOf(route.url, first.params), {
+      const response = await sendTo(route.method, first.cookie, urlOf(route.url, first.params), {
         ...first.body,
         [field]: key,
       });
@@ -366,7 +417,7 @@ describe('request keys over the route table', () => {
     for (const { route, first, key, body, params, field, status } of firsts) {
       const url = urlOf(route.url, first.params);
       // The same request again: the first answer, nothing done twice.
-      const again = await consolePost(t, browser, first.cookie, url, {
+      const again = await sendTo(route.method, first.cookie, url, {
         ...first.body,
         [field]: key,
       });
@@ -378,7 +429,7 @@ describe('request keys over the route table', () => {
       let sentOther = false;
       for (const other of bodies) {
         if (requestContent(other as object) === requestContent(first.body)) continue;
-        const response = await consolePost(t, browser, first.cookie, url, {
+        const response = await sendTo(route.method, first.cookie, url, {
           ...(other as object),
           [field]: key,
         });
@@ -397,7 +448,7 @@ describe('request keys over the route table', () => {
           const value = String((values as Record<string, unknown>)[name] ?? 'x');
           target[name] = value === first.params[name] ? `${value}x` : value;
         }
-        const response = await consolePost(t, browser, first.cookie, urlOf(route.url, target), {
+        const response = await sendTo(route.method, first.cookie, urlOf(route.url, target), {
           ...first.body,
           [field]: key,
         });

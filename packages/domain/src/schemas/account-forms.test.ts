@@ -119,11 +119,23 @@ describe('payment profile and reactivation requests (000 §7, R4, R5)', () => {
 
   it('reactivation may carry no card (pending cancel) but a card must be complete', () => {
     const schema = createReactivateRequestSchema(clock);
-    expect(schema.safeParse({}).success).toBe(true);
-    expect(schema.safeParse({ ...token, ...BILLING }).success).toBe(true);
+    const requestKey = '6f1c2b9e-4d0a-4c3e-9b7a-2f5e8d1c0a34';
+    expect(schema.safeParse({ requestKey }).success).toBe(true);
+    expect(schema.safeParse({ ...token, ...BILLING, requestKey }).success).toBe(true);
     expect(
-      issuesOf(schema, { ...token, creditCardExpiration: '0125', ...BILLING }).creditCardExpiration,
+      issuesOf(schema, { ...token, creditCardExpiration: '0125', ...BILLING, requestKey })
+        .creditCardExpiration,
     ).toBe('Expiration date must be a future date.');
+  });
+
+  it('reactivation always carries its request key (docs/decisions/038)', () => {
+    const schema = createReactivateRequestSchema(clock);
+    expect(issuesOf(schema, {}).requestKey).toBe(
+      'The request is not valid. Please reload the page.',
+    );
+    expect(issuesOf(schema, { requestKey: 'again' }).requestKey).toBe(
+      'The request is not valid. Please reload the page.',
+    );
   });
 });
 

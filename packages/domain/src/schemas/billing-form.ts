@@ -92,7 +92,10 @@ export const ZPaymentProfileRequestFieldsSchema = z.object({
 });
 
 export function createPaymentProfileRequestSchema(clock: TClock) {
-  return ZPaymentProfileRequestFieldsSchema.superRefine((values, ctx) => {
+  return ZPaymentProfileRequestFieldsSchema.extend({
+    /** One per card the page sends (docs/decisions/031, 038): a resend stores it no second time. */
+    requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
+  }).superRefine((values, ctx) => {
     if (isBlank(values.paymentToken)) {
       ctx.addIssue({
         code: 'custom',
@@ -112,7 +115,13 @@ export type TPaymentProfileRequest = z.infer<ReturnType<typeof createPaymentProf
  * for an inactive account the server requires the token, which is then checked like a profile.
  */
 export function createReactivateRequestSchema(clock: TClock) {
-  return ZPaymentProfileRequestFieldsSchema.superRefine((values, ctx) => {
+  return ZPaymentProfileRequestFieldsSchema.extend({
+    /**
+     * One per reactivation the page sends (docs/decisions/031, 038): a resend after a lost
+     * answer (a balancer's retry, a second click) charges nothing again and gets the first answer.
+     */
+    requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
+  }).superRefine((values, ctx) => {
     if (isBlank(values.paymentToken)) return;
     checkPaymentToken(values, ctx, clock());
     checkBillingAddress(values, ctx);

@@ -5,6 +5,7 @@ export const BILLING_ZIP_MESSAGE = 'Valid billing postal code is required.';
 
 export const CARD_MESSAGES = {
   numberRequired: 'Credit card number is required.',
+  requestKeyInvalid: 'The request is not valid. Please reload the page.',
   numberInvalid: 'Credit card not valid.',
   expiryRequired: 'Expiration date is required.',
   expiryFormat: 'Expiration date must be four digits (MM/YY).',

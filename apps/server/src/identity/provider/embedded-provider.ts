@@ -71,6 +71,11 @@ export async function createEmbeddedProvider(options: {
       id_token_signed_response_alg: 'RS256',
     })),
     pkce: { required: () => true },
+    // Advertise and accept only what our two clients use (issue 27 #8, docs/decisions/038): the
+    // code flow (RFC 9700 §2.1.2: no implicit, and no hybrid), a client secret in HTTP Basic.
+    // Anything else is refused with RFC 6749's `unsupported_response_type`, not `invalid_request`.
+    responseTypes: ['code'],
+    clientAuthMethods: ['client_secret_basic'],
     scopes: ['openid', 'profile', 'email', 'offline_access'],
     claims: {
       openid: ['sub'],
@@ -89,6 +94,10 @@ export async function createEmbeddedProvider(options: {
     },
     features: {
       devInteractions: { enabled: false },
+      // On by default in oidc-provider, used by no client of ours: not advertised, not accepted.
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      resourceIndicators: { enabled: false },
       // A client may revoke only tokens that were issued to it.
       revocation: {
         enabled: true,

@@ -14,7 +14,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { toFieldErrors } from '../../errors/field-errors.ts';
 import {
   removePaymentProfile,
-  storePaymentProfile,
+  updatePaymentProfile,
 } from '../../services/billing/payment-profile.ts';
 import { cancelSubscription } from '../../services/billing/cancel-subscription.ts';
 import { reactivate } from '../../services/billing/reactivate.ts';
@@ -64,13 +64,10 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const row = await storePaymentProfile(
+      const row = await updatePaymentProfile(
         app.deps.billing,
         sessionOf(request).userId,
         request.body,
-        {
-          retryDueRenewal: true,
-        },
       );
       sent();
       return { data: serializeUser(row) };

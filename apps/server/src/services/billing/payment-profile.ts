@@ -12,6 +12,7 @@ import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, profileFailure, type BillingApiDeps } from './billing-context.ts';
 import { lockAccount } from './ledger/lock-account.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { runBilling } from './run-billing.ts';
 
 export interface PaymentProfileInput extends TBillingAddressFields {
@@ -28,7 +29,11 @@ export async function storePaymentProfile(
   deps: BillingApiDeps,
   userId: string,
   input: PaymentProfileInput,
-  options: { retryDueRenewal: boolean },
+  options: {
+    retryDueRenewal: boolean;
+    /** Keeps the request's key as the first write of the card's transaction (decision 038). */
+    record?: (tx: Transaction) => Promise<void>;
+  },
 ): Promise<UserRow> {
   const user = await getUserRow(deps.db, userId);
   const subscription = await getSubscriptionRow(deps.db, userId);
@@ -56,7 +61,9 @@ export async function storePaymentProfile(
   const today = calendarDateIn(now, deps.timeZone);
   const retry = options.retryDueRenewal && user.accountStatus === 'validating payment';
   await deps.db.transaction(async (tx) => {
-    // The account first, as every money or status write (docs/decisions/028).
+    // The request's key first (decision 031), then the account, as every money or status write
+    // (docs/decisions/028).
+    await options.record?.(tx);
     await lockAccount(tx, userId);
     const existing = await getSubscriptionRow(tx, userId, true);
     if (existing) {
@@ -105,6 +112,31 @@ export async function storePaymentProfile(
       .where(eq(users.id, userId));
   });
   if (retry) await runBilling(deps, { userId });
+  return getUserRow(deps.db, userId);
+}
+
+/**
+ * PUT /api/users/paymentProfile, once per request key (`oncePerKey`, decisions 031 and 038): the
+ * key is recorded with the card's gateway ids; the same request again (a lost answer resent)
+ * replaces no card at the gateway and retries no renewal a second time, and answers the account
+ * as it is now.
+ */
+export async function updatePaymentProfile(
+  deps: BillingApiDeps,
+  userId: string,
+  input: PaymentProfileInput & { requestKey: string },
+): Promise<UserRow> {
+  const keyed = { owner: { userId }, action: 'storePaymentProfile', target: {}, body: input };
+  await oncePerKey<{ stored: true }>(deps.db, keyed, {
+    run: async (record) => {
+      const stored = { stored: true } as const;
+      await storePaymentProfile(deps, userId, input, {
+        retryDueRenewal: true,
+        record: (tx) => record(tx, stored),
+      });
+      return stored;
+    },
+  });
   return getUserRow(deps.db, userId);
 }
 

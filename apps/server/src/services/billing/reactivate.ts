@@ -7,7 +7,9 @@ import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { BILLED_PERIOD, billingPeriods, subscriptions } from '../../db/schema.ts';
+import type { Transaction } from '../../db/client.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { CARRIED_BALANCE_CODE, getBalanceCents } from './account-balance.ts';
@@ -38,19 +40,79 @@ const reactivationFailed = (cause?: unknown) =>
  *   gateway that does not answer leaves it pending reactivation under a lease: the charge may
  *   have gone through, so the billing run resends the same request (same key, same card) when
  *   the lease runs out and finishes the reactivation either way (also after a crash).
+ * Once per request key (`oncePerKey`, decisions 031 and 038): the key is recorded in the
+ * transaction that restores the account or opens the period, before the gateway is asked; the
+ * same request again (an answer lost on its way back, a balancer's retry) stores no card and
+ * sends no charge, and answers how the first one ended.
  */
 export async function reactivate(
   deps: BillingApiDeps,
   userId: string,
-  input: PaymentProfileInput,
+  input: PaymentProfileInput & { requestKey: string },
 ): Promise<UserRow> {
+  const keyed = { owner: { userId }, action: 'reactivate', target: {}, body: input };
+  await oncePerKey<Reactivation>(deps.db, keyed, {
+    run: (record) => reactivateOnce(deps, userId, input, record),
+    repeat: (first) => repeatOf(deps, userId, first),
+  });
+  return getUserRow(deps.db, userId);
+}
+
+/**
+ * What a reactivation's key records (docs/decisions/038): the account restored during pending
+ * cancel, or the day whose reactivation period it charges. A repeat answers from it.
+ */
+type Reactivation = { restored: true } | { periodStart: string };
+type RecordKey = (tx: Transaction, answer: Reactivation) => Promise<void>;
+
+/**
+ * The same request again (a retry after a lost answer, through the balancer or the browser): no
+ * second card and no second charge. The period it opened says how the first one ended: paid,
+ * the account as it is now; declined, the decline again; still charging, 409 (the billing run
+ * finishes a charge whose request stopped, docs/decisions/038).
+ */
+async function repeatOf(
+  deps: BillingApiDeps,
+  userId: string,
+  first: Reactivation,
+): Promise<Reactivation> {
+  if ('restored' in first) return first;
+  const [period] = await deps.db
+    .select({ status: billingPeriods.status })
+    .from(billingPeriods)
+    .where(
+      and(
+        eq(billingPeriods.userId, userId),
+        eq(billingPeriods.periodStart, first.periodStart),
+        BILLED_PERIOD,
+      ),
+    );
+  if (period?.status === 'paid') return first;
+  if (period?.status === 'failed') {
+    throw new AppError(ERROR_CODES.REACTIVATION_FAILED, {
+      message: errorMessage(ERROR_CODES.REACTIVATION_FAILED),
+    });
+  }
+  throw new AppError(ERROR_CODES.ACTION_IN_PROGRESS);
+}
+
+/** The reactivation itself; `record` keeps the request's key in its first transaction. */
+async function reactivateOnce(
+  deps: BillingApiDeps,
+  userId: string,
+  input: PaymentProfileInput,
+  record: RecordKey,
+): Promise<Reactivation> {
   const user = await getUserRow(deps.db, userId);
   const hasToken = input.paymentToken.trim() !== '';
 
   if (user.accountStatus === 'pending cancel') {
     if (hasToken) await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
     const now = deps.now();
+    const restored: Reactivation = { restored: true };
     await deps.db.transaction(async (tx) => {
+      // The key first (decision 031), then the account (decision 028).
+      await record(tx, restored);
       const current = await lockAccount(tx, userId);
       if (current?.accountStatus !== 'pending cancel') throw reactivationFailed();
       await tx
@@ -66,7 +128,7 @@ export async function reactivate(
         now,
       });
     });
-    return getUserRow(deps.db, userId);
+    return restored;
   }
 
   if (user.accountStatus !== 'inactive') throw reactivationFailed();
@@ -78,7 +140,7 @@ export async function reactivate(
   await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
 
   const lease = new Date(deps.now().getTime() + CHARGE_LEASE_MS);
-  const claimed = await openReactivationPeriod(deps, userId, lease);
+  const claimed = await openReactivationPeriod(deps, userId, lease, record);
   // Renewed while the gateway answers, so the run takes over only a request that stopped.
   const leases = keepLeased(deps, [userId], lease);
   const outcome = await sendCharge(deps, claimed).finally(() => leases.stop());
@@ -93,7 +155,7 @@ export async function reactivate(
     await deps.db.transaction((tx) =>
       completeReactivation(tx, deps, claimed, outcome.transactionId, now, 'user'),
     );
-    return getUserRow(deps.db, userId);
+    return { periodStart: claimed.periodStart };
   }
   await deps.db.transaction((tx) => failReactivation(tx, claimed, outcome.reason, now, 'user'));
   throw new AppError(ERROR_CODES.REACTIVATION_FAILED, {
@@ -106,11 +168,15 @@ async function openReactivationPeriod(
   deps: BillingApiDeps,
   userId: string,
   lease: Date,
-): Promise<ClaimedRenewal> {
+  record: RecordKey,
+): Promise<ClaimedRenewal & { periodStart: string }> {
   const now = deps.now();
   const todayDate = calendarDateIn(now, deps.timeZone);
   const today = toIsoDate(todayDate);
   return deps.db.transaction(async (tx) => {
+    // The request's key first (decision 031): a repeat waits for this transaction and answers
+    // from its period; a refusal below rolls the key back with everything else.
+    await record(tx, { periodStart: today });
     // The account, then its subscription (docs/decisions/028).
     const user = await lockAccount(tx, userId);
     const subscription = await getSubscriptionRow(tx, userId, true);
@@ -222,6 +288,7 @@ async function openReactivationPeriod(
       paymentProfileId: subscription.gatewayPaymentProfileId,
       cardBrand: user.cardBrand,
       cardLast4: user.cardLast4,
+      periodStart: today,
     };
   });
 }

@@ -6,7 +6,9 @@ import type { ICurrentUser } from '../current-user-types.ts';
 export type TPaymentProfileBody = Partial<TPaymentProfileRequest> & { sameAddresses?: boolean };
 
 /** PUT /api/users/paymentProfile (000 §7): a new card and billing address. */
-export async function updatePaymentProfile(body: TPaymentProfileBody): Promise<ICurrentUser> {
+export async function updatePaymentProfile(
+  body: TPaymentProfileBody & { requestKey: string },
+): Promise<ICurrentUser> {
   const response = await request<{ data: ICurrentUser }>('/api/users/paymentProfile', {
     method: 'PUT',
     body,
@@ -14,8 +16,13 @@ export async function updatePaymentProfile(body: TPaymentProfileBody): Promise<I
   return response.data.data;
 }
 
-/** PUT /api/users/reactivate (000 §7, R4): the same payload for an inactive account; none during pending cancel. */
-export async function reactivateAccount(body: TPaymentProfileBody): Promise<ICurrentUser> {
+/**
+ * PUT /api/users/reactivate (000 §7, R4): the same payload for an inactive account; none during
+ * pending cancel. Always its intent's request key (docs/decisions/038).
+ */
+export async function reactivateAccount(
+  body: TPaymentProfileBody & { requestKey: string },
+): Promise<ICurrentUser> {
   const response = await request<{ data: ICurrentUser }>('/api/users/reactivate', {
     method: 'PUT',
     body,

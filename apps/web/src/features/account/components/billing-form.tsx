@@ -26,6 +26,7 @@ import {
 } from '../api/payment-profile.ts';
 import { invalidatePaymentWrites } from '../api/get-payment-history.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
+import { useRequestKey } from '../../../lib/use-request-key.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface IBillingValues {
@@ -111,6 +112,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
   const { user, refetch } = useCurrentUser();
   const queryClient = useQueryClient();
   const toast = useToast();
+  const requestKeys = useRequestKey();
   const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
   const {
     register,
@@ -217,9 +219,13 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
       sameAddresses: values.sameAddresses,
     };
     try {
-      if (area.submitAction === 'reactivate') await reactivateAccount(body);
-      else await updatePaymentProfile(body);
+      // Each carries its intent's key (docs/decisions/038): a resend acts no second time.
+      if (area.submitAction === 'reactivate') {
+        await reactivateAccount({ ...body, requestKey: requestKeys.keyFor(body) });
+      } else await updatePaymentProfile({ ...body, requestKey: requestKeys.keyFor(body) });
+      requestKeys.settle(undefined);
     } catch (error) {
+      requestKeys.settle(error);
       toast.error();
       const problems = fieldErrorsOf(error, FIELDS);
       for (const { field, message } of problems) setError(field, { message });

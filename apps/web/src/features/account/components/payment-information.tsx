@@ -13,6 +13,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { lazyPage } from '../../../lib/router/router.tsx';
+import { useRequestKey } from '../../../lib/use-request-key.ts';
 import { reactivateAccount, removePaymentProfile } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
 
@@ -46,6 +47,7 @@ function cardOf(user: ICurrentUser) {
 export function PaymentInformation() {
   const { user, refetch } = useCurrentUser();
   const toast = useToast();
+  const requestKeys = useRequestKey();
   const [editing, setEditing] = useState(false);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -95,11 +97,14 @@ export function PaymentInformation() {
   const reactivate = async () => {
     setBusy(true);
     try {
-      await reactivateAccount({});
+      // Its intent's key (docs/decisions/038): a resend after a lost answer acts no second time.
+      await reactivateAccount({ requestKey: requestKeys.keyFor({}) });
+      requestKeys.settle(undefined);
       await refetch().catch(() => undefined);
       moveFocus('heading');
       toast.success();
-    } catch {
+    } catch (error) {
+      requestKeys.settle(error);
       toast.error();
     } finally {
       setBusy(false);
