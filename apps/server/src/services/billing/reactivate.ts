@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { and, eq } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { reactivationChargeCents } from '@dealerpass/domain/billing/charges';
@@ -47,19 +48,19 @@ export async function reactivate(
   const user = await getUserRow(deps.db, userId);
   const hasToken = input.paymentToken.trim() !== '';
 
-  if (user.accountStatus === 'pending cancel') {
+  if (user.accountStatus === ACCOUNT_STATUS.pendingCancel) {
     if (hasToken) await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
     const now = deps.now();
     await deps.db.transaction(async (tx) => {
       const current = await lockAccount(tx, userId);
-      if (current?.accountStatus !== 'pending cancel') throw reactivationFailed();
+      if (current?.accountStatus !== ACCOUNT_STATUS.pendingCancel) throw reactivationFailed();
       await tx
         .update(subscriptions)
         .set({ cancelRequestedAt: null, updatedAt: now })
         .where(eq(subscriptions.userId, userId));
       await changeAccountStatus(tx, {
         userId,
-        from: 'pending cancel',
+        from: ACCOUNT_STATUS.pendingCancel,
         event: 'reactivate',
         note: 'reactivated during pending cancel: no charge',
         actor: 'user',
@@ -69,7 +70,7 @@ export async function reactivate(
     return getUserRow(deps.db, userId);
   }
 
-  if (user.accountStatus !== 'inactive') throw reactivationFailed();
+  if (user.accountStatus !== ACCOUNT_STATUS.inactive) throw reactivationFailed();
   if (!hasToken) {
     throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
       errors: [{ source: 'paymentToken', message: CARD_MESSAGES.numberRequired }],
@@ -114,7 +115,8 @@ async function openReactivationPeriod(
     // The account, then its subscription (docs/decisions/028).
     const user = await lockAccount(tx, userId);
     const subscription = await getSubscriptionRow(tx, userId, true);
-    if (!subscription || !user || user.accountStatus !== 'inactive') throw reactivationFailed();
+    if (!subscription || !user || user.accountStatus !== ACCOUNT_STATUS.inactive)
+      throw reactivationFailed();
     if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
       throw reactivationFailed();
     }
@@ -206,7 +208,7 @@ async function openReactivationPeriod(
       .where(eq(subscriptions.userId, userId));
     await changeAccountStatus(tx, {
       userId,
-      from: 'inactive',
+      from: ACCOUNT_STATUS.inactive,
       event: 'reactivationCharging',
       note: 'reactivation charge in flight',
       actor: 'user',

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
+import { RENEWING_STATUSES } from '@dealerpass/domain/account/status-transitions';
 import {
   isBilledAtChange,
   monthlyTotalChangeAt,
@@ -43,7 +44,7 @@ export async function findAccountsBilledAtChange(
     })
     .from(subscriptions)
     .innerJoin(users, sql`${users.id} = ${subscriptions.userId}`)
-    .where(sql`${users.accountStatus} <> 'inactive'`)
+    .where(inArray(users.accountStatus, [...RENEWING_STATUSES]))
     .orderBy(users.email);
   // Many accounts hold the same selection: each distinct one is priced once.
   const moved = new Map<string, IMonthlyTotalChange | null>();

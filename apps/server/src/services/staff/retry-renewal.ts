@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
@@ -23,7 +24,7 @@ export async function retryRenewal(
     deps.db,
     { ...input, action: 'retryRenewal' },
     async (tx, user) => {
-      if (user.accountStatus !== 'validating payment') {
+      if (user.accountStatus !== ACCOUNT_STATUS.validatingPayment) {
         throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
       }
       const [subscription] = await tx

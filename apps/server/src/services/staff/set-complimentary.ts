@@ -1,5 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { COMPLIMENTARY_DETAIL, normalizeStatus } from '@dealerpass/domain/account/status';
+import {
+  ACCOUNT_STATUS,
+  COMPLIMENTARY_DETAIL,
+  normalizeStatus,
+} from '@dealerpass/domain/account/status';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
 import type { Database } from '../../db/client.ts';
@@ -23,7 +27,7 @@ export async function setComplimentary(
   const action = on ? 'complimentaryOn' : 'complimentaryOff';
   return takeStaffAction(db, { ...input, action }, async (tx, user) => {
     const complimentary = normalizeStatus(user.accountStatusDetails) === COMPLIMENTARY_DETAIL;
-    if (complimentary === on || (on && user.accountStatus !== 'active')) {
+    if (complimentary === on || (on && user.accountStatus !== ACCOUNT_STATUS.active)) {
       throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
     }
     await tx
