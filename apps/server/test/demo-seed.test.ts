@@ -97,7 +97,7 @@ describe('seedDemoData', () => {
         if (!result.ok) throw new Error(`${account.signIn} did not sign in: ${result.reason}`);
         const user = rows.find((row) => row.karId === result.identityId);
         expect(user?.accountStatus).toBe(account.state);
-        expect(user?.accountStatusDetails ?? undefined).toBe(account.details);
+        expect(user?.complimentary).toBe(account.details === 'complimentary');
         const [identity] = await t.app.db
           .select({ emailVerified: identities.emailVerified })
           .from(identities)
@@ -247,7 +247,7 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
 
   it('keeps every card as a real sandbox payment profile, its brand and last four on the account', async () => {
     for (const { user, subscription } of await rows()) {
-      if (user.accountStatusDetails === 'complimentary') {
+      if (user.complimentary) {
         expect(subscription?.gatewayCustomerId).toBeNull();
         expect(subscription?.gatewayPaymentProfileId).toBeNull();
         continue;

@@ -29,6 +29,17 @@ export const ACCOUNT_STATUS = {
 /** R4: complimentary accounts hide Current Balance. */
 export const COMPLIMENTARY_DETAIL = 'complimentary';
 
+/**
+ * The current user's `accountStatusDetails` (000 §3): the server keeps complimentary as a column
+ * of its own (issue 26) and sends it as this detail, which the screens read (`accountFlags`).
+ */
+export function accountStatusDetailsOf(account: {
+  complimentary: boolean;
+  accountStatusDetails: string | null;
+}): string | null {
+  return account.complimentary ? COMPLIMENTARY_DETAIL : account.accountStatusDetails;
+}
+
 /** The status fields of the current user (000 §3). */
 export interface IAccountStatusInput {
   accountStatus?: string | null;

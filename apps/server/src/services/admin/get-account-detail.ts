@@ -1,3 +1,4 @@
+import { accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
@@ -210,7 +211,7 @@ export async function getAccountDetail(db: Database, userId: string): Promise<TS
     },
     status: {
       accountStatus: user.accountStatus,
-      accountStatusDetails: user.accountStatusDetails,
+      accountStatusDetails: accountStatusDetailsOf(user),
       nextBillDate: user.nextBillDate,
       history: history.map((row) => ({
         at: row.at.toISOString(),

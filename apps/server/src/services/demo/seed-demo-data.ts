@@ -1,4 +1,4 @@
-import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
+import { ACCOUNT_STATUS, COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
@@ -157,7 +157,7 @@ export async function seedDemoData(
           : {}),
         subscriptions: profile.subscriptions,
         accountStatus: account.state,
-        accountStatusDetails: account.details ?? null,
+        complimentary: account.details === COMPLIMENTARY_DETAIL,
         nextBillDate:
           profile.nextBillInDays === null
             ? null

@@ -1,5 +1,4 @@
 import { inArray, sql } from 'drizzle-orm';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import { RENEWING_STATUSES } from '@dealerpass/domain/account/status-transitions';
 import {
   isBilledAtChange,
@@ -36,7 +35,7 @@ export async function findAccountsBilledAtChange(
       email: users.email,
       firstName: users.firstName,
       status: users.accountStatus,
-      details: users.accountStatusDetails,
+      complimentary: users.complimentary,
       codes: subscriptions.codes,
       autoExtras: subscriptions.autoExtras,
       pendingRemovals: subscriptions.pendingRemovals,
@@ -51,7 +50,7 @@ export async function findAccountsBilledAtChange(
   return accounts.flatMap((account) => {
     const standing = {
       status: account.status,
-      complimentary: (account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL,
+      complimentary: account.complimentary,
       periodEnd: account.periodEnd,
     };
     if (!isBilledAtChange(standing, change.effectiveDate)) return [];

@@ -3,7 +3,7 @@ import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote, type TPriceTable } from '@dealerpass/domain/prices';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { ACCOUNT_STATUS, COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import {
   BILLING_DUE_STATUSES,
   isWaived,
@@ -74,12 +74,7 @@ export async function claimDueAccounts(
     const renewals: ClaimedRenewal[] = [];
     const toOpen: DueAccount[] = [];
     for (const account of due) {
-      if (
-        isWaived(
-          account.status,
-          (account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL,
-        )
-      ) {
+      if (isWaived(account.status, account.complimentary)) {
         await waivePeriod(tx, account, now);
         continue;
       }
@@ -140,7 +135,7 @@ async function lockDueAccounts(
         customerProfileId: subscriptions.gatewayCustomerId,
         paymentProfileId: subscriptions.gatewayPaymentProfileId,
         status: users.accountStatus,
-        details: users.accountStatusDetails,
+        complimentary: users.complimentary,
         cardBrand: users.cardBrand,
         cardLast4: users.cardLast4,
       })
