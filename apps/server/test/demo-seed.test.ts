@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { karIdBanner } from '@dealerpass/domain/account/karid-banner';
-import { accountFlags } from '@dealerpass/domain/account/status';
+import { accountFlags, accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { isRegionOf, isValidPostalCode } from '@dealerpass/domain/geo/countries';
 import {
   isAuctionAccessId,
@@ -61,7 +61,11 @@ describe('seedDemoData', () => {
 
   it('has one account per state', async () => {
     const rows = await allUsers();
-    const flags = rows.map((row) => ({ row, flags: accountFlags(row) }));
+    // The flags read the API's fields, where complimentary is a detail (accountStatusDetailsOf).
+    const flags = rows.map((row) => ({
+      row,
+      flags: accountFlags({ ...row, accountStatusDetails: accountStatusDetailsOf(row) }),
+    }));
     const one = (predicate: (f: ReturnType<typeof accountFlags>) => boolean) =>
       flags.filter(({ flags: f }) => predicate(f));
     expect(one((f) => f.pendingCancel)).toHaveLength(1);
