@@ -46,6 +46,11 @@ const SERVICES_WITHOUT_SANDBOXES = readdirSync(
   .filter((entry) => entry.isDirectory() && entry.name !== 'demo')
   .map((entry) => `${SERVER}/services/${entry.name}`);
 
+/** Account statuses the server may not spell itself (see the rule below). */
+const TWO_WORD_STATUSES = 'pending cancel|pending reactivation|validating payment';
+const ONE_WORD_STATUSES = 'active|inactive|blocked';
+const STATUS_NAMES = 'accountStatus|toStatus|fromStatus|state';
+
 /** Who may not import whom (`import/no-restricted-paths`): shared → features → app, one way. */
 export const IMPORT_ZONES = [
   {
@@ -225,6 +230,37 @@ export default tseslint.config(
       ],
     },
   })),
+  // An account status is the domain's (issue 26, DECISIONS R4): the server names it through
+  // ACCOUNT_STATUS and asks the state machine (`canTake`, the due statuses) instead of keeping a
+  // list of its own. The two-word statuses are banned anywhere; 'active', 'inactive' and 'blocked'
+  // are common words, so they are banned where they meet a status (a comparison, a query or a
+  // field named for one) and in SQL text. The schema holds the column's default; the demo lists
+  // are plain data the browser tests read without the domain.
+  {
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      '**/*.test.ts',
+      'apps/server/src/db/schema.ts',
+      'apps/server/src/services/demo/demo-accounts.ts',
+      'apps/server/src/services/demo/e2e-accounts.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...[
+          `Literal[value=/^(${TWO_WORD_STATUSES})$/]`,
+          `TemplateElement[value.raw=/'(${ONE_WORD_STATUSES}|${TWO_WORD_STATUSES})'/]`,
+          `BinaryExpression:has(Identifier[name=/^(${STATUS_NAMES})$/]) > Literal[value=/^(${ONE_WORD_STATUSES})$/]`,
+          `CallExpression:has(Identifier[name=/^(${STATUS_NAMES})$/]) > Literal[value=/^(${ONE_WORD_STATUSES})$/]`,
+          `Property[key.name=/^(${STATUS_NAMES}|from|to)$/] > Literal[value=/^(${ONE_WORD_STATUSES})$/]`,
+        ].map((selector) => ({
+          selector,
+          message:
+            'an account status comes from the domain (ACCOUNT_STATUS, canTake, BILLING_DUE_STATUSES), not a literal.',
+        })),
+      ],
+    },
+  },
   {
     files: ['bench/**/*.ts', 'apps/server/scripts/**/*.ts', 'e2e/**/*.ts'],
     rules: { 'no-console': 'off' },

@@ -103,6 +103,65 @@ const CASES: { name: string; file: string; bad: string; good: string; rule: stri
   },
 ];
 
+/**
+ * The account-status rule (issue 26): each way a service used to spell a status, refused, beside
+ * the same line written through the domain, accepted. A service file, since the rule covers the
+ * server's code and not its tests or schema.
+ */
+const STATUS_FILE = 'apps/server/src/services/billing/lint-fixture.ts';
+const STATUS_IMPORTS = [
+  "import { eq, inArray } from 'drizzle-orm';",
+  "import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';",
+  "import { BILLING_DUE_STATUSES, canTake } from '@dealerpass/domain/account/status-transitions';",
+  "import { users } from '../../db/schema.ts';",
+  'declare const user: { accountStatus: string };',
+  'export const imported = [eq, inArray, ACCOUNT_STATUS, BILLING_DUE_STATUSES, canTake, users, user];',
+].join('\n');
+const STATUS_CASES: { name: string; bad: string; good: string }[] = [
+  {
+    name: "a status list of the service's own (cancel's CANCELLABLE)",
+    bad: "export const x = new Set(['active', 'validating payment']);",
+    good: "export const x = canTake(user.accountStatus, 'cancel');",
+  },
+  {
+    name: 'a status compared',
+    bad: "export const x = user.accountStatus !== 'inactive';",
+    good: 'export const x = user.accountStatus !== ACCOUNT_STATUS.inactive;',
+  },
+  {
+    name: 'a status in a query',
+    bad: "export const x = eq(users.accountStatus, 'blocked');",
+    good: 'export const x = eq(users.accountStatus, ACCOUNT_STATUS.blocked);',
+  },
+  {
+    name: "a status list in SQL text (the billing run's due statuses)",
+    bad: "export const x = sql`${users.accountStatus} in ('active', 'pending cancel')`;",
+    good: 'export const x = inArray(users.accountStatus, [...BILLING_DUE_STATUSES]);',
+  },
+  {
+    name: "a status as a transition's starting point",
+    bad: "export const x = { from: 'inactive', event: 'reactivationCharging' };",
+    good: "export const x = { from: ACCOUNT_STATUS.inactive, event: 'reactivationCharging' };",
+  },
+];
+
+describe('account statuses come from the domain (eslint.config.js)', () => {
+  for (const testCase of STATUS_CASES) {
+    it(testCase.name, async () => {
+      const bad = testCase.bad.includes('sql`')
+        ? `import { sql } from 'drizzle-orm';\n${STATUS_IMPORTS}\n${testCase.bad}\n`
+        : `${STATUS_IMPORTS}\n${testCase.bad}\n`;
+      expect(await rulesBroken(STATUS_FILE, bad)).toContain('no-restricted-syntax');
+      expect(await rulesBroken(STATUS_FILE, `${STATUS_IMPORTS}\n${testCase.good}\n`)).toEqual([]);
+    });
+  }
+
+  it('leaves the same words alone where they are no account status', async () => {
+    const code = `${STATUS_IMPORTS}\nexport const x = { status: 'active' as const, note: 'blocked by staff' };\n`;
+    expect(await rulesBroken(STATUS_FILE, code)).toEqual([]);
+  });
+});
+
 describe('import rules (eslint.config.js)', () => {
   for (const testCase of CASES) {
     it(testCase.name, async () => {

@@ -90,7 +90,7 @@ describe('operator console: account actions', () => {
       return { userId: user.id, path: 'complimentary', body: { requestKey: key(), on: true } };
     },
     complimentaryOff: async () => {
-      const user = await plainDealer(t, { accountStatusDetails: 'complimentary' });
+      const user = await plainDealer(t, { complimentary: true });
       return { userId: user.id, path: 'complimentary', body: { requestKey: key(), on: false } };
     },
     refund: async () => {

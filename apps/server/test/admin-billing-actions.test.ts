@@ -67,7 +67,7 @@ describe('operator console: billing actions', () => {
         on: true,
       });
       expect(on.json().data.account).toMatchObject({ complimentary: true });
-      expect((await userRow(user.id)).accountStatusDetails).toBe('complimentary');
+      expect((await userRow(user.id)).complimentary).toBe(true);
       const twice = await post(staff.billing.cookie, url(user.id, 'complimentary'), {
         requestKey: key(),
         on: true,

@@ -136,10 +136,7 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
 
   it('moves a complimentary account’s period on without charging it, even with no card (R4)', async () => {
     const userId = await subscriber();
-    await t.app.db
-      .update(users)
-      .set({ accountStatusDetails: 'complimentary' })
-      .where(eq(users.id, userId));
+    await t.app.db.update(users).set({ complimentary: true }).where(eq(users.id, userId));
     await t.app.db
       .update(subscriptions)
       .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })

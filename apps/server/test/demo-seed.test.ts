@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { karIdBanner } from '@dealerpass/domain/account/karid-banner';
-import { accountFlags } from '@dealerpass/domain/account/status';
+import { accountFlags, accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { isRegionOf, isValidPostalCode } from '@dealerpass/domain/geo/countries';
 import {
   isAuctionAccessId,
@@ -61,7 +61,11 @@ describe('seedDemoData', () => {
 
   it('has one account per state', async () => {
     const rows = await allUsers();
-    const flags = rows.map((row) => ({ row, flags: accountFlags(row) }));
+    // The flags read the API's fields, where complimentary is a detail (accountStatusDetailsOf).
+    const flags = rows.map((row) => ({
+      row,
+      flags: accountFlags({ ...row, accountStatusDetails: accountStatusDetailsOf(row) }),
+    }));
     const one = (predicate: (f: ReturnType<typeof accountFlags>) => boolean) =>
       flags.filter(({ flags: f }) => predicate(f));
     expect(one((f) => f.pendingCancel)).toHaveLength(1);
@@ -97,7 +101,7 @@ describe('seedDemoData', () => {
         if (!result.ok) throw new Error(`${account.signIn} did not sign in: ${result.reason}`);
         const user = rows.find((row) => row.karId === result.identityId);
         expect(user?.accountStatus).toBe(account.state);
-        expect(user?.accountStatusDetails ?? undefined).toBe(account.details);
+        expect(user?.complimentary).toBe(account.details === 'complimentary');
         const [identity] = await t.app.db
           .select({ emailVerified: identities.emailVerified })
           .from(identities)
@@ -247,7 +251,7 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
 
   it('keeps every card as a real sandbox payment profile, its brand and last four on the account', async () => {
     for (const { user, subscription } of await rows()) {
-      if (user.accountStatusDetails === 'complimentary') {
+      if (user.complimentary) {
         expect(subscription?.gatewayCustomerId).toBeNull();
         expect(subscription?.gatewayPaymentProfileId).toBeNull();
         continue;

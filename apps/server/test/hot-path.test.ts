@@ -38,7 +38,7 @@ describe('the session statement', () => {
         zip: '48226',
         subscriptions: ['NADA', 'MMR', 'CF'],
         accountStatus: 'validating payment',
-        accountStatusDetails: 'complimentary',
+        complimentary: true,
         cardBrand: 'visa',
         cardLast4: '4242',
         cardExpiration: '1229',

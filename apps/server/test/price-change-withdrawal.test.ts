@@ -71,7 +71,7 @@ describe('price changes: preview, confirm, withdraw (R11 amended)', () => {
     const { user } = await createAccount(t, {
       email,
       accountStatus: fields.status ?? 'active',
-      accountStatusDetails: fields.details ?? null,
+      complimentary: fields.details === 'complimentary',
       withIdentity: false,
       subscriptions: codes,
       nextBillDate: due,

@@ -56,7 +56,7 @@ describe('subscription changes (R10)', () => {
       withIdentity: false,
       subscriptions: codes,
       accountStatus: options.status ?? 'active',
-      accountStatusDetails: options.details ?? null,
+      complimentary: options.details === 'complimentary',
     });
     const token = await issueSandboxToken(
       t.app.db,

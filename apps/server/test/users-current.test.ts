@@ -314,7 +314,7 @@ describe('GET /api/users/current', () => {
 
     const comp = await insertUser({
       accountStatus: 'pending cancel',
-      accountStatusDetails: 'complimentary',
+      complimentary: true,
       balanceCents: -1999,
     });
     const compBody = (await (await signedIn(comp.id)).request('GET', '/api/users/current')).json();

@@ -183,7 +183,13 @@ export const users = pgTable('users', {
     .notNull()
     .default(sql`'{}'::text[]`),
   accountStatus: text('account_status').notNull().default('active'),
+  /**
+   * Any other status detail the API passes on; complimentary is its own column (issue 26), read
+   * and written only through `complimentary` below and sent as the detail by serialize-user.
+   */
   accountStatusDetails: text('account_status_details'),
+  /** R4, R12: an active complimentary account is not charged and hides Current Balance. */
+  complimentary: boolean('complimentary').notNull().default(false),
   nextBillDate: date('next_bill_date'),
   /** The DealerPass ID deadline of migrated accounts (000 §3 programDate). */
   programDate: timestamp('program_date', { withTimezone: true }),

@@ -1,10 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_STATUSES, type TAccountStatus } from './status.ts';
+import { ACCOUNT_STATUS, ACCOUNT_STATUSES, type TAccountStatus } from './status.ts';
 import {
   ACCOUNT_EVENTS,
   ACCOUNT_TRANSITIONS,
+  BILLING_DUE_STATUSES,
+  canTake,
   isBilled,
+  isRenewing,
+  isWaived,
+  RENEWING_STATUSES,
   nextAccountStatus,
   renewalOutcomeEvent,
   unblockEventFor,
@@ -100,5 +105,40 @@ describe('the account state machine (issue 15)', () => {
     for (const [before, after] of cases) {
       expect(nextAccountStatus('blocked', unblockEventFor(before))).toBe(after);
     }
+  });
+});
+
+describe('what the server asks the state machine (issue 26)', () => {
+  it('names every status once, by the same string', () => {
+    expect(Object.values(ACCOUNT_STATUS).sort()).toEqual([...ACCOUNT_STATUSES].sort());
+  });
+
+  it('lets only an active or validating-payment account cancel (R4)', () => {
+    const cancellable = ACCOUNT_STATUSES.filter((from) => canTake(from, 'cancel'));
+    expect(cancellable.sort()).toEqual(['active', 'validating payment']);
+    expect(canTake('toString', 'cancel')).toBe(false);
+    expect(canTake('', 'block')).toBe(false);
+  });
+
+  it('agrees with the table for every status and event', () => {
+    fc.assert(
+      fc.property(status, event, (from, on) => {
+        expect(canTake(from, on)).toBe(nextAccountStatus(from, on) !== null);
+      }),
+    );
+  });
+
+  it('picks up at the bill date the billed accounts and the pending cancels, nothing else', () => {
+    expect([...BILLING_DUE_STATUSES].sort()).toEqual(
+      ACCOUNT_STATUSES.filter((from) => isBilled(from) || canTake(from, 'billDateReached')).sort(),
+    );
+  });
+
+  it('counts every account but an inactive one as renewing, and waives only an active complimentary one', () => {
+    expect(RENEWING_STATUSES).not.toContain('inactive');
+    expect(ACCOUNT_STATUSES.filter(isRenewing)).toEqual([...RENEWING_STATUSES]);
+    expect(isRenewing('inactive')).toBe(false);
+    expect(ACCOUNT_STATUSES.filter((from) => isWaived(from, true))).toEqual(['active']);
+    expect(isWaived('active', false)).toBe(false);
   });
 });

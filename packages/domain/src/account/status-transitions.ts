@@ -150,3 +150,46 @@ export function hasAccess(status: TAccountStatus): boolean {
 export function isBilled(status: TAccountStatus): boolean {
   return status === 'active' || status === 'validating payment';
 }
+
+/**
+ * Whether an account in `status` can take `event`: the state machine answers, so a service never
+ * keeps its own list of the statuses an action applies to (issue 26: cancel's list did).
+ */
+export function canTake(status: string, event: TAccountEvent): boolean {
+  return isAccountStatus(status) && nextAccountStatus(status, event) !== null;
+}
+
+/**
+ * The statuses the billing run picks up when the bill date has come: the billed ones renew, a
+ * pending cancel ends (R4: access continues until the next bill date). A pending reactivation is
+ * picked up only once its charge's lease has run out (`PENDING_REACTIVATION`).
+ */
+export const BILLING_DUE_STATUSES: readonly TAccountStatus[] = [
+  'active',
+  'pending cancel',
+  'validating payment',
+];
+
+/** The status whose reactivation charge is in flight (R4), resumed by the run when abandoned. */
+export const PENDING_REACTIVATION: TAccountStatus = 'pending reactivation';
+
+/**
+ * Whether the account still holds a subscription that may renew at a bill date (price changes
+ * count it, R11): every status but inactive. Which of these is actually billed at a given date is
+ * `isBilledAtChange`'s question (billing/price-changes).
+ */
+export const RENEWING_STATUSES: readonly TAccountStatus[] = ACCOUNT_STATUSES.filter(
+  (status) => status !== 'inactive',
+);
+
+export function isRenewing(status: string): boolean {
+  return (RENEWING_STATUSES as readonly string[]).includes(status);
+}
+
+/**
+ * Whether an active account is complimentary and so has its period waived instead of charged
+ * (R4, R12 billing): only an active account is made complimentary.
+ */
+export function isWaived(status: string, complimentary: boolean): boolean {
+  return complimentary && status === 'active';
+}

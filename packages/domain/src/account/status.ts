@@ -13,8 +13,32 @@ export const ACCOUNT_STATUSES = [
 ] as const;
 export type TAccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
+/**
+ * Each status by name: the server compares and writes statuses through these, never through a
+ * string of its own (issue 26; the lint rule in eslint.config.js bans the literals there).
+ */
+export const ACCOUNT_STATUS = {
+  active: 'active',
+  blocked: 'blocked',
+  inactive: 'inactive',
+  pendingCancel: 'pending cancel',
+  pendingReactivation: 'pending reactivation',
+  validatingPayment: 'validating payment',
+} as const satisfies Record<string, TAccountStatus>;
+
 /** R4: complimentary accounts hide Current Balance. */
 export const COMPLIMENTARY_DETAIL = 'complimentary';
+
+/**
+ * The current user's `accountStatusDetails` (000 §3): the server keeps complimentary as a column
+ * of its own (issue 26) and sends it as this detail, which the screens read (`accountFlags`).
+ */
+export function accountStatusDetailsOf(account: {
+  complimentary: boolean;
+  accountStatusDetails: string | null;
+}): string | null {
+  return account.complimentary ? COMPLIMENTARY_DETAIL : account.accountStatusDetails;
+}
 
 /** The status fields of the current user (000 §3). */
 export interface IAccountStatusInput {

@@ -4,6 +4,7 @@ import {
   scheduledAttempts,
 } from '@dealerpass/domain/billing/dunning';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { ACCOUNT_STATUS, accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
@@ -226,11 +227,11 @@ export async function getAccountDetail(
     },
     status: {
       accountStatus: user.accountStatus,
-      accountStatusDetails: user.accountStatusDetails,
+      accountStatusDetails: accountStatusDetailsOf(user),
       // The domain's next bill date, the one the dealer's change page shows (issue 25): past an
       // unpaid renewal's date it is the bill date after it. Inactive accounts have none (R4).
       nextBillDate:
-        sub && user.accountStatus !== 'inactive'
+        sub && user.accountStatus !== ACCOUNT_STATUS.inactive
           ? toIsoDate(
               nextBillDateOf(
                 {

@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { billingRuns, subscriptions, users } from '../../db/schema.ts';
@@ -29,7 +30,7 @@ export async function listDunning(db: Database) {
       })
       .from(users)
       .leftJoin(subscriptions, eq(subscriptions.userId, users.id))
-      .where(eq(users.accountStatus, 'validating payment'))
+      .where(eq(users.accountStatus, ACCOUNT_STATUS.validatingPayment))
       .orderBy(sql`${subscriptions.nextRetryAt} asc nulls last`, asc(users.email))
       .limit(QUEUE_LIMIT),
     db

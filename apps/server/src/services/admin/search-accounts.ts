@@ -1,3 +1,4 @@
+import { accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import {
   ACCOUNT_SEARCH_LIMIT,
@@ -58,6 +59,7 @@ export async function searchAccounts(db: Database, text: string): Promise<TAccou
       dealership: users.dealership,
       accountStatus: users.accountStatus,
       accountStatusDetails: users.accountStatusDetails,
+      complimentary: users.complimentary,
       cardBrand: users.cardBrand,
       cardLast4: users.cardLast4,
     })
@@ -65,5 +67,8 @@ export async function searchAccounts(db: Database, text: string): Promise<TAccou
     .where(or(...conditions))
     .orderBy(asc(users.lastName), asc(users.firstName), asc(users.email), asc(users.id))
     .limit(ACCOUNT_SEARCH_LIMIT);
-  return rows;
+  return rows.map(({ complimentary, ...row }) => ({
+    ...row,
+    accountStatusDetails: accountStatusDetailsOf({ ...row, complimentary }),
+  }));
 }

@@ -1,3 +1,4 @@
+import { canTake } from '@dealerpass/domain/account/status-transitions';
 import { and, asc, eq } from 'drizzle-orm';
 import { cancellationKind } from '@dealerpass/domain/billing/charges';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
@@ -15,8 +16,6 @@ import { changeAccountStatus } from './ledger/change-account-status.ts';
 import { lockAccount } from './ledger/lock-account.ts';
 import { refundableCents } from './payment-refunds.ts';
 
-const CANCELLABLE = new Set(['active', 'validating payment']);
-
 const cancelFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.CANCEL_ACCOUNT_FAILED, cause === undefined ? {} : { cause });
 
@@ -32,7 +31,8 @@ export async function cancelSubscription(
   request: TCancelSubscriptionRequest,
 ): Promise<UserRow> {
   const user = await getUserRow(deps.db, userId);
-  if (!CANCELLABLE.has(user.accountStatus)) throw cancelFailed();
+  // The state machine decides who may cancel (R4), not a list of its own here.
+  if (!canTake(user.accountStatus, 'cancel')) throw cancelFailed();
   const [signup] = await deps.db
     .select({ payment: payments })
     .from(billingPeriods)
@@ -74,7 +74,7 @@ export async function cancelSubscription(
     // The account, then its subscription (docs/decisions/028).
     const current = await lockAccount(tx, userId);
     const subscription = await getSubscriptionRow(tx, userId, true);
-    if (!current || !CANCELLABLE.has(current.accountStatus)) throw cancelFailed();
+    if (!current || !canTake(current.accountStatus, 'cancel')) throw cancelFailed();
     await recordReason(tx, userId, request, now);
     if (subscription) {
       await tx

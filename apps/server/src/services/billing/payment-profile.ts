@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import type { TBillingAddressFields } from '@dealerpass/domain/schemas/billing-fields';
@@ -59,7 +60,7 @@ export async function storePaymentProfile(
 
   const now = deps.now();
   const today = calendarDateIn(now, deps.timeZone);
-  const retry = options.retryDueRenewal && user.accountStatus === 'validating payment';
+  const retry = options.retryDueRenewal && user.accountStatus === ACCOUNT_STATUS.validatingPayment;
   await deps.db.transaction(async (tx) => {
     // The request's key first (decision 031), then the account, as every money or status write
     // (docs/decisions/028).

@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { and, eq } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { reactivationChargeCents } from '@dealerpass/domain/billing/charges';
@@ -106,7 +107,7 @@ async function reactivateOnce(
   const user = await getUserRow(deps.db, userId);
   const hasToken = input.paymentToken.trim() !== '';
 
-  if (user.accountStatus === 'pending cancel') {
+  if (user.accountStatus === ACCOUNT_STATUS.pendingCancel) {
     if (hasToken) await storePaymentProfile(deps, userId, input, { retryDueRenewal: false });
     const now = deps.now();
     const restored: Reactivation = { restored: true };
@@ -114,14 +115,14 @@ async function reactivateOnce(
       // The key first (decision 031), then the account (decision 028).
       await record(tx, restored);
       const current = await lockAccount(tx, userId);
-      if (current?.accountStatus !== 'pending cancel') throw reactivationFailed();
+      if (current?.accountStatus !== ACCOUNT_STATUS.pendingCancel) throw reactivationFailed();
       await tx
         .update(subscriptions)
         .set({ cancelRequestedAt: null, updatedAt: now })
         .where(eq(subscriptions.userId, userId));
       await changeAccountStatus(tx, {
         userId,
-        from: 'pending cancel',
+        from: ACCOUNT_STATUS.pendingCancel,
         event: 'reactivate',
         note: 'reactivated during pending cancel: no charge',
         actor: 'user',
@@ -131,7 +132,7 @@ async function reactivateOnce(
     return restored;
   }
 
-  if (user.accountStatus !== 'inactive') throw reactivationFailed();
+  if (user.accountStatus !== ACCOUNT_STATUS.inactive) throw reactivationFailed();
   if (!hasToken) {
     throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
       errors: [{ source: 'paymentToken', message: CARD_MESSAGES.numberRequired }],
@@ -180,7 +181,8 @@ async function openReactivationPeriod(
     // The account, then its subscription (docs/decisions/028).
     const user = await lockAccount(tx, userId);
     const subscription = await getSubscriptionRow(tx, userId, true);
-    if (!subscription || !user || user.accountStatus !== 'inactive') throw reactivationFailed();
+    if (!subscription || !user || user.accountStatus !== ACCOUNT_STATUS.inactive)
+      throw reactivationFailed();
     if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
       throw reactivationFailed();
     }
@@ -272,7 +274,7 @@ async function openReactivationPeriod(
       .where(eq(subscriptions.userId, userId));
     await changeAccountStatus(tx, {
       userId,
-      from: 'inactive',
+      from: ACCOUNT_STATUS.inactive,
       event: 'reactivationCharging',
       note: 'reactivation charge in flight',
       actor: 'user',

@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { and, eq, ne } from 'drizzle-orm';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { Database, Transaction } from '../../db/client.ts';
@@ -112,7 +113,7 @@ export async function recordChargebackIn(
       chargedBackCents: coveredCents,
     },
   });
-  if (user.accountStatus !== 'inactive') {
+  if (user.accountStatus !== ACCOUNT_STATUS.inactive) {
     await changeAccountStatus(tx, {
       userId: user.id,
       from: user.accountStatus,

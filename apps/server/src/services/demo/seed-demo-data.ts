@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS, COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import { randomUUID } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
@@ -156,7 +157,7 @@ export async function seedDemoData(
           : {}),
         subscriptions: profile.subscriptions,
         accountStatus: account.state,
-        accountStatusDetails: account.details ?? null,
+        complimentary: account.details === COMPLIMENTARY_DETAIL,
         nextBillDate:
           profile.nextBillInDays === null
             ? null
@@ -374,7 +375,7 @@ function currentPeriodOf(
   cancelRequestedAt: Date | null;
 } {
   const plain = { failedAttempts: 0, nextRetryAt: null, cancelRequestedAt: null };
-  if (state === 'validating payment') {
+  if (state === ACCOUNT_STATUS.validatingPayment) {
     const retryIn = profile.nextBillInDays ?? 1;
     return {
       end: addDays(today, retryIn - 4),
@@ -383,7 +384,7 @@ function currentPeriodOf(
       cancelRequestedAt: null,
     };
   }
-  if (state === 'inactive' || profile.nextBillInDays === null) {
+  if (state === ACCOUNT_STATUS.inactive || profile.nextBillInDays === null) {
     const end = addDays(today, -20);
     return {
       ...plain,
@@ -391,7 +392,7 @@ function currentPeriodOf(
       cancelRequestedAt: new Date(now.getTime() - 32 * DAY_MS),
     };
   }
-  if (state === 'pending cancel') {
+  if (state === ACCOUNT_STATUS.pendingCancel) {
     return {
       ...plain,
       end: addDays(today, profile.nextBillInDays),

@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
+import { inArray, sql } from 'drizzle-orm';
+import { RENEWING_STATUSES } from '@dealerpass/domain/account/status-transitions';
 import {
   isBilledAtChange,
   monthlyTotalChangeAt,
@@ -35,7 +35,7 @@ export async function findAccountsBilledAtChange(
       email: users.email,
       firstName: users.firstName,
       status: users.accountStatus,
-      details: users.accountStatusDetails,
+      complimentary: users.complimentary,
       codes: subscriptions.codes,
       autoExtras: subscriptions.autoExtras,
       pendingRemovals: subscriptions.pendingRemovals,
@@ -43,14 +43,14 @@ export async function findAccountsBilledAtChange(
     })
     .from(subscriptions)
     .innerJoin(users, sql`${users.id} = ${subscriptions.userId}`)
-    .where(sql`${users.accountStatus} <> 'inactive'`)
+    .where(inArray(users.accountStatus, [...RENEWING_STATUSES]))
     .orderBy(users.email);
   // Many accounts hold the same selection: each distinct one is priced once.
   const moved = new Map<string, IMonthlyTotalChange | null>();
   return accounts.flatMap((account) => {
     const standing = {
       status: account.status,
-      complimentary: (account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL,
+      complimentary: account.complimentary,
       periodEnd: account.periodEnd,
     };
     if (!isBilledAtChange(standing, change.effectiveDate)) return [];

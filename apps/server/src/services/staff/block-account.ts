@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
 import { and, desc, eq } from 'drizzle-orm';
@@ -49,7 +50,9 @@ async function statusBeforeBlock(tx: Transaction, userId: string): Promise<strin
   const [row] = await tx
     .select({ from: accountEvents.fromStatus })
     .from(accountEvents)
-    .where(and(eq(accountEvents.userId, userId), eq(accountEvents.toStatus, 'blocked')))
+    .where(
+      and(eq(accountEvents.userId, userId), eq(accountEvents.toStatus, ACCOUNT_STATUS.blocked)),
+    )
     .orderBy(desc(accountEvents.at))
     .limit(1);
   return row?.from ?? null;

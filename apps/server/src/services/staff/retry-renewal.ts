@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { and, desc, eq, gte, isNotNull } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type {
@@ -32,7 +33,7 @@ export async function retryRenewal(
     deps.db,
     { ...input, action: 'retryRenewal' },
     async (tx, user) => {
-      if (user.accountStatus !== 'validating payment') {
+      if (user.accountStatus !== ACCOUNT_STATUS.validatingPayment) {
         throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
       }
       const [subscription] = await tx
@@ -100,7 +101,7 @@ async function earlierOutcome(
     .select({ accountStatus: users.accountStatus })
     .from(users)
     .where(eq(users.id, input.userId));
-  if (user && user.accountStatus !== 'validating payment') {
+  if (user && user.accountStatus !== ACCOUNT_STATUS.validatingPayment) {
     return { outcome: 'paid', declineReason: null };
   }
   const [decline] = audit

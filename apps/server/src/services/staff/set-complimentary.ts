@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { COMPLIMENTARY_DETAIL, normalizeStatus } from '@dealerpass/domain/account/status';
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
 import type { Database } from '../../db/client.ts';
@@ -22,13 +22,12 @@ export async function setComplimentary(
 ): Promise<TStaffActionResult> {
   const action = on ? 'complimentaryOn' : 'complimentaryOff';
   return takeStaffAction(db, { ...input, action }, async (tx, user) => {
-    const complimentary = normalizeStatus(user.accountStatusDetails) === COMPLIMENTARY_DETAIL;
-    if (complimentary === on || (on && user.accountStatus !== 'active')) {
+    if (user.complimentary === on || (on && user.accountStatus !== ACCOUNT_STATUS.active)) {
       throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
     }
     await tx
       .update(users)
-      .set({ accountStatusDetails: on ? COMPLIMENTARY_DETAIL : null, updatedAt: input.now })
+      .set({ complimentary: on, updatedAt: input.now })
       .where(eq(users.id, user.id));
     await tx.insert(accountEvents).values({
       userId: user.id,

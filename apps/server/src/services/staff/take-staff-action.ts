@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import { COMPLIMENTARY_DETAIL, normalizeStatus } from '@dealerpass/domain/account/status';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffAction } from '@dealerpass/domain/staff/roles';
 import type {
@@ -33,12 +32,12 @@ export interface StaffActionInput {
 /** The account's status, complimentary flag and balance, as an audit row and an answer show it. */
 export async function accountState(
   db: Database | Transaction,
-  user: Pick<LockedUser, 'id' | 'accountStatus' | 'accountStatusDetails'>,
+  user: Pick<LockedUser, 'id' | 'accountStatus' | 'complimentary'>,
 ): Promise<TStaffAccountState> {
   return {
     userId: user.id,
     accountStatus: user.accountStatus,
-    complimentary: normalizeStatus(user.accountStatusDetails) === COMPLIMENTARY_DETAIL,
+    complimentary: user.complimentary,
     balanceCents: await getBalanceCents(db, user.id),
   };
 }

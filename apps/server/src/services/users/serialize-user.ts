@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { STATUS_DESCRIPTIONS, isAccountStatus } from '@dealerpass/domain/account/status';
+import {
+  accountStatusDetailsOf,
+  STATUS_DESCRIPTIONS,
+  isAccountStatus,
+} from '@dealerpass/domain/account/status';
 import { centsToDollars } from '@dealerpass/domain/money';
 import { normalizeAuctionAccessId } from '@dealerpass/domain/validation/auction-access';
 import type { users } from '../../db/schema.ts';
@@ -105,7 +109,7 @@ export function serializeUser(row: UserRow): CurrentUser {
     nextBillDate: row.nextBillDate ?? null,
     currentBalance: centsToDollars(row.balanceCents),
     accountStatus: status,
-    accountStatusDetails: text(row.accountStatusDetails),
+    accountStatusDetails: text(accountStatusDetailsOf(row)),
     programDate: row.programDate ? row.programDate.toISOString() : null,
     preferences: isPlainObject(row.preferences) ? row.preferences : {},
     autoCheckId: text(row.autoCheckId),

@@ -5,7 +5,6 @@
  */
 import { eq } from 'drizzle-orm';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import { nextBillDateOf } from '@dealerpass/domain/billing/dunning';
 import {
   changeAllowance,
@@ -76,9 +75,7 @@ export function evaluate(
   requested: readonly string[],
   now: Date,
 ): Evaluated {
-  const complimentary =
-    (user.accountStatusDetails ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL;
-  const allowance = changeAllowance(user.accountStatus, complimentary);
+  const allowance = changeAllowance(user.accountStatus, user.complimentary);
   if (allowance === 'none') throw notAllowed();
   const current = {
     codes: sanitizeCodes(subscription.codes),

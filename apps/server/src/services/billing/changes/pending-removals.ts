@@ -1,7 +1,6 @@
 /** The removals a change left waiting for their bill date (R10): shown, and undone one at a time. */
 import { eq } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
 import { changeAllowance } from '@dealerpass/domain/billing/proration';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type {
@@ -30,9 +29,7 @@ export async function undoPendingRemoval(
   return deps.db.transaction(async (tx) => {
     await lockAccount(tx, userId);
     const { user, subscription } = await accountRows(tx, userId, true);
-    const complimentary =
-      (user.accountStatusDetails ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL;
-    if (changeAllowance(user.accountStatus, complimentary) === 'none') throw notAllowed();
+    if (changeAllowance(user.accountStatus, user.complimentary) === 'none') throw notAllowed();
     if (!subscription.pendingRemovals.includes(code)) {
       throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
         message: SUBSCRIPTION_CHANGE_MESSAGES.codeInvalid,

@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, subscriptions } from '../../../db/schema.ts';
@@ -28,13 +29,13 @@ export async function completeReactivation(
     !user ||
     !period ||
     period.status !== 'due' ||
-    user.accountStatus !== 'pending reactivation'
+    user.accountStatus !== ACCOUNT_STATUS.pendingReactivation
   ) {
     return;
   }
   await changeAccountStatus(tx, {
     userId: user.id,
-    from: 'pending reactivation',
+    from: ACCOUNT_STATUS.pendingReactivation,
     event: 'reactivationSucceeded',
     note: 'reactivation paid',
     actor,

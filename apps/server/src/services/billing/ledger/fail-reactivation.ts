@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
@@ -28,7 +29,7 @@ export async function failReactivation(
     !user ||
     !period ||
     period.status !== 'due' ||
-    user.accountStatus !== 'pending reactivation'
+    user.accountStatus !== ACCOUNT_STATUS.pendingReactivation
   ) {
     return;
   }
@@ -50,7 +51,7 @@ export async function failReactivation(
     .where(eq(subscriptions.userId, user.id));
   await changeAccountStatus(tx, {
     userId: user.id,
-    from: 'pending reactivation',
+    from: ACCOUNT_STATUS.pendingReactivation,
     event: 'reactivationFailed',
     note: `reactivation declined: ${reason}`,
     actor,

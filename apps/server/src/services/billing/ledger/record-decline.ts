@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { eq } from 'drizzle-orm';
 import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
@@ -89,7 +90,10 @@ export async function recordDecline(
     }
     // A block made while the charge was in flight stands: the decline is recorded, the status
     // stays (a blocked account takes no charge's answer, status-transitions).
-    if (user.accountStatus !== 'validating payment' && user.accountStatus !== 'blocked') {
+    if (
+      user.accountStatus !== ACCOUNT_STATUS.validatingPayment &&
+      user.accountStatus !== ACCOUNT_STATUS.blocked
+    ) {
       await changeAccountStatus(tx, {
         userId,
         from: user.accountStatus,
@@ -128,7 +132,7 @@ export async function recordDecline(
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
   const owed = await getBalanceCents(tx, userId);
-  if (user.accountStatus !== 'blocked') {
+  if (user.accountStatus !== ACCOUNT_STATUS.blocked) {
     await changeAccountStatus(tx, {
       userId,
       from: user.accountStatus,

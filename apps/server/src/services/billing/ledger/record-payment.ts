@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
@@ -136,7 +137,10 @@ export async function recordPayments(
   for (const { user } of done) {
     // A block made while the charge was in flight stands: the payment is recorded, the status
     // stays (a blocked account takes no charge's answer, status-transitions).
-    if (user.accountStatus !== 'active' && user.accountStatus !== 'blocked') {
+    if (
+      user.accountStatus !== ACCOUNT_STATUS.active &&
+      user.accountStatus !== ACCOUNT_STATUS.blocked
+    ) {
       await changeAccountStatus(tx, {
         userId: user.id,
         from: user.accountStatus,

@@ -1,9 +1,14 @@
-import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type IQuote, type TPriceTable } from '@dealerpass/domain/prices';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { COMPLIMENTARY_DETAIL } from '@dealerpass/domain/account/status';
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
+import {
+  BILLING_DUE_STATUSES,
+  isWaived,
+  PENDING_REACTIVATION,
+} from '@dealerpass/domain/account/status-transitions';
 import { anyOf, unnestRows } from '../../../db/bulk.ts';
 import type { Transaction } from '../../../db/client.ts';
 import { BILLED_PERIOD, billingPeriods, subscriptions, users } from '../../../db/schema.ts';
@@ -69,18 +74,15 @@ export async function claimDueAccounts(
     const renewals: ClaimedRenewal[] = [];
     const toOpen: DueAccount[] = [];
     for (const account of due) {
-      if (
-        (account.details ?? '').trim().toLowerCase() === COMPLIMENTARY_DETAIL &&
-        account.status === 'active'
-      ) {
+      if (isWaived(account.status, account.complimentary)) {
         await waivePeriod(tx, account, now);
         continue;
       }
-      if (account.status === 'pending cancel') {
+      if (account.status === ACCOUNT_STATUS.pendingCancel) {
         if (await endCancellation(tx, account.userId, now)) result.deactivated += 1;
         continue;
       }
-      if (account.status === 'pending reactivation') {
+      if (account.status === PENDING_REACTIVATION) {
         const resumed = await resumeReactivation(tx, deps, account.userId, lease, now);
         if (resumed) renewals.push(resumed);
         continue;
@@ -133,7 +135,7 @@ async function lockDueAccounts(
         customerProfileId: subscriptions.gatewayCustomerId,
         paymentProfileId: subscriptions.gatewayPaymentProfileId,
         status: users.accountStatus,
-        details: users.accountStatusDetails,
+        complimentary: users.complimentary,
         cardBrand: users.cardBrand,
         cardLast4: users.cardLast4,
       })
@@ -144,13 +146,10 @@ async function lockDueAccounts(
           or(
             and(
               lte(subscriptions.currentPeriodEnd, today),
-              sql`${users.accountStatus} in ('active', 'pending cancel', 'validating payment')`,
+              inArray(users.accountStatus, [...BILLING_DUE_STATUSES]),
             ),
             // Only with a lease that ran out: a reactivation whose request never finished.
-            and(
-              eq(users.accountStatus, 'pending reactivation'),
-              lte(subscriptions.nextRetryAt, now),
-            ),
+            and(eq(users.accountStatus, PENDING_REACTIVATION), lte(subscriptions.nextRetryAt, now)),
           ),
           or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
           onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
@@ -349,7 +348,7 @@ async function resumeReactivation(
     deps.log.warn({ userId }, 'pending reactivation without its period: back to inactive');
     await changeAccountStatus(tx, {
       userId,
-      from: 'pending reactivation',
+      from: PENDING_REACTIVATION,
       event: 'reactivationAbandoned',
       note: 'reactivation abandoned',
       actor: 'billing-run',

@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
 import { subscriptions } from '../../../db/schema.ts';
@@ -15,10 +16,10 @@ export async function endCancellation(
   now: Date,
 ): Promise<boolean> {
   const current = await lockAccount(tx, userId);
-  if (current?.accountStatus !== 'pending cancel') return false;
+  if (current?.accountStatus !== ACCOUNT_STATUS.pendingCancel) return false;
   await changeAccountStatus(tx, {
     userId: userId,
-    from: 'pending cancel',
+    from: ACCOUNT_STATUS.pendingCancel,
     event: 'billDateReached',
     note: 'cancellation took effect',
     actor: 'billing-run',
