@@ -53,6 +53,8 @@ export default defineConfig({
           name: 'tooling',
           include: ['tooling/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['tooling/fuzz-seed-setup.ts'],
+          env: seed,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -66,7 +66,7 @@ function run(stage: Stage): Promise<boolean> {
   const log = join(LOGS, `${stage.name}.log`);
   const out = createWriteStream(log);
   const begin = Date.now();
-  console.log(`▶ ${stage.name}: ${stage.command.join(' ')}`);
+  say(`▶ ${stage.name}: ${stage.command.join(' ')}`);
   const [file, ...args] = stage.command as [string, ...string[]];
   const child = spawn(file, args, {
     env: { ...process.env, FORCE_COLOR: '0', ...stage.env },
@@ -81,9 +81,9 @@ function run(stage: Stage): Promise<boolean> {
         const ok = code === 0;
         results.set(stage.name, { ok, ms });
         const status = ok ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`;
-        console.log(`\n━━━━ ${stage.name}: ${status} in ${duration(ms)} ━━━━`);
-        console.log(readFileSync(log, 'utf8').trimEnd());
-        console.log(`━━━━ end of ${stage.name} ━━━━\n`);
+        say(`\n━━━━ ${stage.name}: ${status} in ${duration(ms)} ━━━━`);
+        say(readFileSync(log, 'utf8').trimEnd());
+        say(`━━━━ end of ${stage.name} ━━━━\n`);
         resolve(ok);
       });
     });
@@ -94,7 +94,7 @@ async function start(stage: Stage): Promise<boolean> {
   const before = (stage.after ?? []).filter((name) => running.has(name));
   const passed = await Promise.all(before.map((name) => running.get(name)!));
   if (passed.includes(false)) {
-    console.log(`■ ${stage.name}: not run (${before.join(', ')} did not all pass)`);
+    say(`■ ${stage.name}: not run (${before.join(', ')} did not all pass)`);
     results.set(stage.name, { ok: false, ms: 0, skipped: true });
     return false;
   }
@@ -113,10 +113,15 @@ const lines = [
   `${'npm test'.padEnd(10)} ${duration(Date.now() - started).padStart(7)}  (wall clock; stages overlap)`,
 ];
 writeFileSync(join(LOGS, 'times.txt'), `${lines.join('\n')}\n`);
-console.log(`Stage times:\n${lines.join('\n')}`);
+say(`Stage times:\n${lines.join('\n')}`);
 process.exit([...results.values()].every((result) => result.ok) ? 0 : 1);
 
 function duration(ms: number): string {
   const seconds = Math.round(ms / 1000);
   return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+}
+
+/** The run's own report goes to standard output; the stages' errors are in their logs. */
+function say(text: string): void {
+  process.stdout.write(`${text}\n`);
 }
