@@ -20,6 +20,10 @@ export default defineConfig({
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
+  // Assertions wait 10 s, not 5: the browser tests share the processor with the API tests beside
+  // them (tooling/test-all.ts, docs/decisions/033), and Swagger UI's first render alone took
+  // more than 5 s there.
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
     baseURL: serverUrl(0),
