@@ -30,11 +30,14 @@ const STAGES: Stage[] = [
   { name: 'api', command: ['npx', ...api] },
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
-  // One worker: the API stage beside it has the machine's other processes.
+  // One worker: the API stage beside it has the machine's other processes. After lint and types:
+  // the lint rules' proofs (tooling/eslint-rules.test.ts) write failing snippets into the
+  // workspaces for a moment, which ESLint or tsc running beside them would read as the code's.
   {
     name: 'unit',
     command: ['npm', 'run', '--silent', 'test:unit'],
     env: { VITEST_MAX_WORKERS: '1' },
+    after: ['lint', 'typecheck'],
   },
   { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
   {
