@@ -92,7 +92,16 @@ export const IMPORT_ZONES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '**/coverage/**', 'data/**', 'test-results/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/dist/**',
+      '**/coverage/**',
+      'data/**',
+      'test-results/**',
+      'test-stages/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,15 +1,42 @@
 import { defineConfig } from 'vitest/config';
+import { fuzzSeed } from './tooling/fuzz-seed.ts';
+import { PGLITE_SMOKE } from './apps/server/test/pglite-smoke.ts';
 
-// One Vitest run, four projects: the pure domain rules, the web app's units, the lint rules'
-// proofs and the server's API tests (real app, real database). `npm test` runs them as separate steps.
+/** One seed per commit for every fast-check property (docs/decisions/033); FUZZ_SEED replays one. */
+const seed = { FUZZ_SEED: String(fuzzSeed()) };
+
+/**
+ * The API tests, as the server's project sees them: every file under apps/server/test, so a new
+ * one is run without a list to edit. Each file gets a copy of one database migrated per run
+ * (apps/server/test/global-setup.ts, docs/decisions/033).
+ */
+const server = {
+  include: ['apps/server/test/**/*.test.ts'],
+  environment: 'node' as const,
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  globalSetup: ['apps/server/test/global-setup.ts'],
+  setupFiles: ['tooling/fuzz-seed-setup.ts'],
+  env: seed,
+};
+
+// One Vitest run, five projects: the pure domain rules, the web app's units, the lint rules'
+// proofs, the server's API tests (real app, real database: PostgreSQL with TEST_DATABASE_URL,
+// PGlite without) and the embedded database's smoke set (PGlite always; run beside a PostgreSQL
+// pass). `npm test` (tooling/test-all.ts) runs them as separate steps.
 export default defineConfig({
   test: {
+    // Test files in parallel: the API files wait on their database more than on the processor,
+    // so three share this machine's two cores (docs/decisions/033). VITEST_MAX_WORKERS overrides.
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 3),
     projects: [
       {
         test: {
           name: 'domain',
           include: ['packages/domain/src/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['tooling/fuzz-seed-setup.ts'],
+          env: seed,
         },
       },
       {
@@ -26,17 +53,21 @@ export default defineConfig({
           name: 'tooling',
           include: ['tooling/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['tooling/fuzz-seed-setup.ts'],
+          env: seed,
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
+      { test: { name: 'server', ...server } },
       {
+        // The embedded default proven on its own engine while the whole suite runs on PostgreSQL:
+        // migrations, sign-up, a billing run, a receipt and the sweeps' first pass.
         test: {
-          name: 'server',
-          include: ['apps/server/test/**/*.test.ts'],
-          environment: 'node',
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          name: 'server-pglite',
+          ...server,
+          include: PGLITE_SMOKE,
+          env: { ...seed, TEST_DATABASE_URL: '', FUZZ_RUNS: process.env.FUZZ_RUNS ?? '20' },
         },
       },
     ],

@@ -2,12 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { FIRST_PORT, WORKERS, serverUrl } from './servers.ts';
 
 /**
  * Browser tests: Debian's Chromium (never a downloaded browser) against the real server, built web
- * app and a fresh embedded database in a temporary data folder.
+ * app and a fresh embedded database in a temporary data folder. Two workers, each with a server
+ * and database of its own (servers.ts; the tests' `baseURL` is their worker's, fixtures.ts).
  */
-const PORT = Number(process.env.E2E_PORT ?? 3100);
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dealerpass-e2e-'));
 process.env.E2E_DATA_DIR = dataDir; // workers re-read this config; they must reuse the same folder
 
@@ -15,13 +16,17 @@ export default defineConfig({
   testDir: './tests',
   outputDir: '../test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: 0,
   forbidOnly: Boolean(process.env.CI),
   timeout: 60_000,
+  // Assertions wait 10 s, not 5: the browser tests share the processor with the API tests beside
+  // them (tooling/test-all.ts, docs/decisions/033), and Swagger UI's first render alone took
+  // more than 5 s there.
+  expect: { timeout: 10_000 },
   reporter: [['list']],
   use: {
-    baseURL: `http://localhost:${PORT}`,
+    baseURL: serverUrl(0),
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: {
@@ -37,19 +42,19 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: WORKERS }, (_, index) => ({
     command: 'node apps/server/src/main.ts --no-env-file',
     cwd: '..',
-    url: `http://localhost:${PORT}/api/health`,
+    url: `${serverUrl(index)}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
       APP_ENV: 'test',
-      PORT: String(PORT),
+      PORT: String(FIRST_PORT + index),
       HOST: 'localhost',
-      DATA_DIR: dataDir,
+      DATA_DIR: join(dataDir, `worker-${index}`),
       LOG_LEVEL: 'warn',
       CAPTCHA_DIFFICULTY: '5000',
       SEED_DEMO_DATA: 'true',
@@ -63,5 +68,5 @@ export default defineConfig({
       DATABASE_URL: '',
       SMTP_URL: '',
     },
-  },
+  })),
 });

@@ -1,11 +1,15 @@
 import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { serverUrl } from '../servers.ts';
 
 /**
  * Shared fixtures: every page fails its test on a CSP violation or an uncaught error, and
- * `expectAccessible` runs axe-core for WCAG 2.0, 2.1 and 2.2 A and AA.
+ * `expectAccessible` runs axe-core for WCAG 2.0, 2.1 and 2.2 A and AA. Every page and context
+ * (also `browser.newContext()`) talks to its worker's own server (servers.ts).
  */
 export const test = base.extend<{ problems: string[] }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function names
+  baseURL: async ({}, use, testInfo) => use(serverUrl(testInfo.parallelIndex)),
   problems: [
     async ({ page }, use) => {
       const problems: string[] = [];

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { solveChallenge } from 'altcha-lib/v1';
 import pg from 'pg';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp, type AppOptions } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.ts';
@@ -166,6 +168,12 @@ export async function buildTestApp(
   };
 }
 
+let pgliteDump: Promise<Blob> | undefined;
+
+/**
+ * A copy of the database the run migrated once (test/global-setup.ts, docs/decisions/033): on
+ * PostgreSQL a database created from the run's template, on PGlite one loaded from its dump.
+ */
 async function openTestDatabase(): Promise<{
   database: DatabaseHandle;
   dropDatabase: () => Promise<void>;
@@ -173,12 +181,21 @@ async function openTestDatabase(): Promise<{
 }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    return { database: await openDatabase({ dataDir: null }), dropDatabase: async () => {} };
+    const dumpFile = inject('pgliteDumpFile');
+    pgliteDump ??= dumpFile
+      ? readFile(dumpFile).then((bytes) => new Blob([bytes]))
+      : Promise.resolve(new Blob([]));
+    const dump = await pgliteDump;
+    return {
+      database: await openDatabase({ dataDir: null, ...(dump.size ? { pgliteDump: dump } : {}) }),
+      dropDatabase: async () => {},
+    };
   }
   const name = `dp_test_${randomBytes(6).toString('hex')}`;
+  const template = inject('templateDatabase');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

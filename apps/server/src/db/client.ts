@@ -43,6 +43,11 @@ export async function openDatabase(options: {
   dataDir?: string | null;
   /** Where errors of idle pooled connections are reported (PostgreSQL only). */
   onConnectionError?: (error: Error) => void;
+  /**
+   * An in-memory PGlite started from this dump of an already migrated database (the API tests
+   * migrate once per run and clone it, docs/decisions/033); migrations still run, finding none.
+   */
+  pgliteDump?: Blob;
 }): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
@@ -74,7 +79,7 @@ export async function openDatabase(options: {
     await mkdir(options.dataDir, { recursive: true });
     client = new PGlite(join(options.dataDir, 'pglite'));
   } else {
-    client = new PGlite();
+    client = new PGlite(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {});
   }
   // The query builder's every call is counted, so the hot path knows when nothing has been written
   // since it last read (db/prepared.ts, docs/decisions/027).
