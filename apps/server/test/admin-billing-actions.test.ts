@@ -190,6 +190,7 @@ describe('operator console: billing actions', () => {
           'content-type': 'application/json',
         },
         payload: JSON.stringify({
+          requestKey: key(),
           paymentToken: token.paymentToken,
           cardBrand: 'visa',
           cardLast4: '1111',

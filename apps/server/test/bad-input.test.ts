@@ -138,11 +138,11 @@ describe('bad input', () => {
 
   describe('a failed query in the log', () => {
     /** What drizzle throws: the engine's error as cause, the query and its values in the message. */
-    function failedQuery() {
+    function failedQuery(code = '23505') {
       const engine = Object.assign(
         new Error('duplicate key value violates unique constraint "users_email_key"'),
         {
-          code: '23505',
+          code,
           severity: 'ERROR',
           detail: 'Key (email)=(victim@example.com) already exists.',
           table: 'users',
@@ -174,17 +174,19 @@ describe('bad input', () => {
     });
 
     it('is what the app logs for an unexpected failure', async () => {
+      // A unique violation is a 409 naming the field (docs/decisions/028); any other failed
+      // query (here a check constraint's, 23514) is unexpected: a 500, its SQLSTATE in the log.
       const app = await buildTestApp({
         routes: (instance) =>
           instance.get('/test/failed-query', { config: { access: 'public' } }, async () => {
-            throw failedQuery();
+            throw failedQuery('23514');
           }),
       });
       try {
         const response = await app.app.inject({ method: 'GET', url: '/test/failed-query' });
         expect(response.statusCode).toBe(500);
         const logged = JSON.stringify(app.logs);
-        expect(logged).toContain('23505');
+        expect(logged).toContain('23514');
         expect(logged).not.toMatch(/victim|Victoria/);
       } finally {
         await app.close();
