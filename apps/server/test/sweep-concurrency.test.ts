@@ -142,7 +142,12 @@ describe('concurrent writes on one account, over the route table', () => {
     },
     'POST /api/users/subscriptions/change': {
       needs: 'paid',
-      body: async () => ({ codes: ['NADA', 'MMR', 'KBB'], idempotencyKey: crypto.randomUUID() }),
+      // Based on the selection the page shows a paid account (R10, decision 035).
+      body: async () => ({
+        codes: ['NADA', 'MMR', 'KBB'],
+        idempotencyKey: crypto.randomUUID(),
+        basedOn: { codes: ['NADA', 'MMR'], pendingRemovals: [] },
+      }),
     },
     'POST /api/users/subscriptions/pendingRemovals/undo': {
       needs: 'paid',

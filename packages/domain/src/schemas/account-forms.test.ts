@@ -112,9 +112,18 @@ describe('payment profile and reactivation requests (000 §7, R4, R5)', () => {
 
   it('needs a token and billing', () => {
     const schema = createPaymentProfileRequestSchema(clock);
-    expect(schema.safeParse({ ...token, ...BILLING }).success).toBe(true);
-    expect(issuesOf(schema, { ...BILLING }).paymentToken).toBe('Credit card number is required.');
-    expect(issuesOf(schema, { ...token }).billingCity).toBe('Billing city is required.');
+    // A card update carries its request key (docs/decisions/038); without one it is refused.
+    const requestKey = '6f1c2b9e-4d0a-4c3e-9b7a-2f5e8d1c0a34';
+    expect(schema.safeParse({ ...token, ...BILLING, requestKey }).success).toBe(true);
+    expect(issuesOf(schema, { ...token, ...BILLING }).requestKey).toBe(
+      'The request is not valid. Please reload the page.',
+    );
+    expect(issuesOf(schema, { ...BILLING, requestKey }).paymentToken).toBe(
+      'Credit card number is required.',
+    );
+    expect(issuesOf(schema, { ...token, requestKey }).billingCity).toBe(
+      'Billing city is required.',
+    );
   });
 
   it('reactivation may carry no card (pending cancel) but a card must be complete', () => {

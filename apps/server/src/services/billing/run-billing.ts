@@ -63,10 +63,15 @@ export async function runBilling(
   const run = async () => {
     await Promise.all(
       Array.from({ length: workers }, async () => {
+        // One attempt outside the schedule at most (R16): what is due after it (a card saved
+        // meanwhile, or a scheduled retry already due) is the schedule's own attempt. Repeating
+        // the extra attempt would put a due retry back each time and never end.
+        let extraAttempt = options.extraAttempt;
         for (;;) {
           const claimed = await claimDueAccounts(deps, batchSize, result, options);
           if (claimed === null) return;
-          await chargeAndRecord(deps, claimed, result, options.extraAttempt);
+          await chargeAndRecord(deps, claimed, result, extraAttempt);
+          extraAttempt = undefined;
         }
       }),
     );
