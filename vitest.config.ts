@@ -13,8 +13,10 @@ const seed = { FUZZ_SEED: String(fuzzSeed()) };
 const server = {
   include: ['apps/server/test/**/*.test.ts'],
   environment: 'node' as const,
-  testTimeout: 30_000,
-  hookTimeout: 60_000,
+  // Limits that catch a hang, not a slow run: the files run three at a time beside lint, types
+  // and the unit tests on two cores, where a sweep of hundreds of requests took 31 s once.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
   globalSetup: ['apps/server/test/global-setup.ts'],
   setupFiles: ['tooling/fuzz-seed-setup.ts'],
   env: seed,
