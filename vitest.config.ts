@@ -37,6 +37,8 @@ export default defineConfig({
           name: 'domain',
           include: ['packages/domain/src/**/*.test.ts'],
           environment: 'node',
+          // Property tests beside the other stages on two cores: a limit for hangs, not speed.
+          testTimeout: 30_000,
           setupFiles: ['tooling/fuzz-seed-setup.ts'],
           env: seed,
         },
@@ -46,6 +48,8 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // Typed input in jsdom beside the other stages on two cores: a limit for hangs.
+          testTimeout: 30_000,
           setupFiles: ['apps/web/src/test-setup.ts'],
         },
       },
