@@ -1,5 +1,5 @@
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { reactivationChargeCents } from '@dealerpass/domain/billing/charges';
 import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
@@ -224,6 +224,21 @@ async function openReactivationPeriod(
       totalCents: amountCents,
     };
     const periodEnd = toIsoDate(nextBillDate(todayDate, todayDate));
+    // A reactivation of the day charged back since (its period no longer billed, decision 034)
+    // keeps its key: the day's next reactivation is a new charge under a key of its own.
+    const [undone] = await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(billingPeriods)
+      .where(
+        and(
+          eq(billingPeriods.userId, userId),
+          eq(billingPeriods.kind, 'reactivation'),
+          eq(billingPeriods.periodStart, today),
+          eq(billingPeriods.status, 'refunded'),
+        ),
+      );
+    const dayKey = `reactivation:${userId}:${today}`;
+    const count = Number(undone?.count ?? 0);
     await tx
       .insert(billingPeriods)
       .values({
@@ -233,7 +248,7 @@ async function openReactivationPeriod(
         periodEnd,
         amountCents,
         quote: charged,
-        idempotencyKey: `reactivation:${userId}:${today}`,
+        idempotencyKey: count === 0 ? dayKey : `${dayKey}:${count + 1}`,
       })
       .onConflictDoNothing({
         target: [billingPeriods.userId, billingPeriods.periodStart],
