@@ -1,6 +1,9 @@
 import { defineConfig } from '@playwright/test';
 import { PUBLIC_URL } from './cluster.ts';
 
+// The shared fixtures' pages go to the balancer, not to a worker's own server (e2e/servers.ts).
+process.env.E2E_BASE_URL = PUBLIC_URL;
+
 /**
  * The multi-instance test (R13, `npm run test:multi`): three built instances on one PostgreSQL
  * and one Redis behind HAProxy, started by global-setup.ts; Debian's Chromium drives the journey

@@ -8,8 +8,10 @@ import { serverUrl } from '../servers.ts';
  * (also `browser.newContext()`) talks to its worker's own server (servers.ts).
  */
 export const test = base.extend<{ problems: string[] }>({
+  // The multi-instance config names its balancer instead (E2E_BASE_URL).
   // eslint-disable-next-line no-empty-pattern -- Playwright reads the fixtures a function names
-  baseURL: async ({}, use, testInfo) => use(serverUrl(testInfo.parallelIndex)),
+  baseURL: async ({}, use, testInfo) =>
+    use(process.env.E2E_BASE_URL ?? serverUrl(testInfo.parallelIndex)),
   problems: [
     async ({ page }, use) => {
       const problems: string[] = [];
