@@ -8,14 +8,13 @@ import {
   refunds,
   sandboxGatewayTransactions,
   staffAudit,
-  subscriptions,
   users,
 } from '../src/db/schema.ts';
-import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 import { renderReceiptPdf } from '../src/services/receipts/render-receipt.ts';
 import { sampleReceipt } from '../src/services/receipts/sample-receipt.ts';
 import type { TestApp, TestBrowser } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { createAccount } from './sign-in.ts';
 import { signupBody } from './signup-body.ts';
 import { staffSessionFor } from './staff-sign-in.ts';
@@ -88,32 +87,15 @@ export async function renewingDealer(
 ) {
   const codes = input.codes ?? ['NADA', 'MMR'];
   const user = await plainDealer(t, { subscriptions: codes });
-  const token = await issueSandboxToken(
-    t.app.db,
-    {
-      creditCardNumber: input.card ?? APPROVED_CARD,
-      creditCardExpiration: '1230',
-      creditCardCode: '123',
-    },
-    input.now,
-  );
-  const profile = await t.app.payments.createCustomerProfile({
-    accountId: user.id,
-    email: user.email,
-    paymentToken: token.paymentToken,
-  });
-  await t.app.db
-    .update(users)
-    .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
-    .where(eq(users.id, user.id));
-  await t.app.db.insert(subscriptions).values({
+  const profile = await subscribeWithCard(t, {
     userId: user.id,
+    email: user.email,
     codes,
     cycleAnchor: input.previous,
     currentPeriodStart: input.previous,
     currentPeriodEnd: input.today,
-    gatewayCustomerId: profile.customerProfileId,
-    gatewayPaymentProfileId: profile.paymentProfileId,
+    now: input.now,
+    card: input.card ?? APPROVED_CARD,
   });
   await runBilling(t.app.deps.billing, { userId: user.id });
   const [payment] = await t.app.db.select().from(payments).where(eq(payments.userId, user.id));

@@ -34,13 +34,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TRANSITIONS } from '@dealerpass/domain/account/status-transitions';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import {
-  accountEvents,
-  staffSessions,
-  staffUsers,
-  subscriptions,
-  users,
-} from '../src/db/schema.ts';
+import { accountEvents, staffSessions, staffUsers, users } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { getBalanceCents } from '../src/services/billing/account-balance.ts';
@@ -48,6 +42,7 @@ import { runBilling } from '../src/services/billing/run-billing.ts';
 import { createStaffSession } from '../src/services/staff/staff-session-store.ts';
 import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { addOpeningBalance, createAccount, sessionFor } from './sign-in.ts';
 import { createStaffUser } from './staff-sign-in.ts';
 
@@ -216,26 +211,18 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       accountStatus: 'active',
       subscriptions: ['NADA', 'MMR'],
     });
-    const token = await tokenFor(approve);
-    const profile = await t.app.payments.createCustomerProfile({
-      accountId: user.id,
-      email,
-      paymentToken: token.paymentToken,
-    });
     const due = calendarDateIn(new Date(now.getTime() + dueInDays * DAY), TIME_ZONE);
     const start = calendarDateIn(new Date(now.getTime() + (dueInDays - 30) * DAY), TIME_ZONE);
-    await t.app.db
-      .update(users)
-      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
-      .where(eq(users.id, user.id));
-    await t.app.db.insert(subscriptions).values({
+    await subscribeWithCard(t, {
       userId: user.id,
+      email,
       codes: ['NADA', 'MMR'],
       cycleAnchor: toIsoDate({ ...start, day: due.day > 28 ? 28 : start.day }),
       currentPeriodStart: toIsoDate(start),
       currentPeriodEnd: toIsoDate(due),
-      gatewayCustomerId: profile.customerProfileId,
-      gatewayPaymentProfileId: profile.paymentProfileId,
+      now,
+      card: approve ? APPROVED : DECLINED,
+      expiration: '1239',
     });
     if (openingCents !== 0) await addOpeningBalance(t, user.id, openingCents);
     return user.id;

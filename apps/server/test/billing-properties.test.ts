@@ -38,6 +38,7 @@ import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { changeSubscription } from '../src/services/billing/change-subscription.ts';
 import { undoPendingRemoval } from '../src/services/billing/changes/pending-removals.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { addOpeningBalance, createAccount } from './sign-in.ts';
 
 const DAY = 86_400_000;
@@ -204,31 +205,23 @@ describe('billing run properties (fast-check)', () => {
       accountStatus: 'active',
       withIdentity: false,
     });
-    const token = await tokenFor(card);
-    const profile = await t.app.payments.createCustomerProfile({
-      accountId: user.id,
-      email,
-      paymentToken: token.paymentToken,
-    });
     const due = calendarDateIn(new Date(now.getTime() + dueInDays * DAY), TIME_ZONE);
     const start = calendarDateIn(new Date(now.getTime() + (dueInDays - 30) * DAY), TIME_ZONE);
-    await t.app.db
-      .update(users)
-      .set({
-        cardBrand: profile.card.brand,
-        cardLast4: profile.card.last4,
-        nextBillDate: toIsoDate(due),
-      })
-      .where(eq(users.id, user.id));
-    await t.app.db.insert(subscriptions).values({
+    await subscribeWithCard(t, {
       userId: user.id,
+      email,
       codes: ['NADA', 'MMR'],
       cycleAnchor: toIsoDate({ ...start, day: due.day > 28 ? 28 : start.day }),
       currentPeriodStart: toIsoDate(start),
       currentPeriodEnd: toIsoDate(due),
-      gatewayCustomerId: profile.customerProfileId,
-      gatewayPaymentProfileId: profile.paymentProfileId,
+      now,
+      card,
+      expiration: '1239',
     });
+    await t.app.db
+      .update(users)
+      .set({ nextBillDate: toIsoDate(due) })
+      .where(eq(users.id, user.id));
     if (openingCents !== 0) await addOpeningBalance(t, user.id, openingCents);
     openings.set(user.id, openingCents);
     return user.id;

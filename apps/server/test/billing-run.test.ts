@@ -28,6 +28,7 @@ import {
 import { reactivate } from '../src/services/billing/reactivate.ts';
 import { getUserRow } from '../src/services/users/get-user-row.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { addOpeningBalance, createAccount } from './sign-in.ts';
 
 const DAY = 86_400_000;
@@ -67,32 +68,15 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       accountStatus: options.status ?? 'active',
       withIdentity: false,
     });
-    const token = await issueSandboxToken(
-      t.app.db,
-      {
-        creditCardNumber: options.card ?? '4111111111111111',
-        creditCardExpiration: '1230',
-        creditCardCode: '123',
-      },
-      now,
-    );
-    const profile = await t.app.payments.createCustomerProfile({
-      accountId: user.id,
-      email,
-      paymentToken: token.paymentToken,
-    });
-    await t.app.db
-      .update(users)
-      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
-      .where(eq(users.id, user.id));
-    await t.app.db.insert(subscriptions).values({
+    await subscribeWithCard(t, {
       userId: user.id,
+      email,
       codes: options.codes ?? ['NADA', 'MMR'],
       cycleAnchor: '2026-01-15',
       currentPeriodStart: '2026-02-15',
       currentPeriodEnd: options.due ?? '2026-03-15',
-      gatewayCustomerId: profile.customerProfileId,
-      gatewayPaymentProfileId: profile.paymentProfileId,
+      now,
+      card: options.card,
     });
     return user.id;
   }

@@ -3,19 +3,11 @@ import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SELECTABLE_CODES, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { R3_PRICE_TABLE, quote, type TPriceTable } from '@dealerpass/domain/prices';
-import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
-import {
-  mailOutbox,
-  payments,
-  priceChangeNotices,
-  prices,
-  staffAudit,
-  subscriptions,
-  users,
-} from '../src/db/schema.ts';
+import { mailOutbox, payments, priceChangeNotices, prices, staffAudit } from '../src/db/schema.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 import { staffBrowsers, type StaffBrowsers } from './admin-fixtures.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { createAccount } from './sign-in.ts';
 
 describe('prices as data (DECISIONS R11, docs/decisions/025, 026)', () => {
@@ -56,28 +48,14 @@ describe('prices as data (DECISIONS R11, docs/decisions/025, 026)', () => {
       withIdentity: false,
       subscriptions: codes,
     });
-    const token = await issueSandboxToken(
-      t.app.db,
-      { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
-      now,
-    );
-    const profile = await t.app.payments.createCustomerProfile({
-      accountId: user.id,
-      email,
-      paymentToken: token.paymentToken,
-    });
-    await t.app.db
-      .update(users)
-      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
-      .where(eq(users.id, user.id));
-    await t.app.db.insert(subscriptions).values({
+    await subscribeWithCard(t, {
       userId: user.id,
+      email,
       codes,
       cycleAnchor: '2026-01-15',
       currentPeriodStart: '2026-03-15',
       currentPeriodEnd: due,
-      gatewayCustomerId: profile.customerProfileId,
-      gatewayPaymentProfileId: profile.paymentProfileId,
+      now,
     });
     return { id: user.id, email };
   }

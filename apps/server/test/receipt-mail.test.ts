@@ -8,10 +8,10 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
-import { payments, subscriptions, users } from '../src/db/schema.ts';
+import { payments } from '../src/db/schema.ts';
 import { runBilling, type BillingDeps } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { createAccount } from './sign-in.ts';
 
 const NOW = new Date('2026-03-15T15:00:00Z'); // business date 2026-03-15 in New York
@@ -29,28 +29,14 @@ function pdfText(pdf: Buffer): string {
 /** A subscriber due today; the card is tokenized at the app's own time (`tokenizedAt`). */
 async function dueSubscriber(t: TestApp, email: string, tokenizedAt = NOW): Promise<string> {
   const { user } = await createAccount(t, { email, accountStatus: 'active', withIdentity: false });
-  const token = await issueSandboxToken(
-    t.app.db,
-    { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
-    tokenizedAt,
-  );
-  const profile = await t.app.payments.createCustomerProfile({
-    accountId: user.id,
-    email,
-    paymentToken: token.paymentToken,
-  });
-  await t.app.db
-    .update(users)
-    .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
-    .where(eq(users.id, user.id));
-  await t.app.db.insert(subscriptions).values({
+  await subscribeWithCard(t, {
     userId: user.id,
+    email,
     codes: ['NADA', 'MMR'],
     cycleAnchor: '2026-01-15',
     currentPeriodStart: '2026-02-15',
     currentPeriodEnd: '2026-03-15',
-    gatewayCustomerId: profile.customerProfileId,
-    gatewayPaymentProfileId: profile.paymentProfileId,
+    now: tokenizedAt,
   });
   return user.id;
 }

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import {
   billingPeriods,
   mailOutbox,
@@ -15,6 +14,7 @@ import { getBalanceCents } from '../src/services/billing/account-balance.ts';
 import { changeSubscription } from '../src/services/billing/change-subscription.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
+import { subscribeWithCard } from './subscriber-factory.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
 
 const APPROVED = '4111111111111111';
@@ -58,32 +58,16 @@ describe('subscription changes (R10)', () => {
       accountStatus: options.status ?? 'active',
       complimentary: options.details === 'complimentary',
     });
-    const token = await issueSandboxToken(
-      t.app.db,
-      {
-        creditCardNumber: options.card ?? APPROVED,
-        creditCardExpiration: '1230',
-        creditCardCode: '123',
-      },
-      now,
-    );
-    const profile = await t.app.payments.createCustomerProfile({
-      accountId: user.id,
-      email,
-      paymentToken: token.paymentToken,
-    });
-    await t.app.db
-      .update(users)
-      .set({ cardBrand: profile.card.brand, cardLast4: profile.card.last4 })
-      .where(eq(users.id, user.id));
-    await t.app.db.insert(subscriptions).values({
+    await subscribeWithCard(t, {
       userId: user.id,
+      email,
       codes,
       cycleAnchor: '2026-01-10',
       currentPeriodStart: '2026-03-10',
       currentPeriodEnd: '2026-04-10',
-      gatewayCustomerId: options.noCard ? null : profile.customerProfileId,
-      gatewayPaymentProfileId: options.noCard ? null : profile.paymentProfileId,
+      now,
+      card: options.card ?? APPROVED,
+      withoutProfileOnSubscription: options.noCard,
     });
     return { userId: user.id, session: await sessionFor(t, user.id, now), email };
   }
