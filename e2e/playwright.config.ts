@@ -47,7 +47,9 @@ export default defineConfig({
     cwd: '..',
     url: `${serverUrl(index)}/api/health`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // A limit for a server that never comes up: on two busy cores a fresh embedded database's
+    // migrations and demo data took over a minute once.
+    timeout: 180_000,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
