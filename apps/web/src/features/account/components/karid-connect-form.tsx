@@ -31,8 +31,6 @@ const FIELD_IDS = {
   password: 'karid-password',
   confirmPassword: 'karid-confirm-password',
 } as const;
-type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
 
 const MODES: (IChoice & { value: TMode })[] = [
   {

@@ -22,8 +22,6 @@ const FIELD_IDS = {
   autoCheckEnabled: 'autocheck-agree',
   autoCheckAutoPurchase: 'autocheck-auto-purchase',
 } as const;
-type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
 type TAutoCheckFormInput = z.input<typeof ZAutoCheckFormSchema>;
 
 function defaultsOf(user: IIntegrationUser): TAutoCheckForm {
