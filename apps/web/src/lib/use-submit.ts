@@ -71,8 +71,8 @@ export interface ISubmitOptions<K extends string> {
   fields?: Readonly<Record<K, string>>;
   /** Marks a field with the server's message for it (react-hook-form's `setError`). */
   setError?: (field: NoInfer<K>, error: { message: string }) => void;
-  /** Server field names that the form shows under another of its fields. */
-  aliases?: Readonly<Record<string, NoInfer<K>>>;
+  /** Server field names that the form shows under another of its fields (unknown ones are listed). */
+  aliases?: Readonly<Record<string, string>>;
   /** The form's request keys: settled with the outcome (docs/decisions/031). */
   keys?: RequestKeys;
   /** Anything else a failure does (a toast, a new captcha); runs after the summary is shown. */
