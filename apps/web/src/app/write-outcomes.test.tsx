@@ -484,7 +484,9 @@ const WRITES: IWriteCase[] = [
     act: async (user) => {
       await typeInto(user, /^New password/, 'Dealer-Password-2026!');
       await typeInto(user, /^Confirm new password/, 'Dealer-Password-2026!');
-      await user.click(screen.getAllByRole('button').find((b) => b.getAttribute('type') === 'submit')!);
+      await user.click(
+        screen.getAllByRole('button').find((b) => b.getAttribute('type') === 'submit')!,
+      );
     },
     outcomes: [
       ok('', { data: USER }),
@@ -601,12 +603,13 @@ const WRITES: IWriteCase[] = [
       await typeInto(user, /^Email/, 'pat@dealer.example');
       await typeInto(user, /^Phone number/, '5175550100');
       await user.selectOptions(screen.getByLabelText(/^Reason for contacting us/), [
-        (screen.getByLabelText(/^Reason for contacting us/) as HTMLSelectElement).options[1]!
-          .value,
+        (screen.getByLabelText(/^Reason for contacting us/) as HTMLSelectElement).options[1]!.value,
       ]);
       await typeInto(user, /^Comments/, 'Please call me back about the plan.');
       await press(user, 'Solve captcha');
-      await user.click(screen.getAllByRole('button').find((b) => b.getAttribute('type') === 'submit')!);
+      await user.click(
+        screen.getAllByRole('button').find((b) => b.getAttribute('type') === 'submit')!,
+      );
     },
     outcomes: [
       ok(CONTACT_SUBMITTED, { data: { id: 'c-1' } }),
@@ -889,12 +892,14 @@ function writeApiFiles(): string[] {
 
 /** Every component that sends a write through useSubmit. */
 function submitCallers(): string[] {
-  return sourceFiles(SRC)
-    .filter((path) => !path.endsWith('use-submit.ts'))
-    // useSubmit, or a hook built on it (the sign-in forms' useSignInSubmit).
-    .filter((path) => /(?<!function )\buse\w*Submit\(/.test(readFileSync(path, 'utf8')))
-    .map(rel)
-    .sort();
+  return (
+    sourceFiles(SRC)
+      .filter((path) => !path.endsWith('use-submit.ts'))
+      // useSubmit, or a hook built on it (the sign-in forms' useSignInSubmit).
+      .filter((path) => /(?<!function )\buse\w*Submit\(/.test(readFileSync(path, 'utf8')))
+      .map(rel)
+      .sort()
+  );
 }
 
 describe('every write has an entry (issue 25: a new write form without one fails here)', () => {
@@ -921,8 +926,7 @@ function serve(write: IWriteCase, outcome: IOutcome) {
   fetchMock.mockImplementation(async (input, init) => {
     const path = String(input).split('?')[0]!;
     const method = init?.method ?? 'GET';
-    const matches =
-      typeof write.path === 'string' ? path === write.path : write.path.test(path);
+    const matches = typeof write.path === 'string' ? path === write.path : write.path.test(path);
     if (method === write.method && matches) {
       if (outcome.status === 0) throw new TypeError('Failed to fetch');
       return json(outcome.status, outcome.body);
@@ -935,8 +939,7 @@ function serve(write: IWriteCase, outcome: IOutcome) {
 const sent = (write: IWriteCase) =>
   fetchMock.mock.calls.some(([input, init]) => {
     const path = String(input).split('?')[0]!;
-    const matches =
-      typeof write.path === 'string' ? path === write.path : write.path.test(path);
+    const matches = typeof write.path === 'string' ? path === write.path : write.path.test(path);
     return (init?.method ?? 'GET') === write.method && matches;
   });
 
@@ -962,7 +965,13 @@ describe('every dealer write and console form reports the server’s outcome (is
   const cases = WRITES.flatMap((write) =>
     write.outcomes.map(
       (outcome) =>
-        [write.name, outcome.name, (outcome.body as { code?: string })?.code ?? '', write, outcome] as const,
+        [
+          write.name,
+          outcome.name,
+          (outcome.body as { code?: string })?.code ?? '',
+          write,
+          outcome,
+        ] as const,
     ),
   );
 

@@ -20,13 +20,11 @@
  * anything that is no server answer, e.g. a card the gateway's tokenizer refused) and
  * `outcome.message` the text to show for it: the server's own message, else the catalogue's for
  * the status. `outcome.tone` is 'success' only when the server said success; give it to whatever
- * colours the message. `send.last` is the last outcome, for forms that show it inline.
+ * colours the message.
  */
-import { useCallback, useMemo, useState } from 'react';
 import type { IErrorSummaryItem } from '../components/ui/error-summary.tsx';
 import { ApiError } from './api-client.ts';
 import { failureMessage } from './error-text.ts';
-import { CardTokenizationError } from './payments/card-tokenization-error.ts';
 import type { RequestKeys } from './use-request-key.ts';
 
 /** What the server answered, in the words the class rule uses. */
@@ -95,9 +93,17 @@ export function failureKind(error: unknown): TSubmitFailure['kind'] {
   return 'refused';
 }
 
-/** The text for a failure: the tokenizer's, the server's own message, or the catalogue's. */
+/**
+ * A failure's field errors: the server's, or the card tokenizer's (a CardTokenizationError, told
+ * by its list rather than its class, so that this module does not load the class).
+ */
+function listedErrors(error: unknown): { source: string; message: string }[] {
+  const errors = (error as { errors?: unknown } | null)?.errors;
+  return Array.isArray(errors) ? (errors as { source: string; message: string }[]) : [];
+}
+
+/** The text for a failure: the server's own message or the catalogue's, else the error's own. */
 function messageOf(error: unknown): string {
-  if (error instanceof CardTokenizationError) return error.message;
   if (!(error instanceof ApiError) && error instanceof Error && error.message) return error.message;
   return failureMessage(error);
 }
@@ -112,8 +118,7 @@ export function describeFailure<K extends string>(
   options: Pick<ISubmitOptions<K>, 'fields' | 'setError' | 'aliases'> = {},
 ): TSubmitFailure {
   const { fields, setError, aliases } = options;
-  const listed =
-    error instanceof ApiError || error instanceof CardTokenizationError ? error.errors : [];
+  const listed = listedErrors(error);
   const items: IErrorSummaryItem[] = [];
   for (const entry of listed) {
     if (!entry.message) continue;
@@ -133,36 +138,26 @@ export function describeFailure<K extends string>(
   return { ok: false, kind: failureKind(error), tone: 'problem', message, items: unique, error };
 }
 
-export type TSend = (<T>(call: () => Promise<T>) => Promise<TSubmitOutcome<T>>) & {
-  /** The last outcome, or null before the first answer (and while a submit runs). */
-  last: TSubmitOutcome<unknown> | null;
-};
+export type TSend = <T>(call: () => Promise<T>) => Promise<TSubmitOutcome<T>>;
 
-/** See the top of this file. */
+/**
+ * See the top of this file. The function it returns is made afresh at each render, with that
+ * render's options (a summary and callbacks are new objects at each render anyway).
+ */
 export function useSubmit<K extends string = string>(options: ISubmitOptions<K> = {}): TSend {
-  const [last, setLast] = useState<TSubmitOutcome<unknown> | null>(null);
-  const { title, summary, fields, setError, aliases, keys, onFailure } = options;
-  const send = useCallback(
-    async <T>(call: () => Promise<T>): Promise<TSubmitOutcome<T>> => {
-      summary?.clear();
-      setLast(null);
-      let outcome: TSubmitOutcome<T>;
-      try {
-        const value = await call();
-        keys?.settle(undefined);
-        outcome = { ok: true, kind: 'success', tone: 'success', value };
-      } catch (error) {
-        if (error instanceof DOMException && error.name === 'AbortError') throw error;
-        keys?.settle(error);
-        const failure = describeFailure(error, { fields, setError, aliases });
-        summary?.show(title ?? 'There is a problem', failure.items);
-        onFailure?.(failure);
-        outcome = failure;
-      }
-      setLast(outcome);
-      return outcome;
-    },
-    [summary, title, fields, setError, aliases, keys, onFailure],
-  );
-  return useMemo(() => Object.assign(send, { last }), [send, last]);
+  const { title, summary, keys, onFailure } = options;
+  return async <T>(call: () => Promise<T>): Promise<TSubmitOutcome<T>> => {
+    summary?.clear();
+    try {
+      const value = await call();
+      keys?.settle(undefined);
+      return { ok: true, kind: 'success', tone: 'success', value };
+    } catch (error) {
+      keys?.settle(error);
+      const failure = describeFailure(error, options);
+      summary?.show(title ?? 'There is a problem', failure.items);
+      onFailure?.(failure);
+      return failure;
+    }
+  };
 }
