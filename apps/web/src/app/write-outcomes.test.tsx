@@ -10,6 +10,7 @@ import { accountFlags } from '@dealerpass/domain/account/status';
 import { errorMessage } from '@dealerpass/domain/messages';
 import { CONTACT_SUBMITTED, TOAST } from '@dealerpass/domain/messages/toast';
 import { CHANGE_TEXTS } from '@dealerpass/domain/messages/ui-texts';
+import { CARFAX_API, CARFAX_TEXTS, CONFIG_ENV_PATH } from '@dealerpass/domain/integrations/carfax';
 import { CANCELLATION_MESSAGES } from '@dealerpass/domain/schemas/cancellation';
 import { ToastProvider } from '../components/ui/toast.tsx';
 import { createQueryClient } from '../lib/react-query.ts';
@@ -33,6 +34,7 @@ import ForgotPasswordPage from '../features/identity/routes/forgot-password-page
 import { setPassword } from '../features/identity/api/set-password.ts';
 import { resetPassword } from '../features/identity/api/reset-password.ts';
 import { AutoCheckForm } from '../features/integrations/components/autocheck-form.tsx';
+import { CarfaxConnection } from '../features/integrations/components/carfax-connection.tsx';
 import { DealershipStep } from '../features/signup/components/dealership-step.tsx';
 import { SubscriptionsStep } from '../features/signup/components/subscriptions-step.tsx';
 import { saveProgress } from '../features/signup/api/save-progress.ts';
@@ -208,6 +210,20 @@ const PREVIEW = {
   cardRequired: false,
 };
 function answerGet(path: string): Response {
+  if (path === CONFIG_ENV_PATH) {
+    return json(200, {
+      data: { carfaxClientId: 'c', carfaxLoginCallbackUrl: 'x', carfaxLogoutCallbackUrl: 'y' },
+    });
+  }
+  if (path === CARFAX_API.status) {
+    return json(200, {
+      data: {
+        status: 'connected',
+        accessTokenExpiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        connectedAt: '2026-11-01T10:00:00.000Z',
+      },
+    });
+  }
   if (path === '/api/users/subscriptions/pendingRemovals') return json(200, { data: SELECTION });
   if (path === '/api/users/subscriptions/change') return json(200, { data: PREVIEW });
   if (path.startsWith('/api/users/paymentHistory')) return json(200, { data: { payments: [] } });
@@ -296,6 +312,29 @@ const WRITES: IWriteCase[] = [
       ),
       as('refused', failure(403, 'INTEGRATION_NOT_HELD')),
       as('unavailable', failure(503, 'AUTOCHECK_UNAVAILABLE')),
+      OFFLINE,
+    ],
+  },
+  {
+    name: 'Carfax: sign out (the tokens revoked)',
+    component: 'features/integrations/components/carfax-connection.tsx',
+    api: 'features/integrations/api/revoke-carfax-tokens.ts',
+    method: 'POST',
+    path: CARFAX_API.revoke,
+    element: () => plain(<CarfaxConnection notice={null} />),
+    act: async (user) => {
+      await user.click(await screen.findByRole('button', { name: CARFAX_TEXTS.signOut }));
+    },
+    outcomes: [
+      ok('', { data: { logoutUrl: '/carfax-sandbox/logout' } }),
+      // A failed Carfax call in Carfax's words (001 §8), from the server's `carfax` entry.
+      as(
+        'unavailable',
+        failure(502, 'CARFAX_PROVIDER_ERROR', [{ source: 'carfax', message: 'Carfax said no' }]),
+        'Carfax said no',
+      ),
+      as('refused', failure(403, 'INTEGRATION_NOT_HELD')),
+      UNAVAILABLE,
       OFFLINE,
     ],
   },
@@ -845,10 +884,8 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'features/integrations/api/post-debug-note.ts': 'no form: a debug note, never shown',
   'features/integrations/api/refresh-carfax-tokens.ts':
     'no form: renewed in the background; carfax-connection.test.tsx',
-  'features/integrations/api/revoke-carfax-tokens.ts':
-    'integrations/components/carfax-connection.tsx: its failure is told in the panel (carfax-connection.test.tsx)',
   'features/integrations/api/start-carfax-sign-in.ts':
-    'integrations/components/carfax-connection.tsx: a redirect to Carfax, its failure in the panel',
+    'a redirect to Carfax from carfax-connection.tsx, whose failures the sign-out case proves (one useSubmit)',
   'features/signup/api/create-lead.ts':
     'sign-up page 1 (contact-step.tsx): the page wraps it with the e-mail check; e2e signup specs',
   'features/signup/api/submit-signup.ts':
@@ -862,8 +899,6 @@ const COMPONENTS_ELSEWHERE: Record<string, string> = {
   'features/admin/components/price-change-form.tsx':
     'features/admin/components/keyed-forms.test.tsx',
   'features/admin/components/second-factor.tsx': 'the TOTP step; see COVERED_ELSEWHERE',
-  'features/integrations/components/carfax-connection.tsx':
-    'features/integrations/components/carfax-connection.test.tsx',
   'features/signup/components/contact-step.tsx': 'sign-up page 1; see COVERED_ELSEWHERE',
   'features/signup/components/payment-step.tsx': 'sign-up page 4; see COVERED_ELSEWHERE',
   'features/auth/components/sign-in-parts.tsx': 'the two sign-in forms above',
