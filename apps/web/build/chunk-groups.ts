@@ -31,8 +31,10 @@ const ACCOUNT =
   /apps\/web\/src\/features\/(account|auth)\/|node_modules\/@tanstack\/|apps\/web\/src\/lib\/(react-query|chat-widget)\.ts$/;
 const FORMS =
   /node_modules\/(react-hook-form|@hookform)\/|apps\/web\/src\/lib\/(use-validated-form|error-text)\.ts$|apps\/web\/src\/components\/ui\/(error-summary|checkbox-field|choice-group|captcha\/)/;
-// The domain's staff rules serve the operator console only (decision 026): they stay with it.
-const SHARED = /apps\/web\/src\/(lib|components)\/|packages\/domain\/src\/(?!staff\/)/;
+// The domain's staff rules serve the operator console only (decision 026): they stay with it, and
+// so does QueryState (components/ui), which only the console's views use so far.
+const SHARED =
+  /apps\/web\/src\/(lib\/|components\/(?!ui\/query-state))|packages\/domain\/src\/(?!staff\/)/;
 const ZOD = /node_modules\/zod\//;
 
 export function chunkGroups(root: string, homePage: string) {

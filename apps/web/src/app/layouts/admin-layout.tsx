@@ -17,7 +17,7 @@ import {
   useStaffSession,
 } from '../../features/admin/api/get-staff-session.ts';
 import { AdminHeader, GateHeader } from '../../features/admin/components/admin-header.tsx';
-import { LoadFailed, Loading } from '../../features/admin/components/query-state.tsx';
+import { LoadFailed, Loading } from '../../components/ui/query-state.tsx';
 import { SecondFactor } from '../../features/admin/components/second-factor.tsx';
 import { StaffMemberProvider } from '../../features/admin/staff-member.tsx';
 // The console's styles are a file of their own, linked only here: the app's one stylesheet

@@ -1,4 +1,10 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import type {
   ISubscriptionChangePreview,
@@ -7,6 +13,7 @@ import type {
   TSubscriptionChangeRequest,
 } from '@dealerpass/domain/schemas/subscription-change';
 import { request } from '../../../lib/api-client.ts';
+import { invalidatePaymentWrites } from './get-payment-history.ts';
 
 /** GET /api/users/subscriptions/pendingRemovals: the selection in force and its pending removals (R10). */
 export const getSelectionStateQueryOptions = () =>
@@ -68,4 +75,29 @@ export async function undoRemoval(code: TSubscriptionCode): Promise<ISubscriptio
       { method: 'POST', body: { code } },
     )
   ).data.data;
+}
+
+/**
+ * The change as a mutation: once it is answered the selection state is asked again, and so is
+ * Payment History (an addition's prorated charge is a payment, shown without a reload).
+ */
+export function useChangeSubscription() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: changeSubscription,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: getSelectionStateQueryOptions().queryKey });
+      await invalidatePaymentWrites(queryClient);
+    },
+  });
+}
+
+/** Undo as a mutation: the pending removals are asked again once it is answered. */
+export function useUndoRemoval() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: undoRemoval,
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: getSelectionStateQueryOptions().queryKey }),
+  });
 }

@@ -1,8 +1,6 @@
-import { useEffect, useMemo, useRef, useState, type FocusEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useWatch } from 'react-hook-form';
-import { useQueryClient } from '@tanstack/react-query';
 import type { ICardArea } from '@dealerpass/domain/account/billing-view';
-import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
 import { EDIT_PAYMENT_DIALOG, BILLING_TEXTS } from '@dealerpass/domain/messages/ui-texts';
 import {
   EMPTY_BILLING_ADDRESS,
@@ -13,20 +11,14 @@ import {
 } from '@dealerpass/domain/schemas/billing-form';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
-import { ErrorSummary, type IErrorSummaryItem } from '../../../components/ui/error-summary.tsx';
+import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { BillingAddressFields } from '../../../components/payment/billing-address-fields.tsx';
 import { CardFields } from '../../../components/payment/card-fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
-import { CardTokenizationError } from '../../../lib/payments/card-tokenization-error.ts';
-import {
-  reactivateAccount,
-  updatePaymentProfile,
-  type TPaymentProfileBody,
-} from '../api/payment-profile.ts';
-import { invalidatePaymentWrites } from '../api/get-payment-history.ts';
+import { useSavePaymentProfile, type TPaymentProfileBody } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
 import { useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface IBillingValues {
@@ -58,8 +50,9 @@ const FIELD_IDS: Record<Exclude<keyof IBillingValues, 'sameAddresses'>, string> 
   creditCardCode: 'card-cvv',
 };
 type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
-const ADDRESS_FIELDS = FIELDS.filter((field) => field.startsWith('billing')) as (keyof Omit<
+const ADDRESS_FIELDS = (Object.keys(FIELD_IDS) as TField[]).filter((field) =>
+  field.startsWith('billing'),
+) as (keyof Omit<
   IBillingValues,
   'sameAddresses' | 'creditCardNumber' | 'creditCardExpiration' | 'creditCardCode'
 >)[];
@@ -94,6 +87,87 @@ function initialValues(user: ICurrentUser, mode: ICardArea['formMode']): IBillin
   };
 }
 
+/**
+ * 000 §4: in UPDATE mode the first focus on a field asks 'EDIT PAYMENT INFO' before anything can
+ * be edited; confirming clears the stored card. `guard` goes on every field; `dialog` is the
+ * question.
+ */
+function useEditConfirmation(mode: ICardArea['formMode'], clearCard: () => void) {
+  const [confirmed, setConfirmed] = useState(mode !== 'UPDATE');
+  const [asking, setAsking] = useState(false);
+  const ignoreNextFocus = useRef(false);
+  const onFocus = () => {
+    // The field keeps focus: the dialog returns it there when it closes.
+    if (confirmed || asking) return;
+    if (ignoreNextFocus.current) {
+      ignoreNextFocus.current = false;
+      return;
+    }
+    setAsking(true);
+  };
+  const confirm = () => {
+    clearCard();
+    setConfirmed(true);
+    setAsking(false);
+  };
+  const cancel = () => {
+    // Focus goes back to the field that asked; that focus must not ask again.
+    ignoreNextFocus.current = true;
+    setAsking(false);
+  };
+  const dialog: ReactNode = (
+    <Dialog
+      open={asking}
+      title={EDIT_PAYMENT_DIALOG.title}
+      onClose={cancel}
+      footer={
+        <>
+          <Button onClick={confirm}>{EDIT_PAYMENT_DIALOG.confirm}</Button>
+          <Button variant="secondary" onClick={cancel}>
+            {EDIT_PAYMENT_DIALOG.cancel}
+          </Button>
+        </>
+      }
+    >
+      <p>{EDIT_PAYMENT_DIALOG.question}</p>
+      <p>{EDIT_PAYMENT_DIALOG.detail}</p>
+    </Dialog>
+  );
+  return { guard: { onFocus }, dialog };
+}
+
+/** The card goes to the gateway's tokenizer (R5); its code loads when a card is submitted. */
+async function tokenize(values: TBillingForm) {
+  const { tokenizeCard } = await import('../../../lib/payments/tokenize-card.ts');
+  return tokenizeCard({
+    cardNumber: values.creditCardNumber,
+    expiration: values.creditCardExpiration,
+    cvv: values.creditCardCode,
+  });
+}
+
+/** What the API gets: the token and card summary, and the billing address (the account's when the box is ticked). */
+function paymentProfileBody(
+  values: TBillingForm,
+  card: Awaited<ReturnType<typeof tokenize>>,
+  user: ICurrentUser,
+): TPaymentProfileBody {
+  const billing = values.sameAddresses ? billingFromAccount(user) : values;
+  return {
+    dealerpassUserId: user.dealerpassUserId,
+    ...card,
+    billingFirstName: billing.billingFirstName,
+    billingLastName: billing.billingLastName,
+    billingCountry: billing.billingCountry as TPaymentProfileBody['billingCountry'],
+    billingAddress1: billing.billingAddress1,
+    billingAddress2: billing.billingAddress2,
+    billingCity: billing.billingCity,
+    billingState: billing.billingState,
+    billingZip: billing.billingZip,
+    sameAddresses: values.sameAddresses,
+  };
+}
+
 interface BillingFormProps {
   area: ICardArea;
   /** Opened by the user (EDIT, ADD NEW CARD): focus moves to the form so it is not lost. */
@@ -110,9 +184,9 @@ interface BillingFormProps {
  */
 export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormProps) {
   const { user, refetch } = useCurrentUser();
-  const queryClient = useQueryClient();
   const toast = useToast();
   const requestKeys = useRequestKey();
+  const save = useSavePaymentProfile(area.submitAction === 'reactivate' ? 'reactivate' : 'update');
   const schema = useMemo(() => createBillingFormSchema(() => new Date()), []);
   const {
     register,
@@ -138,33 +212,11 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
   }, []);
   const same = useWatch({ control, name: 'sameAddresses' });
   const country = useWatch({ control, name: 'billingCountry' });
-
-  // 000 §4: in UPDATE mode the first focus on a field asks before anything can be edited.
-  const [editConfirmed, setEditConfirmed] = useState(area.formMode !== 'UPDATE');
-  const [askEdit, setAskEdit] = useState(false);
-  const ignoreNextFocus = useRef(false);
-  const onFieldFocus = (event: FocusEvent<HTMLElement>) => {
-    // The field keeps focus: the dialog returns it there when it closes.
-    if (editConfirmed || askEdit) return;
-    if (ignoreNextFocus.current) {
-      ignoreNextFocus.current = false;
-      return;
-    }
-    void event;
-    setAskEdit(true);
-  };
-  const confirmEdit = () => {
+  const edit = useEditConfirmation(area.formMode, () => {
     setValue('creditCardNumber', '');
     setValue('creditCardExpiration', '');
     setValue('creditCardCode', '');
-    setEditConfirmed(true);
-    setAskEdit(false);
-  };
-  const cancelEdit = () => {
-    // Focus goes back to the field that asked; that focus must not ask again.
-    ignoreNextFocus.current = true;
-    setAskEdit(false);
-  };
+  });
 
   const onSameChange = (checked: boolean) => {
     const values = checked ? billingFromAccount(user) : EMPTY_BILLING_ADDRESS;
@@ -174,76 +226,27 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
     clearErrors(ADDRESS_FIELDS);
   };
 
-  const showProblems = (items: IErrorSummaryItem[]) => {
-    const unique = items.filter(
-      (item, index) => items.findIndex((other) => other.message === item.message) === index,
-    );
-    summary.show('Your payment information was not saved', unique);
-  };
+  const send = useSubmit({
+    title: 'Your payment information was not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    keys: requestKeys,
+    // 000 §8: a failed submit also shows the generic error toast.
+    onFailure: () => toast.error(),
+  });
 
   const onValid = async (values: TBillingForm) => {
-    summary.clear();
-    let card;
-    try {
-      // The tokenization code is loaded when a card is submitted, not with the page.
-      const { tokenizeCard } = await import('../../../lib/payments/tokenize-card.ts');
-      card = await tokenizeCard({
-        cardNumber: values.creditCardNumber,
-        expiration: values.creditCardExpiration,
-        cvv: values.creditCardCode,
-      });
-    } catch (error) {
-      if (error instanceof CardTokenizationError && error.errors.length > 0) {
-        for (const { source, message } of error.errors) setError(source, { message });
-        showProblems(
-          error.errors.map((e) => ({ message: e.message, fieldId: FIELD_IDS[e.source] })),
-        );
-      } else {
-        showProblems([{ message: error instanceof Error ? error.message : GENERIC_FORM_ERROR }]);
-      }
-      toast.error();
-      return;
-    }
-    const billing = values.sameAddresses ? billingFromAccount(user) : values;
-    const body: TPaymentProfileBody = {
-      dealerpassUserId: user.dealerpassUserId,
-      ...card,
-      billingFirstName: billing.billingFirstName,
-      billingLastName: billing.billingLastName,
-      billingCountry: billing.billingCountry as TPaymentProfileBody['billingCountry'],
-      billingAddress1: billing.billingAddress1,
-      billingAddress2: billing.billingAddress2,
-      billingCity: billing.billingCity,
-      billingState: billing.billingState,
-      billingZip: billing.billingZip,
-      sameAddresses: values.sameAddresses,
-    };
-    try {
-      // Each carries its intent's key (docs/decisions/038): a resend acts no second time.
-      if (area.submitAction === 'reactivate') {
-        await reactivateAccount({ ...body, requestKey: requestKeys.keyFor(body) });
-      } else await updatePaymentProfile({ ...body, requestKey: requestKeys.keyFor(body) });
-      requestKeys.settle(undefined);
-    } catch (error) {
-      requestKeys.settle(error);
-      toast.error();
-      const problems = fieldErrorsOf(error, FIELDS);
-      for (const { field, message } of problems) setError(field, { message });
-      showProblems(
-        problems.length > 0
-          ? problems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] }))
-          : [{ message: failureMessage(error) }],
-      );
-      return;
-    }
-    // A reactivation charges at once, and a new card retries a failed renewal (R4): either may
-    // be a new payment, which Payment History shows without a reload.
-    await Promise.all([refetch().catch(() => undefined), invalidatePaymentWrites(queryClient)]);
+    const outcome = await send(async () => {
+      const body = paymentProfileBody(values, await tokenize(values), user);
+      // Its intent's key (docs/decisions/038): a resend acts no second time.
+      return save.mutateAsync({ ...body, requestKey: requestKeys.keyFor(body) });
+    });
+    if (!outcome.ok) return;
+    await refetch().catch(() => undefined);
     toast.success();
     onDone(true);
   };
-
-  const focusGuard = { onFocus: onFieldFocus };
 
   return (
     <>
@@ -268,7 +271,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
               onChange: (event: { target: { checked: boolean } }) =>
                 onSameChange(event.target.checked),
             })}
-            {...focusGuard}
+            {...edit.guard}
           />
           <label htmlFor="billing-same">{BILLING_TEXTS.sameAddress}</label>
         </div>
@@ -284,7 +287,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
           locked={same}
           countryPlaceholder="Select a country"
           regionPlaceholder={(region) => `Select a ${region}`}
-          fieldProps={focusGuard}
+          fieldProps={edit.guard}
         />
         <CardFields
           register={register}
@@ -295,7 +298,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
           className="billing-form__group"
           labels={{ number: 'Credit card number', expiration: 'Expiration (MM/YY)' }}
           required={{ number: true, details: true }}
-          fieldProps={focusGuard}
+          fieldProps={edit.guard}
         />
         <div className="form-actions">
           <SubmitButton busy={isSubmitting}>
@@ -308,22 +311,7 @@ export function BillingForm({ area, focusOnOpen = false, onDone }: BillingFormPr
           ) : null}
         </div>
       </form>
-      <Dialog
-        open={askEdit}
-        title={EDIT_PAYMENT_DIALOG.title}
-        onClose={cancelEdit}
-        footer={
-          <>
-            <Button onClick={confirmEdit}>{EDIT_PAYMENT_DIALOG.confirm}</Button>
-            <Button variant="secondary" onClick={cancelEdit}>
-              {EDIT_PAYMENT_DIALOG.cancel}
-            </Button>
-          </>
-        }
-      >
-        <p>{EDIT_PAYMENT_DIALOG.question}</p>
-        <p>{EDIT_PAYMENT_DIALOG.detail}</p>
-      </Dialog>
+      {edit.dialog}
     </>
   );
 }

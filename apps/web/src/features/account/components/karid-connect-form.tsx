@@ -9,9 +9,9 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
 import { connectKarId } from '../api/connect-karid.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TMode = TConnectKarIdRequest['mode'];
@@ -31,8 +31,6 @@ const FIELD_IDS = {
   password: 'karid-password',
   confirmPassword: 'karid-confirm-password',
 } as const;
-type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
 
 const MODES: (IChoice & { value: TMode })[] = [
   {
@@ -85,29 +83,25 @@ export function KarIdConnectForm({ defaultEmail, onConnected }: KarIdConnectForm
   const captcha = useWatch({ control, name: 'recaptcha' });
   const captchaShown = captchaOnDemand.asked && mode === 'link';
 
+  const send = useSubmit({
+    title: 'Your DealerPass ID was not connected',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    onFailure: ({ error }) => captchaOnDemand.afterFailure(error),
+  });
+
   const onValid = async (values: TConnectKarIdRequest) => {
-    summary.clear();
-    try {
-      // The captcha goes only once the server has asked for one.
-      const { recaptcha: _unasked, ...body } = values as TConnectKarIdRequest & {
-        recaptcha?: string;
-      };
-      await connectKarId(
+    // The captcha goes only once the server has asked for one.
+    const { recaptcha: _unasked, ...body } = values as TConnectKarIdRequest & {
+      recaptcha?: string;
+    };
+    const outcome = await send(() =>
+      connectKarId(
         body.mode === 'link' && captchaShown && captcha ? { ...body, recaptcha: captcha } : body,
-      );
-    } catch (error) {
-      captchaOnDemand.afterFailure(error);
-      const problems = fieldErrorsOf(error, FIELDS);
-      for (const { field, message } of problems) setError(field, { message });
-      summary.show(
-        'Your DealerPass ID was not connected',
-        problems.length > 0
-          ? problems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] }))
-          : [{ message: failureMessage(error) }],
-      );
-      return;
-    }
-    await onConnected();
+      ),
+    );
+    if (outcome.ok) await onConnected();
   };
 
   const creating = mode === 'create';

@@ -14,6 +14,7 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
 import { lazyPage } from '../../../lib/router/router.tsx';
 import { useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { reactivateAccount, removePaymentProfile } from '../api/payment-profile.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
 
@@ -78,37 +79,37 @@ export function PaymentInformation() {
     moveFocus(saved ? 'heading' : 'opener');
   };
 
+  // Two buttons, no form: a failure is told in the error toast, in the server's words.
+  const sendRemove = useSubmit({ onFailure: ({ message }) => toast.error(message) });
+  const sendReactivate = useSubmit({
+    keys: requestKeys,
+    onFailure: ({ message }) => toast.error(message),
+  });
+
   const remove = async () => {
     setBusy(true);
-    try {
-      await removePaymentProfile();
-      setConfirmRemove(false);
+    const outcome = await sendRemove(() => removePaymentProfile());
+    setConfirmRemove(false);
+    if (outcome.ok) {
       await refetch().catch(() => undefined);
       moveFocus('heading');
       toast.success();
-    } catch {
-      setConfirmRemove(false);
-      toast.error();
-    } finally {
-      setBusy(false);
     }
+    setBusy(false);
   };
 
   const reactivate = async () => {
     setBusy(true);
-    try {
-      // Its intent's key (docs/decisions/038): a resend after a lost answer acts no second time.
-      await reactivateAccount({ requestKey: requestKeys.keyFor({}) });
-      requestKeys.settle(undefined);
+    // Its intent's key (docs/decisions/038): a resend after a lost answer acts no second time.
+    const outcome = await sendReactivate(() =>
+      reactivateAccount({ requestKey: requestKeys.keyFor({}) }),
+    );
+    if (outcome.ok) {
       await refetch().catch(() => undefined);
       moveFocus('heading');
       toast.success();
-    } catch (error) {
-      requestKeys.settle(error);
-      toast.error();
-    } finally {
-      setBusy(false);
     }
+    setBusy(false);
   };
 
   const nextBill = formatCalendarDate(

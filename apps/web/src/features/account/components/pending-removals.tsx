@@ -1,15 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { CHANGE_TEXTS } from '@dealerpass/domain/messages/ui-texts';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { Button } from '../../../components/ui/button.tsx';
-import { failureMessage } from '../../../lib/error-text.ts';
-import {
-  getSelectionStateQueryOptions,
-  undoRemoval,
-  useSelectionState,
-} from '../api/subscription-change.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
+import { useSelectionState, useUndoRemoval } from '../api/subscription-change.ts';
 
 /**
  * The removals a change left waiting for the next bill date (R10), each with Undo until then.
@@ -17,7 +12,8 @@ import {
  */
 export function PendingRemovals() {
   const state = useSelectionState();
-  const queryClient = useQueryClient();
+  const undoMutation = useUndoRemoval();
+  const send = useSubmit();
   const [busy, setBusy] = useState<TSubscriptionCode | null>(null);
   const [message, setMessage] = useState<{ text: string; failed: boolean } | null>(null);
   const pending = state.data?.codes ?? [];
@@ -30,15 +26,13 @@ export function PendingRemovals() {
   const undo = async (code: TSubscriptionCode) => {
     setBusy(code);
     setMessage(null);
-    try {
-      await undoRemoval(code);
-      await queryClient.invalidateQueries({ queryKey: getSelectionStateQueryOptions().queryKey });
-      setMessage({ text: `${nameOf(code)} stays in your subscriptions.`, failed: false });
-    } catch (failure) {
-      setMessage({ text: failureMessage(failure), failed: true });
-    } finally {
-      setBusy(null);
-    }
+    const outcome = await send(() => undoMutation.mutateAsync(code));
+    setMessage(
+      outcome.ok
+        ? { text: `${nameOf(code)} stays in your subscriptions.`, failed: false }
+        : { text: outcome.message, failed: true },
+    );
+    setBusy(null);
   };
 
   return (

@@ -1,12 +1,11 @@
 import { COUNTRIES, isCountryCode } from '@dealerpass/domain/geo/countries';
 import { ZProfileFormFieldsSchema } from '@dealerpass/domain/schemas/profile';
-import { GENERIC_FORM_ERROR } from '@dealerpass/domain/messages';
 import { PHONE_DIGITS, formatPhoneForDisplay } from '@dealerpass/domain/validation/phone';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { fieldErrorsOf } from '../../../lib/error-text.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { updateProfile } from '../api/update-current-user.ts';
 import { useCurrentUser, type ICurrentUser } from '../current-user.tsx';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
@@ -19,7 +18,6 @@ interface IEditable {
 }
 
 const FIELD_IDS = { altEmail: 'profile-alt-email', altPhone: 'profile-alt-phone' } as const;
-const EDITABLE = Object.keys(FIELD_IDS) as (keyof IEditable)[];
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
@@ -78,8 +76,16 @@ export function ProfileForm() {
     defaultValues: editableOf(user),
   });
 
+  const send = useSubmit({
+    title: 'Your changes were not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    // 000 §8: a failed submit also shows the generic error toast.
+    onFailure: () => toast.error(),
+  });
+
   const onValid = async (values: IEditable) => {
-    summary.clear();
     const merged = {
       firstName: text(user.firstName),
       lastName: text(user.lastName),
@@ -96,25 +102,11 @@ export function ProfileForm() {
       dealershipAuctionAccessId: text(user.dealershipAuctionAccessId),
       ...values,
     };
-    try {
-      const saved = await updateProfile(merged);
-      reset(editableOf(saved));
-      await refetch().catch(() => undefined);
-      toast.success();
-    } catch (error) {
-      toast.error();
-      const problems = fieldErrorsOf(error, EDITABLE);
-      for (const { field, message } of problems) setError(field, { message });
-      const items =
-        problems.length > 0
-          ? problems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] }))
-          : [{ message: GENERIC_FORM_ERROR }];
-      // 000 §8: the form-level list is deduplicated.
-      const unique = items.filter(
-        (item, index) => items.findIndex((other) => other.message === item.message) === index,
-      );
-      summary.show('Your changes were not saved', unique);
-    }
+    const outcome = await send(() => updateProfile(merged));
+    if (!outcome.ok) return;
+    reset(editableOf(outcome.value));
+    await refetch().catch(() => undefined);
+    toast.success();
   };
 
   return (

@@ -24,6 +24,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { cancelSubscription } from '../api/cancel-subscription.ts';
 import { useCurrentUser } from '../current-user.tsx';
 import '../account.css';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 interface ICancelValues {
@@ -78,21 +79,24 @@ export default function CancelSubscriptionPage() {
   // Any change after the first press asks for a new first press.
   const unconfirm = { onChange: () => setConfirming(false) };
 
+  const send = useSubmit({
+    onFailure: ({ error }) => {
+      // 000 §8: the cancellation's own text for its status error, the generic toast otherwise.
+      const cancelFailure =
+        error instanceof ApiError && error.code === ERROR_CODES.CANCEL_ACCOUNT_FAILED;
+      toast.error(cancelFailure ? errorMessage(ERROR_CODES.CANCEL_ACCOUNT_FAILED) : undefined);
+      setConfirming(false);
+    },
+  });
+
   const onValid = async (values: TCancelSubscriptionForm) => {
     summary.clear();
     if (!confirming) {
       setConfirming(true);
       return;
     }
-    try {
-      await cancelSubscription(toCancelSubscriptionRequest(values));
-    } catch (error) {
-      const cancelFailure =
-        error instanceof ApiError && error.code === ERROR_CODES.CANCEL_ACCOUNT_FAILED;
-      toast.error(cancelFailure ? errorMessage(ERROR_CODES.CANCEL_ACCOUNT_FAILED) : undefined);
-      setConfirming(false);
-      return;
-    }
+    const outcome = await send(() => cancelSubscription(toCancelSubscriptionRequest(values)));
+    if (!outcome.ok) return;
     toast.success(CANCELLATION_MESSAGES.success);
     await refetch().catch(() => undefined);
     navigate(`${ACCOUNT_ROUTES.subscriptions}?cancelled=true`, { replace: true });

@@ -3,7 +3,7 @@ import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { useAccountTimeline } from '../api/get-account-timeline.ts';
 import { dateTime, yesNo } from './format.ts';
-import { QueryState } from './query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Empty, Section } from './section.tsx';
 
 type TDetail = TStaffAccountDetail;

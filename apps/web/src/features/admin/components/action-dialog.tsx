@@ -5,8 +5,8 @@ import { Dialog } from '../../../components/ui/dialog.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { money } from './format.ts';
 
@@ -54,6 +54,9 @@ export interface IActionDialogSpec {
   /** R12 asks a reason of most actions; a few (resend, end sessions, retry) take one if given. */
   reasonOptional?: boolean;
 }
+
+/** The server names the amount in cents; the dialog's field is in dollars. */
+const ACTION_FIELD_ALIASES = { amountCents: 'amount' } as const;
 
 const REASON_MIN = 3;
 const REASON_MAX = 500;
@@ -190,30 +193,31 @@ function ActionForm({
     },
   );
 
+  const send = useSubmit({
+    title: 'The action was not taken',
+    summary,
+    fields: ids,
+    setError,
+    aliases: ACTION_FIELD_ALIASES,
+    keys,
+  });
+
   const onValid = async (values: z.output<ReturnType<typeof formSchema>>) => {
-    summary.clear();
     const content = {
       ...(values.reason ? { reason: values.reason } : {}),
       ...(spec.amount ? { amountCents: values.amount as number } : {}),
       ...(spec.choice ? { choice: values.choice as string } : {}),
     };
-    try {
-      const result = await run({ ...content, requestKey: keys.keyFor(content) });
-      keys.settle(undefined);
-      const outcome: IActionOutcome =
-        typeof spec.done === 'string' ? { tone: 'success', text: spec.done } : spec.done(result);
-      // Only a success is green; a decline or an unanswered charge is told as a problem.
-      if (outcome.tone === 'success') toast.success(outcome.text);
-      else toast.error(outcome.text);
-      onDone(outcome);
-    } catch (error) {
-      keys.settle(error);
-      const fields = fieldErrorsOf(error, ['reason', 'amountCents', 'amount'] as const);
-      for (const { field, message } of fields) {
-        setError(field === 'reason' ? 'reason' : 'amount', { message });
-      }
-      summary.show('The action was not taken', [{ message: failureMessage(error) }]);
-    }
+    const answer = await send(() => run({ ...content, requestKey: keys.keyFor(content) }));
+    if (!answer.ok) return;
+    const outcome: IActionOutcome =
+      typeof spec.done === 'string'
+        ? { tone: 'success', text: spec.done }
+        : spec.done(answer.value);
+    // Only a success is green; a decline or an unanswered charge is told as a problem.
+    if (outcome.tone === 'success') toast.success(outcome.text);
+    else toast.error(outcome.text);
+    onDone(outcome);
   };
 
   return (

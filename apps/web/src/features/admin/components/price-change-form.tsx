@@ -19,9 +19,9 @@ import {
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
-import { failureMessage } from '../../../lib/error-text.ts';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
 import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { previewPrices } from '../api/preview-prices.ts';
 import { schedulePrices } from '../api/schedule-prices.ts';
@@ -152,37 +152,32 @@ export function PriceChangeForm({
     if (confirmFailure) failure.current?.focus();
   }, [confirmFailure]);
 
+  const sendPreview = useSubmit({ title: 'The change could not be previewed', summary });
+  const sendSchedule = useSubmit({ keys });
+
   const onValid = async (values: TStaffSchedulePriceRequest) => {
-    summary.clear();
     const { requestKey: _key, ...change } = values;
-    try {
-      const answer = await previewPrices(change);
-      setConfirmFailure(null);
-      setPreview({ request: values, answer });
-    } catch (error) {
-      summary.show('The change could not be previewed', [{ message: failureMessage(error) }]);
-    }
+    const outcome = await sendPreview(() => previewPrices(change));
+    if (!outcome.ok) return;
+    setConfirmFailure(null);
+    setPreview({ request: values, answer: outcome.value });
   };
 
   const confirm = async () => {
     if (!preview) return;
     setConfirming(true);
     setConfirmFailure(null);
-    try {
-      const result = await schedulePrices({
-        ...preview.request,
-        requestKey: keys.keyFor(preview.request),
-      });
-      keys.settle(undefined);
-      reset();
-      setPreview(null);
-      onScheduled(result);
-    } catch (error) {
-      keys.settle(error);
-      setConfirmFailure(failureMessage(error));
-    } finally {
-      setConfirming(false);
+    const outcome = await sendSchedule(() =>
+      schedulePrices({ ...preview.request, requestKey: keys.keyFor(preview.request) }),
+    );
+    setConfirming(false);
+    if (!outcome.ok) {
+      setConfirmFailure(outcome.message);
+      return;
     }
+    reset();
+    setPreview(null);
+    onScheduled(outcome.value);
   };
 
   const backToForm = () => {

@@ -10,8 +10,8 @@ import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { createPromotion } from '../api/create-promotion.ts';
 
@@ -117,24 +117,22 @@ export function PromotionForm({ onCreated }: { onCreated: () => void }) {
   );
   const kind = useWatch({ control, name: 'kind' });
 
+  const send = useSubmit({
+    title: 'The code was not created',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    keys,
+  });
+
   const onValid = async (values: TCreatePromotionRequest) => {
-    summary.clear();
-    try {
-      await createPromotion({ ...values, requestKey: keys.keyFor(values) });
-      keys.settle(undefined);
-      toast.success(`The code ${values.code} was created.`);
-      reset();
-      onCreated();
-    } catch (error) {
-      keys.settle(error);
-      for (const { field, message } of fieldErrorsOf(
-        error,
-        Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[],
-      )) {
-        setError(field, { message });
-      }
-      summary.show('The code was not created', [{ message: failureMessage(error) }]);
-    }
+    const outcome = await send(() =>
+      createPromotion({ ...values, requestKey: keys.keyFor(values) }),
+    );
+    if (!outcome.ok) return;
+    toast.success(`The code ${values.code} was created.`);
+    reset();
+    onCreated();
   };
 
   return (

@@ -7,8 +7,8 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextAreaField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { replyToContactMessage } from '../api/reply-to-contact-message.ts';
 
@@ -44,24 +44,25 @@ export function ReplyForm({
     defaultValues: { body: '' },
   });
 
+  const send = useSubmit({
+    title: 'The reply was not sent',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    keys,
+  });
+
   const onValid = async (values: TContactReplyRequest) => {
-    summary.clear();
-    try {
-      await replyToContactMessage(messageId, {
+    const outcome = await send(() =>
+      replyToContactMessage(messageId, {
         ...values,
         requestKey: keys.keyFor({ ...values, messageId }),
-      });
-      keys.settle(undefined);
-      toast.success(`The reply was sent to ${email}.`);
-      reset();
-      onSent();
-    } catch (error) {
-      keys.settle(error);
-      for (const { field, message } of fieldErrorsOf(error, ['body'] as const)) {
-        setError(field, { message });
-      }
-      summary.show('The reply was not sent', [{ message: failureMessage(error) }]);
-    }
+      }),
+    );
+    if (!outcome.ok) return;
+    toast.success(`The reply was sent to ${email}.`);
+    reset();
+    onSent();
   };
 
   return (

@@ -5,13 +5,13 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { loadPage } from '../../../lib/full-page-navigation.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { startEnrolment } from '../api/start-enrolment.ts';
 import { getStaffSessionQueryOptions, type IStaffSession } from '../api/get-staff-session.ts';
 import { verifySecondFactor } from '../api/verify-second-factor.ts';
-import { LoadFailed, Loading } from './query-state.tsx';
+import { LoadFailed, Loading } from '../../../components/ui/query-state.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
 
 const CODE_FIELD = { code: 'admin-totp-code' } as const;
@@ -138,24 +138,22 @@ function CodeForm() {
     { defaultValues: { code: '' } },
   );
 
-  const onValid = async (values: TTotpCodeRequest) => {
-    summary.clear();
-    try {
-      const session = await verifySecondFactor(values);
-      queryClient.setQueryData(getStaffSessionQueryOptions().queryKey, session);
-    } catch (error) {
+  const send = useSubmit({
+    title: 'The code was not accepted',
+    summary,
+    fields: CODE_FIELD,
+    setError,
+    onFailure: ({ error }) => {
       // Five wrong codes end the session (decision 026): sign in again from the start.
-      if (error instanceof ApiError && error.status === 401) {
-        loadPage('/admin/login');
-        return;
-      }
-      setValue('code', '');
-      for (const { field, message } of fieldErrorsOf(error, ['code'] as const)) {
-        setError(field, { message });
-      }
-      summary.show('The code was not accepted', [
-        { message: failureMessage(error), fieldId: CODE_FIELD.code },
-      ]);
+      if (error instanceof ApiError && error.status === 401) loadPage('/admin/login');
+      else setValue('code', '');
+    },
+  });
+
+  const onValid = async (values: TTotpCodeRequest) => {
+    const outcome = await send(() => verifySecondFactor(values));
+    if (outcome.ok) {
+      queryClient.setQueryData(getStaffSessionQueryOptions().queryKey, outcome.value);
     }
   };
 

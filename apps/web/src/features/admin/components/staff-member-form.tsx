@@ -8,8 +8,8 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { FORM_CHECK_KEY, useRequestKey } from '../../../lib/use-request-key.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { createStaffMember } from '../api/create-staff-member.ts';
 
@@ -61,24 +61,22 @@ export function StaffMemberForm({ onCreated }: { onCreated: () => void }) {
     { defaultValues: { name: '', email: '', role: '', password: '' } },
   );
 
+  const send = useSubmit({
+    title: 'The member was not added',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    keys,
+  });
+
   const onValid = async (values: TCreateStaffMemberRequest) => {
-    summary.clear();
-    try {
-      await createStaffMember({ ...values, requestKey: keys.keyFor(values) });
-      keys.settle(undefined);
-      toast.success(`${values.name} was added.`);
-      reset();
-      onCreated();
-    } catch (error) {
-      keys.settle(error);
-      for (const { field, message } of fieldErrorsOf(
-        error,
-        Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[],
-      )) {
-        setError(field, { message });
-      }
-      summary.show('The member was not added', [{ message: failureMessage(error) }]);
-    }
+    const outcome = await send(() =>
+      createStaffMember({ ...values, requestKey: keys.keyFor(values) }),
+    );
+    if (!outcome.ok) return;
+    toast.success(`${values.name} was added.`);
+    reset();
+    onCreated();
   };
 
   return (

@@ -18,7 +18,7 @@ import {
   StatusSection,
   SubscriptionSection,
 } from '../components/account-overview.tsx';
-import { LoadFailed, Loading } from '../components/query-state.tsx';
+import { LoadFailed, Loading } from '../../../components/ui/query-state.tsx';
 import { StatusLabel } from '../components/status-label.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
 

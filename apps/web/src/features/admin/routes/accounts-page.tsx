@@ -5,7 +5,7 @@ import { TextField } from '../../../components/ui/fields.tsx';
 import { Link, useSearchParams } from '../../../lib/router/router.tsx';
 import { auditCsvUrl } from '../api/account-file-urls.ts';
 import { useAccountSearch } from '../api/search-accounts.ts';
-import { QueryState } from '../components/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { StatusLabel } from '../components/status-label.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
 

@@ -3,7 +3,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { Link, useParams } from '../../../lib/router/router.tsx';
 import { getContactMessageQueryOptions, useContactMessage } from '../api/get-contact-message.ts';
 import { dateTime } from '../components/format.ts';
-import { LoadFailed, Loading } from '../components/query-state.tsx';
+import { LoadFailed, Loading } from '../../../components/ui/query-state.tsx';
 import { ReplyForm } from '../components/reply-form.tsx';
 import { Empty, Facts, Section } from '../components/section.tsx';
 import { useMayTake } from '../staff-member.tsx';

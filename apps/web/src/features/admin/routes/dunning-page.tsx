@@ -2,7 +2,7 @@ import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { Link } from '../../../lib/router/router.tsx';
 import { useDunning } from '../api/get-dunning.ts';
 import { businessDate, dateTime, money } from '../components/format.ts';
-import { QueryState } from '../components/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Empty, Section } from '../components/section.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
 

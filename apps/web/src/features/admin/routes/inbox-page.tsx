@@ -3,7 +3,7 @@ import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { Link, useSearchParams } from '../../../lib/router/router.tsx';
 import { useContactMessages, type TContactMessageStatus } from '../api/get-contact-messages.ts';
 import { dateTime } from '../components/format.ts';
-import { QueryState } from '../components/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';
 
 const FILTERS: { value: TContactMessageStatus | null; label: string }[] = [

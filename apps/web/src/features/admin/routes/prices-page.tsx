@@ -7,7 +7,7 @@ import { businessDateOf, dateTime, money } from '../components/format.ts';
 import { ActionButton } from '../components/action-dialog.tsx';
 import { ITEM_LABELS, PriceChangeForm, scheduledText } from '../components/price-change-form.tsx';
 import { withdrawPrices } from '../api/withdraw-prices.ts';
-import { QueryState } from '../components/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Empty, Section } from '../components/section.tsx';
 import { useMayTake } from '../staff-member.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';

@@ -8,7 +8,7 @@ import { ActionButton } from '../components/action-dialog.tsx';
 import { useActionOutcome } from '../components/action-outcome.tsx';
 import { dateTime, money, yesNo } from '../components/format.ts';
 import { KIND_LABELS, PromotionForm } from '../components/promotion-form.tsx';
-import { QueryState } from '../components/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Section } from '../components/section.tsx';
 import { useMayTake } from '../staff-member.tsx';
 import { useAdminTitle } from '../use-admin-title.ts';

@@ -9,7 +9,7 @@ import { setStaffDisabled } from '../api/set-staff-disabled.ts';
 import { ActionButton, type IActionOutcome } from '../components/action-dialog.tsx';
 import { useActionOutcome } from '../components/action-outcome.tsx';
 import { dateTime, yesNo } from '../components/format.ts';
-import { QueryState } from '../components/query-state.tsx';
+import { QueryState } from '../../../components/ui/query-state.tsx';
 import { Section } from '../components/section.tsx';
 import { StaffMemberForm } from '../components/staff-member-form.tsx';
 import { useMayTake, useStaffMember } from '../staff-member.tsx';

@@ -1,18 +1,11 @@
-import { useState } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import { Link } from '../../../lib/router/router.tsx';
 import type { TSignInRequest } from '@dealerpass/domain/schemas/sign-in';
-import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ChoiceGroup, type IChoice } from '../../../components/ui/choice-group.tsx';
-import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
-import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
-import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
-import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { submitInteractionLogin } from '../api/submit-interaction-login.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
+import { SignInFrame, useSignInSubmit } from './sign-in-parts.tsx';
 
 type TSignInMethod = TSignInRequest['method'];
 
@@ -31,8 +24,6 @@ const FIELD_IDS = {
   username: 'sign-in-username',
   password: 'sign-in-password',
 } as const;
-type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
 
 const METHODS: (IChoice & { value: TSignInMethod })[] = [
   { value: 'email', label: 'DealerPass ID', hint: 'Your email address and password.' },
@@ -55,8 +46,6 @@ const loadSignInSchema = () =>
 
 /** The embedded provider's sign-in form (DECISIONS R6, docs/decisions/009). */
 export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
-  const [leaving, setLeaving] = useState(false);
-  const captchaOnDemand = useCaptchaOnDemand();
   const {
     register,
     control,
@@ -85,46 +74,33 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
   );
   const method = useWatch({ control, name: 'method' });
   const captcha = useWatch({ control, name: 'recaptcha' });
+  const { signIn, leaving, captchaOnDemand } = useSignInSubmit({
+    uid,
+    onExpired,
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    clearPassword: () => setValue('password', ''),
+  });
 
-  const onValid = async (values: TSignInRequest) => {
-    summary.clear();
-    try {
-      // The captcha goes only once the server has asked for one.
-      const { recaptcha: _unasked, ...credentials } = values;
-      const { redirectTo } = await submitInteractionLogin(
-        uid,
-        captchaOnDemand.asked && captcha ? { ...credentials, recaptcha: captcha } : credentials,
-      );
-      setLeaving(true);
-      // A full navigation: the provider finishes the authorization and sends the browser on.
-      loadPage(redirectTo);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        onExpired();
-        return;
-      }
-      // Keep the e-mail or username; the password is typed again.
-      setValue('password', '');
-      captchaOnDemand.afterFailure(error);
-      for (const { field, message } of fieldErrorsOf(error, FIELDS)) {
-        setError(field, { message });
-      }
-      summary.show('We could not sign you in', [{ message: failureMessage(error) }]);
-    }
-  };
+  const onValid = (values: TSignInRequest) => signIn(values, captcha, submitInteractionLogin);
 
-  const busy = isSubmitting || leaving;
   return (
-    <form
-      className="auth-form card"
+    <SignInFrame
+      titleId="sign-in-title"
+      title="Sign-in details"
+      errorSummary={errorSummary}
       onSubmit={handleSubmit(onValid, onInvalid)}
-      noValidate
-      aria-labelledby="sign-in-title"
+      passwordId={FIELD_IDS.password}
+      password={register('password')}
+      passwordError={errors.password?.message}
+      captcha={{ ...captchaOnDemand, value: captcha }}
+      // The field reads and writes the raw value; the form's parsed type does not matter to it.
+      control={control as unknown as Control<ISignInFormValues>}
+      setValue={setValue}
+      aside={<Link to="/identity/forgot-password">Forgot password?</Link>}
+      busy={isSubmitting || leaving}
     >
-      <h2 id="sign-in-title" className="visually-hidden">
-        Sign-in details
-      </h2>
-      <ErrorSummary {...errorSummary} />
       <ChoiceGroup
         legend="Sign in with"
         options={METHODS}
@@ -153,32 +129,6 @@ export function SignInForm({ uid, loginHint, onExpired }: SignInFormProps) {
           error={errors.email?.message}
         />
       )}
-      <TextField
-        id={FIELD_IDS.password}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-        {...register('password')}
-        error={errors.password?.message}
-      />
-      {captchaOnDemand.asked ? (
-        <CaptchaField
-          // The field reads and writes the raw value; the form's parsed type does not matter to it.
-          control={control as unknown as Control<ISignInFormValues>}
-          name="recaptcha"
-          setValue={setValue}
-          resetSignal={captchaOnDemand.resetSignal}
-        />
-      ) : null}
-      <p className="auth-form__aside">
-        <Link to="/identity/forgot-password">Forgot password?</Link>
-      </p>
-      <div className="form-actions">
-        <SubmitButton busy={busy} disabled={captchaOnDemand.asked && !captcha}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </SubmitButton>
-      </div>
-    </form>
+    </SignInFrame>
   );
 }

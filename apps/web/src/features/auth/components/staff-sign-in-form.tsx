@@ -1,19 +1,12 @@
-import { useState } from 'react';
 import { useWatch, type Control } from 'react-hook-form';
 import {
   ZStaffSignInRequestSchema,
   type TStaffSignInRequest,
 } from '@dealerpass/domain/schemas/sign-in';
-import { SubmitButton } from '../../../components/ui/button.tsx';
-import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
-import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
-import { useCaptchaOnDemand } from '../../../components/ui/captcha/use-captcha-on-demand.ts';
 import { TextField } from '../../../components/ui/fields.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
-import { loadPage } from '../../../lib/full-page-navigation.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 import { submitStaffLogin } from '../api/submit-staff-login.ts';
+import { SignInFrame, useSignInSubmit } from './sign-in-parts.tsx';
 
 interface IStaffSignInValues {
   email: string;
@@ -22,7 +15,6 @@ interface IStaffSignInValues {
 }
 
 const FIELD_IDS = { email: 'staff-sign-in-email', password: 'staff-sign-in-password' } as const;
-const FIELDS = Object.keys(FIELD_IDS) as (keyof typeof FIELD_IDS)[];
 
 interface StaffSignInFormProps {
   uid: string;
@@ -33,11 +25,10 @@ interface StaffSignInFormProps {
 /**
  * The staff variant of the provider's sign-in form (decision 026): staff have an e-mail and a
  * password only, so there is no legacy username, no sign-up and no self-service password reset
- * (an admin resets a member). The second factor follows in the console itself.
+ * (an admin resets a member). The second factor follows in the console itself. It is the dealer
+ * form's frame and submit (`sign-in-parts.tsx`) with the e-mail as its only other field.
  */
 export default function StaffSignInForm({ uid, loginHint, onExpired }: StaffSignInFormProps) {
-  const [leaving, setLeaving] = useState(false);
-  const captchaOnDemand = useCaptchaOnDemand();
   const {
     register,
     control,
@@ -54,43 +45,32 @@ export default function StaffSignInForm({ uid, loginHint, onExpired }: StaffSign
     { defaultValues: { email: loginHint ?? '', password: '', recaptcha: '' } },
   );
   const captcha = useWatch({ control, name: 'recaptcha' });
+  const { signIn, leaving, captchaOnDemand } = useSignInSubmit({
+    uid,
+    onExpired,
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    clearPassword: () => setValue('password', ''),
+  });
 
-  const onValid = async (values: TStaffSignInRequest) => {
-    summary.clear();
-    try {
-      const { recaptcha: _unasked, ...credentials } = values;
-      const { redirectTo } = await submitStaffLogin(
-        uid,
-        captchaOnDemand.asked && captcha ? { ...credentials, recaptcha: captcha } : credentials,
-      );
-      setLeaving(true);
-      loadPage(redirectTo);
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 404) {
-        onExpired();
-        return;
-      }
-      setValue('password', '');
-      captchaOnDemand.afterFailure(error);
-      for (const { field, message } of fieldErrorsOf(error, FIELDS)) {
-        setError(field, { message });
-      }
-      summary.show('We could not sign you in', [{ message: failureMessage(error) }]);
-    }
-  };
+  const onValid = (values: TStaffSignInRequest) => signIn(values, captcha, submitStaffLogin);
 
-  const busy = isSubmitting || leaving;
   return (
-    <form
-      className="auth-form card"
+    <SignInFrame
+      titleId="staff-sign-in-title"
+      title="Staff sign-in details"
+      errorSummary={errorSummary}
       onSubmit={handleSubmit(onValid, onInvalid)}
-      noValidate
-      aria-labelledby="staff-sign-in-title"
+      passwordId={FIELD_IDS.password}
+      password={register('password')}
+      passwordError={errors.password?.message}
+      captcha={{ ...captchaOnDemand, value: captcha }}
+      control={control as unknown as Control<IStaffSignInValues>}
+      setValue={setValue}
+      aside="Forgot your password or lost your authenticator? Ask a DealerPass admin to reset it."
+      busy={isSubmitting || leaving}
     >
-      <h2 id="staff-sign-in-title" className="visually-hidden">
-        Staff sign-in details
-      </h2>
-      <ErrorSummary {...errorSummary} />
       <TextField
         id={FIELD_IDS.email}
         label="Email"
@@ -101,31 +81,6 @@ export default function StaffSignInForm({ uid, loginHint, onExpired }: StaffSign
         {...register('email')}
         error={errors.email?.message}
       />
-      <TextField
-        id={FIELD_IDS.password}
-        label="Password"
-        type="password"
-        autoComplete="current-password"
-        required
-        {...register('password')}
-        error={errors.password?.message}
-      />
-      {captchaOnDemand.asked ? (
-        <CaptchaField
-          control={control as unknown as Control<IStaffSignInValues>}
-          name="recaptcha"
-          setValue={setValue}
-          resetSignal={captchaOnDemand.resetSignal}
-        />
-      ) : null}
-      <p className="auth-form__aside">
-        Forgot your password or lost your authenticator? Ask a DealerPass admin to reset it.
-      </p>
-      <div className="form-actions">
-        <SubmitButton busy={busy} disabled={captchaOnDemand.asked && !captcha}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </SubmitButton>
-      </div>
-    </form>
+    </SignInFrame>
   );
 }

@@ -12,7 +12,7 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import { CaptchaField } from '../../../components/ui/captcha/captcha-field.tsx';
 import { SelectField, TextAreaField, TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useSchemaResolver } from '../../../lib/use-validated-form.ts';
 import { submitContact } from '../api/submit-contact.ts';
 
@@ -32,7 +32,12 @@ const EMPTY: TContactUsRequest = {
   source: CONTACT_SOURCE,
 };
 
-const FIELDS = new Set(Object.keys(EMPTY));
+/** The fields a server's field error may name (the captcha is asked for again, not marked). */
+const { recaptcha: _captcha, ...MARKED } = EMPTY;
+const FIELD_IDS = Object.fromEntries(Object.keys(MARKED).map((field) => [field, field])) as Record<
+  keyof typeof MARKED,
+  string
+>;
 
 /**
  * The Contact Us form (001 §2–5): validated with the server's own schema, errors shown once a
@@ -59,28 +64,23 @@ export function ContactForm() {
   const captcha = useWatch({ control, name: 'recaptcha' });
   const comments = useWatch({ control, name: 'comments' }) ?? '';
 
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      await submitContact(values);
-      toast.success(CONTACT_SUBMITTED);
-      reset(EMPTY);
-      setCaptchaReset((n) => n + 1);
-    } catch (error) {
+  const send = useSubmit({
+    fields: FIELD_IDS,
+    setError,
+    onFailure: () => {
+      // 001 §7: the generic error toast; the captcha is spent or refused either way, so it is
+      // cleared and asked for again (001 §8).
       toast.error();
-      // The captcha is spent or refused either way: clear it and ask for a new one (001 §8).
       setCaptchaReset((n) => n + 1);
-      if (error instanceof ApiError) {
-        for (const fieldError of error.errors) {
-          if (
-            FIELDS.has(fieldError.source) &&
-            fieldError.source !== 'recaptcha' &&
-            fieldError.message
-          ) {
-            setError(fieldError.source as keyof TContactUsRequest, { message: fieldError.message });
-          }
-        }
-      }
-    }
+    },
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    const outcome = await send(() => submitContact(values));
+    if (!outcome.ok) return;
+    toast.success(CONTACT_SUBMITTED);
+    reset(EMPTY);
+    setCaptchaReset((n) => n + 1);
   });
 
   return (

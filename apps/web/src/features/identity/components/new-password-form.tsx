@@ -14,13 +14,11 @@ import {
 } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { PASSWORD_RULE_HINT } from '../../../lib/password-rule-hint.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = { password: 'new-password', confirmPassword: 'confirm-new-password' } as const;
-type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
 
 /** Codes after which the link itself is no good: the user needs a new one. */
 const DEAD_LINK_CODES = new Set(['TEMPORARY_PASSWORD_EXPIRED', 'RESET_INVALID']);
@@ -55,34 +53,22 @@ export function NewPasswordForm({ token, submit, submitLabel, onDone }: NewPassw
     summary.show(title, items);
   };
 
-  const onValid = async (values: TNewPasswordForm) => {
-    summary.clear();
-    setDeadLink(false);
-    try {
-      const { email } = await submit({ token, ...values });
-      onDone(email);
-    } catch (error) {
-      const fieldProblems = fieldErrorsOf(error, FIELDS);
-      for (const { field, message } of fieldProblems) setError(field, { message });
-      const otherProblems =
-        error instanceof ApiError
-          ? error.errors.filter(
-              (e) => e.message && !(FIELDS as readonly string[]).includes(e.source),
-            )
-          : [];
-      const items: IErrorSummaryItem[] = [
-        ...fieldProblems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] })),
-        ...otherProblems.map((e) => ({ message: e.message })),
-      ];
-      const deadLink =
+  const send = useSubmit({
+    title: 'Your password was not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    onFailure: ({ error }) =>
+      setDeadLink(
         error instanceof ApiError &&
-        (DEAD_LINK_CODES.has(error.code) || otherProblems.some((e) => e.source === 'token'));
-      show(
-        'Your password was not saved',
-        items.length > 0 ? items : [{ message: failureMessage(error) }],
-        deadLink,
-      );
-    }
+          (DEAD_LINK_CODES.has(error.code) || error.errors.some((e) => e.source === 'token')),
+      ),
+  });
+
+  const onValid = async (values: TNewPasswordForm) => {
+    setDeadLink(false);
+    const outcome = await send(() => submit({ token, ...values }));
+    if (outcome.ok) onDone(outcome.value.email);
   };
 
   const onInvalid = (invalid: FieldErrors<TNewPasswordForm>) => {

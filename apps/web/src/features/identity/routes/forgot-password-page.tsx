@@ -15,7 +15,7 @@ import {
 } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { requestPasswordReset } from '../api/request-password-reset.ts';
 import '../identity.css';
 
@@ -52,30 +52,27 @@ export default function ForgotPasswordPage() {
     if (sentTo !== null) sentHeading.current?.focus();
   }, [sentTo]);
 
-  const onValid = async (values: TForgotPasswordRequest) => {
-    summary.clear();
-    try {
-      await requestPasswordReset(values);
-      setSentTo(values.email);
-    } catch (error) {
+  const send = useSubmit({
+    title: 'We could not send a link',
+    summary,
+    fields: { email: EMAIL_ID },
+    setError,
+    onFailure: ({ error }) => {
       // The captcha is spent or refused either way: ask for a new one.
       setValue('recaptcha', '');
       setCaptchaReset((n) => n + 1);
+      // 001 §8: an unknown address is told on the e-mail field, whatever the body says.
       if (error instanceof ApiError && error.status === 404) {
         const message = errorMessage('USERNAME_NOT_FOUND');
         setError('email', { message });
         summary.show('We could not send a link', [{ message, fieldId: EMAIL_ID }]);
-        return;
       }
-      const emailProblems = fieldErrorsOf(error, ['email'] as const);
-      for (const { message } of emailProblems) setError('email', { message });
-      summary.show(
-        'We could not send a link',
-        emailProblems.length > 0
-          ? emailProblems.map(({ message }) => ({ message, fieldId: EMAIL_ID }))
-          : [{ message: failureMessage(error) }],
-      );
-    }
+    },
+  });
+
+  const onValid = async (values: TForgotPasswordRequest) => {
+    const outcome = await send(() => requestPasswordReset(values));
+    if (outcome.ok) setSentTo(values.email);
   };
 
   const onInvalid = (invalid: FieldErrors<TForgotPasswordRequest>) => {

@@ -9,11 +9,11 @@ import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';
 import { useToast } from '../../../components/ui/toast.tsx';
-import { failureMessage, fieldErrorsOf } from '../../../lib/error-text.ts';
 import { postDebugNote } from '../api/post-debug-note.ts';
 import { updateAutoCheck } from '../api/update-autocheck.ts';
 import type { IIntegrationUser } from '../integration-user.ts';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = {
@@ -22,8 +22,6 @@ const FIELD_IDS = {
   autoCheckEnabled: 'autocheck-agree',
   autoCheckAutoPurchase: 'autocheck-auto-purchase',
 } as const;
-type TField = keyof typeof FIELD_IDS;
-const FIELDS = Object.keys(FIELD_IDS) as TField[];
 type TAutoCheckFormInput = z.input<typeof ZAutoCheckFormSchema>;
 
 function defaultsOf(user: IIntegrationUser): TAutoCheckForm {
@@ -68,27 +66,25 @@ export function AutoCheckForm({
     },
   );
 
+  const send = useSubmit({
+    title: 'Your AutoCheck settings were not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    // 000 §8: a failed submit also shows the generic error toast.
+    onFailure: () => toast.error(),
+  });
+
   const onValid = async (values: TAutoCheckForm) => {
-    summary.clear();
-    try {
-      await updateAutoCheck({
+    const outcome = await send(() =>
+      updateAutoCheck({
         autoCheckId: values.autoCheckId,
         autoCheckPasswd: values.autoCheckPasswd,
         autoCheckEnabled: values.autoCheckEnabled,
         autoCheckAutoPurchase: values.autoCheckAutoPurchase,
-      });
-    } catch (error) {
-      const problems = fieldErrorsOf(error, FIELDS);
-      for (const { field, message } of problems) setError(field, { message });
-      summary.show(
-        'Your AutoCheck settings were not saved',
-        problems.length > 0
-          ? problems.map(({ field, message }) => ({ message, fieldId: FIELD_IDS[field] }))
-          : [{ message: failureMessage(error) }],
-      );
-      toast.error();
-      return;
-    }
+      }),
+    );
+    if (!outcome.ok) return;
     toast.success();
     const passwordStored = values.autoCheckPasswd !== '' || values.autoCheckPasswdSet;
     const inUse =

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { loadPage } from '../../../lib/full-page-navigation.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
 import { CarfaxLoadError, getCarfaxConnectionQueryOptions } from '../api/get-carfax-connection.ts';
 import { refreshCarfaxTokens } from '../api/refresh-carfax-tokens.ts';
 import { revokeCarfaxTokens } from '../api/revoke-carfax-tokens.ts';
@@ -67,12 +68,20 @@ export function CarfaxConnection({ notice }: { notice: string | null }) {
     return () => window.clearTimeout(timer);
   }, [expiresAt, queryClient, reload]);
 
+  // A failure of either button is told in the panel, in Carfax's words when the server has them.
+  const send = useSubmit({
+    onFailure: ({ error }) => {
+      setBusy(null);
+      setProblem(carfaxProblem(error));
+    },
+  });
+
   const signIn = async (config: IEnvConfig) => {
     setBusy('signin');
     setProblem(null);
     const state = newCarfaxState();
     storeCarfaxSignIn({ state, returnTo: window.location.pathname });
-    try {
+    const outcome = await send(async () => {
       const authorizationUrl = await startCarfaxSignIn(state);
       // The URL must name our client and our login callback, as configured.
       const target = new URL(authorizationUrl, window.location.origin);
@@ -83,24 +92,17 @@ export function CarfaxConnection({ notice }: { notice: string | null }) {
       ) {
         throw new Error('unexpected authorization URL');
       }
-      loadPage(target.toString());
-    } catch (error) {
-      setBusy(null);
-      setProblem(carfaxProblem(error));
-    }
+      return target.toString();
+    });
+    if (outcome.ok) loadPage(outcome.value);
   };
 
   const signOut = async () => {
     setBusy('signout');
     setProblem(null);
-    try {
-      const { logoutUrl } = await revokeCarfaxTokens();
-      loadPage(logoutUrl);
-    } catch (error) {
-      setBusy(null);
-      setProblem(carfaxProblem(error));
-      reload();
-    }
+    const outcome = await send(() => revokeCarfaxTokens());
+    if (outcome.ok) loadPage(outcome.value.logoutUrl);
+    else reload();
   };
 
   if (query.isPending) {

@@ -13,7 +13,8 @@ import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { runtimeConfig } from '../../../lib/runtime-config.ts';
-import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
+import { SIGNUP_FIELD_ALIASES } from './step-failure.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TContactInput = z.input<typeof ZSignupContactFormSchema>;
@@ -36,7 +37,7 @@ export function ContactStep({
   onDone,
 }: {
   defaults: Partial<TContactInput>;
-  /** Saves the lead; rejects with a StepFailure the page shows. */
+  /** Saves the lead; rejects with the failure the page shows. */
   onDone: (values: TSignupContactForm) => Promise<void>;
 }) {
   const [captchaReset, setCaptchaReset] = useState(0);
@@ -79,21 +80,21 @@ export function ContactStep({
     },
   );
 
-  const onValid = async (values: TSignupContactForm) => {
-    summary.clear();
-    try {
-      await onDone(values);
-    } catch (failure) {
+  const send = useSubmit({
+    title: 'Your details were not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    aliases: SIGNUP_FIELD_ALIASES,
+    onFailure: () => {
       // The captcha was spent or refused: a new one is needed (001 §4).
       setCaptchaReset((n) => n + 1);
       setValue('recaptcha', '');
-      const items = applyServerErrors<keyof typeof FIELD_IDS>(
-        failure as StepFailure,
-        FIELD_IDS,
-        setError,
-      );
-      summary.show('Your details were not saved', items);
-    }
+    },
+  });
+
+  const onValid = async (values: TSignupContactForm) => {
+    await send(() => onDone(values));
   };
 
   const phone = register('phone');

@@ -13,7 +13,8 @@ import {
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';
-import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
+import { SIGNUP_FIELD_ALIASES } from './step-failure.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 type TDealershipInput = z.input<typeof ZSignupDealershipFormSchema>;
@@ -76,16 +77,16 @@ export function DealershipStep({
   const country = useWatch({ control, name: 'country' });
   const countryInfo = countryOf(country);
 
+  const send = useSubmit({
+    title: 'Your dealership information was not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    aliases: SIGNUP_FIELD_ALIASES,
+  });
+
   const onValid = async (values: TSignupDealershipForm) => {
-    summary.clear();
-    try {
-      await onDone(values);
-    } catch (failure) {
-      summary.show(
-        'Your dealership information was not saved',
-        applyServerErrors<keyof typeof FIELD_IDS>(failure as StepFailure, FIELD_IDS, setError),
-      );
-    }
+    await send(() => onDone(values));
   };
 
   const countryField = register('country');

@@ -19,7 +19,8 @@ import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { OrderSummary } from './order-summary.tsx';
 import { storeSubTotal } from './pricing-calculator.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
-import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
+import { SIGNUP_FIELD_ALIASES } from './step-failure.ts';
 import { useValidatedForm } from '../../../lib/use-validated-form.ts';
 
 const FIELD_IDS = {
@@ -84,7 +85,7 @@ export function PaymentStep({
   defaults: Partial<TSignupPaymentFields>;
   /** The subscriptions chosen on page 2, priced here for the order summary. */
   codes: readonly TSubscriptionCode[];
-  /** Sends the sign-up; rejects with a StepFailure (the toast is the page's). */
+  /** Sends the sign-up; rejects with the failure (the toast is the page's). */
   onDone: (values: TSignupPaymentForm) => Promise<void>;
   onBack: (values: Partial<TSignupPaymentFields>) => void;
 }) {
@@ -149,19 +150,21 @@ export function PaymentStep({
   const promo = register('promoCode');
   const sameBox = register('sameAddresses');
 
-  const onValid = async (values: TSignupPaymentForm) => {
-    summary.clear();
-    try {
-      await onDone(values);
-    } catch (failure) {
+  const send = useSubmit({
+    title: 'Your sign-up was not completed',
+    summary,
+    fields: FIELD_IDS,
+    setError,
+    aliases: SIGNUP_FIELD_ALIASES,
+    onFailure: () => {
       // 001 §4, §8: the captcha is reset after any failure.
       setCaptchaReset((n) => n + 1);
       setValue('recaptcha', '');
-      summary.show(
-        'Your sign-up was not completed',
-        applyServerErrors<keyof typeof FIELD_IDS>(failure as StepFailure, FIELD_IDS, setError),
-      );
-    }
+    },
+  });
+
+  const onValid = async (values: TSignupPaymentForm) => {
+    await send(() => onDone(values));
   };
 
   return (

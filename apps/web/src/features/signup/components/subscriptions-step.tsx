@@ -6,7 +6,8 @@ import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { usePriceClock } from '../../../lib/use-price-clock.ts';
 import { PricingCalculator } from './pricing-calculator.tsx';
-import { applyServerErrors, type StepFailure } from './step-failure.ts';
+import { useSubmit } from '../../../lib/use-submit.ts';
+import { SIGNUP_FIELD_ALIASES } from './step-failure.ts';
 
 const FIELD_IDS = { subscriptions: 'signup-subscriptions' } as const;
 
@@ -28,6 +29,13 @@ export function SubscriptionsStep({
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
   const summary = useErrorSummary();
+  const send = useSubmit({
+    title: 'Your selection was not saved',
+    summary,
+    fields: FIELD_IDS,
+    setError: (_field, e) => setError(e.message),
+    aliases: SIGNUP_FIELD_ALIASES,
+  });
 
   const toggle = (code: TSubscriptionCode) => {
     const next = toggleCode(selection, code);
@@ -49,16 +57,8 @@ export function SubscriptionsStep({
       return;
     }
     setBusy(true);
-    try {
-      await onDone(selection);
-    } catch (failure) {
-      const items = applyServerErrors(failure as StepFailure, FIELD_IDS, (_field, e) =>
-        setError(e.message),
-      );
-      summary.show('Your selection was not saved', items);
-    } finally {
-      setBusy(false);
-    }
+    await send(() => onDone(selection));
+    setBusy(false);
   };
 
   return (

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { failureMessage } from '../../../lib/error-text.ts';
+import { failureMessage } from '../../lib/error-text.ts';
+import './query-state.css';
 
 interface QueryStateProps<T> {
   query: UseQueryResult<T>;
@@ -15,7 +16,7 @@ interface QueryStateProps<T> {
 }
 
 /**
- * Every console view's three states besides its content: loading (announced), failed (announced,
+ * Every query view's three states besides its content: loading (announced), failed (announced,
  * with Try again) and empty. The console's lists always go through it, so none is forgotten.
  */
 export function QueryState<T>({
@@ -31,7 +32,7 @@ export function QueryState<T>({
     return <LoadFailed text={failed} error={query.error} onRetry={() => void query.refetch()} />;
   }
   if (empty !== undefined && isEmpty?.(query.data)) {
-    return <p className="admin-empty">{empty}</p>;
+    return <p className="query-state__empty">{empty}</p>;
   }
   return <>{children(query.data)}</>;
 }
@@ -55,7 +56,7 @@ export function LoadFailed({
   onRetry: () => void;
 }) {
   return (
-    <div className="admin-problem" role="alert">
+    <div className="query-state__problem" role="alert">
       <p>
         <strong>{text}</strong> {failureMessage(error)}
       </p>
