@@ -192,7 +192,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       const unknown = await patch(`/api/signup/detail/update/${crypto.randomUUID()}/1`, LEAD);
       expect(unknown.statusCode).toBe(404);
       expect((await patch(`/api/signup/detail/update/not-a-lead!/1`, LEAD)).statusCode).toBe(400);
-      expect((await patch(`/api/signup/detail/update/${id}/3`, LEAD)).statusCode).toBe(400);
+      expect((await patch(`/api/signup/detail/update/${id}/3`, LEAD)).statusCode).toBe(404);
 
       const simulcastAlone = await patch(`/api/signup/detail/update/${id}/1`, {
         ...LEAD,

@@ -8,6 +8,8 @@ import {
   ZSignupProgressParamsSchema,
   ZSignupStep1SaveRequestSchema,
   ZSignupStep2SaveRequestSchema,
+  type TSignupProgressParams,
+  type TSignupStep1SaveRequest,
 } from '@dealerpass/domain/schemas/signup-progress';
 import {
   ZSignupOrderSummaryRequestSchema,
@@ -48,6 +50,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/signup/contact',
     {
       schema: {
+        operationId: 'createSignupLead',
         summary: 'Sign-up page 1: store the contact details as a lead',
         tags: ['Sign-up'],
         body: ZSignupLeadRequestSchema,
@@ -70,43 +73,44 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.patch(
-    '/api/signup/detail/update/:leadID/:step',
-    {
-      schema: {
-        summary: 'Save the lead’s progress after a page of the wizard',
-        // 404: no such lead.
-        errors: [404],
-        description: 'The body is the step’s own schema (`SignupStep1SaveRequest` or step 2).',
-        tags: ['Sign-up'],
-        params: ZSignupProgressParamsSchema,
-        response: { 200: ZLeadResponseSchema },
+  // One operation per step (001 §3 names both URLs), each with its own body, so the
+  // description gives a client the body of the step it saves (docs/decisions/045).
+  const progressRoute = <S extends z.ZodType<TSignupStep1SaveRequest>>(
+    step: TSignupProgressParams['step'],
+    body: S,
+  ) =>
+    app.patch(
+      `/api/signup/detail/update/:leadID/${step}`,
+      {
+        schema: {
+          operationId: `saveSignupStep${step}`,
+          summary: `Save the lead’s progress after page ${step} of the wizard`,
+          // 404: no such lead.
+          errors: [404],
+          tags: ['Sign-up'],
+          params: ZSignupProgressParamsSchema.pick({ leadID: true }),
+          body,
+          response: { 200: ZLeadResponseSchema },
+        },
+        bodyLimit: 16 * 1024,
+        config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.progress },
+        errorHandler: withDetails,
       },
-      bodyLimit: 16 * 1024,
-      config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.progress },
-      errorHandler: withDetails,
-    },
-    async (request) => {
-      const { leadID, step } = request.params;
-      // The body's schema depends on the step in the path.
-      let saved: { id: string };
-      if (step === '1') {
-        const body = parseBody(ZSignupStep1SaveRequestSchema, request.body);
+      async (request) => {
+        const body = request.body as TSignupStep1SaveRequest;
         refuseCompanyEmail(body.email, app.deps.signup);
-        saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
-      } else {
-        const body = parseBody(ZSignupStep2SaveRequestSchema, request.body);
-        refuseCompanyEmail(body.email, app.deps.signup);
-        saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
-      }
-      return { data: saved };
-    },
-  );
+        const save = { step, body } as Parameters<typeof saveLeadProgress>[2];
+        return { data: await saveLeadProgress(app.db, request.params.leadID, save, app.now()) };
+      },
+    );
+  progressRoute('1', ZSignupStep1SaveRequestSchema);
+  progressRoute('2', ZSignupStep2SaveRequestSchema);
 
   app.post(
     '/api/signup/order-summary',
     {
       schema: {
+        operationId: 'getSignupOrderSummary',
         summary:
           'Sign-up page 4: the Order Summary (charged today, next charge date and amount), as the sign-up computes it',
         tags: ['Sign-up'],
@@ -134,6 +138,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         },
         schema: {
+          operationId: older ? 'signUpOlderFlow' : 'signUp',
           summary: older
             ? 'Sign up (the older flow: a forwardTo of our own when none is sent)'
             : 'Sign up: create the account and its subscriptions, charge or hold the card',
@@ -164,15 +169,6 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 };
-
-/** A body checked in the handler, failing as the route's schema would. */
-function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  throw validationFailure(
-    toFieldErrors(result.error.issues, errorMessage(ERROR_CODES.VALIDATION_FAILED)),
-  );
-}
 
 /**
  * Validation failures of the sign-up routes carry each message in `details` too: 001 §8's toast
