@@ -15,7 +15,10 @@ import {
   ZSignupOrderSummaryRequestSchema,
   ZSignupOrderSummarySchema,
 } from '@dealerpass/domain/schemas/signup-order-summary';
-import { createSignupRequestSchema } from '@dealerpass/domain/schemas/signup-request';
+import {
+  createKeyedSignupRequestSchema,
+  createOlderSignupRequestSchema,
+} from '@dealerpass/domain/schemas/signup-request';
 import { AppError, type FieldError } from '../../errors/app-error.ts';
 import { toFieldErrors } from '../../errors/field-errors.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
@@ -34,7 +37,6 @@ export const SIGNUP_RATE_LIMITS = {
   signup: { max: 10, timeWindow: '10 minutes' },
 } as const;
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const ZLeadResponseSchema = z.object({ data: z.object({ id: z.string() }) });
 const ZSignupResponseSchema = z.object({ data: z.object({ email: z.string() }) });
 
@@ -123,7 +125,8 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ data: await previewOrderSummary(app.deps.signup, request.body) }),
   );
 
-  const signupSchema = createSignupRequestSchema(app.now);
+  const keyedSchema = createKeyedSignupRequestSchema(app.now);
+  const olderSchema = createOlderSignupRequestSchema(app.now);
   for (const url of ['/api/v2/signup', '/api/signup']) {
     const older = url === '/api/signup';
     app.post(
@@ -146,7 +149,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
           // 409: the address is in use or its sign-up is in progress; 429: a promotion code's
           // redemptions are used up; 502: the gateway refused the card; 503: a service is down.
           errors: [409, 502, 503],
-          body: signupSchema,
+          body: older ? olderSchema : keyedSchema,
           response: { 201: ZSignupResponseSchema },
         },
         bodyLimit: 32 * 1024,
@@ -154,12 +157,8 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
         errorHandler: withDetails,
       },
       async (request, reply) => {
-        const header = request.headers['idempotency-key'];
-        const idempotencyKey =
-          typeof header === 'string' && IDEMPOTENCY_KEY.test(header) ? header : null;
         const result = await signUp(app.deps.signup, {
           request: request.body,
-          idempotencyKey,
           remoteIp: request.ip,
         });
         request.log.info({ flow: older ? 'signup' : 'v2' }, 'signed up');
