@@ -316,7 +316,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: docsConfig,
       schema: {
-        operationId: 'getApiReference',
+        operationId: 'getReferenceUi',
         summary: 'The reference UI (Swagger UI)',
         tags,
         response: { 200: { content: { 'text/html': { schema: z.string() } } } },
@@ -330,7 +330,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: docsConfig,
       schema: {
-        operationId: 'getApiReferenceAsset',
+        operationId: 'getReferenceUiFile',
         summary: 'A file of the reference UI',
         tags,
         params: z.object({ file: z.enum([...files.keys()] as [string, ...string[]]) }),

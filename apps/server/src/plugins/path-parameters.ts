@@ -2,7 +2,12 @@ import type { FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ZCarfaxTokensParamsSchema } from '@dealerpass/domain/integrations/carfax';
-import { ERROR_CODES, errorMessage, httpStatusOf, type TErrorCode } from '@dealerpass/domain/messages';
+import {
+  ERROR_CODES,
+  errorMessage,
+  httpStatusOf,
+  type TErrorCode,
+} from '@dealerpass/domain/messages';
 import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
 
 /**
