@@ -26,6 +26,7 @@ import session from './plugins/session.ts';
 import staffSession from './plugins/staff-session.ts';
 import sharedCounters from './plugins/shared-counters.ts';
 import { rateLimitStore } from './plugins/rate-limit-store.ts';
+import pathParameters, { answerRouterError, MAX_PARAM_LENGTH } from './plugins/path-parameters.ts';
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
 import { createWebDev, type WebDev } from './plugins/web-dev.ts';
@@ -136,6 +137,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
     return503OnClosing: true,
+    // A path parameter as long as its schema allows reaches the schema (docs/decisions/045).
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: answerRouterError,
   });
   // The web app sends `content-type: application/json` on every call (001 §7), also on writes
   // that carry no body (sign-out, card removal): an empty body is no body, not malformed JSON.
@@ -227,6 +231,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(session);
   await app.register(staffSession);
   await app.register(routeAccess);
+  await app.register(pathParameters);
   // Before the routes it describes (its onRoute hook collects them); never in production.
   if (config.apiDocs) await app.register(apiDocs);
   await app.register(identity, options.rpFetch ? { rpFetch: options.rpFetch } : {});

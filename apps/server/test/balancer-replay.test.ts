@@ -10,6 +10,7 @@ import { sandboxGatewayTransactions } from '../src/db/sandbox-schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
+import { signupBody } from './signup-body.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
 
 const HAPROXY = '/usr/sbin/haproxy';
@@ -143,6 +144,52 @@ describe('a money request retried by the balancer after a lost answer', () => {
     );
     const [row] = await t.app.db.select().from(users).where(eq(users.id, user.id));
     expect(row!.accountStatus).toBe('active');
+  }, 60_000);
+
+  it('POST /api/v2/signup: the new dealer gets 201, the gateway one approved charge, one account', async () => {
+    forwarded = 0;
+    const { paymentToken } = await issueSandboxToken(
+      t.app.db,
+      { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
+      NOW,
+    );
+    const email = 'replayed-signup@example.com';
+    const response = await fetch(`${balancer}/api/v2/signup`, {
+      method: 'POST',
+      headers: {
+        cookie: browser.cookie,
+        'x-csrf-token': browser.token,
+        'content-type': 'application/json',
+        origin: t.app.config.publicUrl,
+      },
+      body: JSON.stringify(
+        signupBody(email, {
+          paymentToken,
+          cardBrand: 'visa',
+          cardLast4: '1111',
+          creditCardExpiration: '1230',
+          recaptcha: await t.solveCaptcha(),
+        }),
+      ),
+    });
+    const text = await response.text();
+    // The first instance signed up and charged (its answer was lost); the retry got the replay,
+    // not 409 "An account with this email already exists." after a charge.
+    expect(forwarded, text).toBe(1);
+    expect(response.status, text).toBe(201);
+    expect(JSON.parse(text)).toEqual({ data: { email } });
+    const accounts = await t.app.db.select().from(users).where(eq(users.email, email));
+    expect(accounts).toHaveLength(1);
+    const charges = (
+      await t.app.db
+        .select()
+        .from(sandboxGatewayTransactions)
+        .where(eq(sandboxGatewayTransactions.kind, 'charge'))
+    ).filter((row) => row.idempotencyKey === `signup:${accounts[0]!.id}`);
+    expect(charges).toHaveLength(1);
+    expect(
+      await t.app.db.select().from(payments).where(eq(payments.userId, accounts[0]!.id)),
+    ).toHaveLength(1);
   }, 60_000);
 });
 

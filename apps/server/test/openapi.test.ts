@@ -1,13 +1,21 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REQUEST_KEY_FIELDS } from '@dealerpass/domain/request-key';
+import { LONGEST_PATH_PARAMETER, MAX_PARAM_LENGTH } from '../src/plugins/path-parameters.ts';
 import { isStaffAccess, isUnsafeMethod } from '../src/plugins/route-access.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 import { openApiPath } from './openapi-conformance.ts';
 
 interface Operation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
@@ -15,9 +23,24 @@ interface Operation {
 }
 type Document = {
   openapi: string;
+  servers?: { url: string }[];
+  tags?: { name: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { securitySchemes: Record<string, { type: string; in: string; name: string }> };
+  components: {
+    securitySchemes: Record<string, { type: string; in: string; name: string }>;
+    schemas?: Record<string, unknown>;
+  };
 };
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const BROKEN = '/api/test-only/broken';
+
+/** The document as the server serves it, without the route this file adds for itself. */
+function served(doc: Document): Document {
+  const copy = structuredClone(doc);
+  delete copy.paths[BROKEN];
+  return copy;
+}
 
 /**
  * The OpenAPI description (issue 17, docs/decisions/023): a valid OpenAPI 3.1 document that
@@ -216,6 +239,127 @@ describe('the OpenAPI description', () => {
     expect(Object.keys(current.properties.data.properties)).toEqual(
       expect.arrayContaining(['email', 'accountStatus']),
     );
+  });
+
+  it('names every operation with a unique, readable operationId, declared by its route', () => {
+    const ids: string[] = [];
+    const problems: string[] = [];
+    for (const [path, operations] of Object.entries(served(doc).paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const id = op.operationId;
+        // A verb first, in camel case; not the path spelled out (`postApiAdminAccountsByUserId…`).
+        if (
+          !id ||
+          !/^[a-z]+(?:[A-Z0-9][a-z0-9]*)*$/.test(id) ||
+          /^(get|post|put|patch|delete)Api[A-Z]|By[A-Z]\w*Id/.test(id)
+        ) {
+          problems.push(`${method.toUpperCase()} ${path}: ${id ?? 'no operationId'}`);
+        }
+        if (id) ids.push(id);
+      }
+    }
+    expect(problems).toEqual([]);
+    expect(ids.length).toBeGreaterThan(70);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Stable: the names a generated client calls; a few pinned so a rename is seen in review.
+    expect(
+      doc.paths['/api/admin/accounts/{userId}/payments/{paymentId}/refund']!.post!.operationId,
+    ).toBe('refundPayment');
+    expect(doc.paths['/api/v2/signup']!.post!.operationId).toBe('signUp');
+    expect(doc.paths['/api/users/current']!.get!.operationId).toBe('getCurrentUser');
+  });
+
+  it('has unique tags, declared once each, a server, and no component nothing refers to', () => {
+    const names = (doc.tags ?? []).map((tag) => tag.name);
+    expect(new Set(names).size).toBe(names.length);
+    const used = new Set(
+      Object.values(served(doc).paths).flatMap((ops) =>
+        Object.values(ops).flatMap((op) => op.tags ?? []),
+      ),
+    );
+    expect([...used].filter((tag) => !names.includes(tag))).toEqual([]);
+    expect(doc.servers?.[0]?.url).toMatch(/^https?:\/\//);
+    const text = JSON.stringify(served(doc).paths);
+    const unused = Object.keys(doc.components.schemas ?? {}).filter(
+      (name) =>
+        !text.includes(`"#/components/schemas/${name}"`) &&
+        !JSON.stringify(doc.components.schemas).includes(`"#/components/schemas/${name}"`),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it('is clean for Redocly’s recommended rules (redocly.yaml says why each rule turned off is)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'openapi-lint-'));
+    try {
+      const file = join(folder, 'openapi.json');
+      await writeFile(file, JSON.stringify(served(doc)));
+      const cli = join(ROOT, 'node_modules/@redocly/cli/bin/cli.js');
+      const run = await promisify(execFile)(
+        process.execPath,
+        [cli, 'lint', file, '--config', join(ROOT, 'redocly.yaml'), '--format=json'],
+        // Offline: no usage report, no update check.
+        {
+          cwd: ROOT,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+          maxBuffer: 16 * 1024 * 1024,
+        },
+      ).catch((error: { stdout?: string; stderr?: string }) => ({
+        stdout: error.stdout ?? '',
+        stderr: error.stderr ?? '',
+      }));
+      const report = JSON.parse(run.stdout) as {
+        problems: { ruleId: string; message: string; location?: { pointer?: string }[] }[];
+      };
+      expect(
+        report.problems.map((p) => `${p.ruleId}: ${p.message} ${p.location?.[0]?.pointer ?? ''}`),
+      ).toEqual([]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('sets the router’s parameter limit from the longest documented path parameter; over it, 414 in our error body, as documented', async () => {
+    let longest = 0;
+    const withParams: string[] = [];
+    for (const [path, operations] of Object.entries(served(doc).paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        const parameters =
+          (op as { parameters?: { in: string; schema?: { maxLength?: number } }[] }).parameters ??
+          [];
+        const inPath = parameters.filter((p) => p.in === 'path');
+        if (inPath.length === 0) continue;
+        withParams.push(`${method} ${path}`);
+        for (const p of inPath) longest = Math.max(longest, p.schema?.maxLength ?? 0);
+        if (!op.responses['414']) withParams.push(`${method} ${path}: 414 not documented`);
+      }
+    }
+    expect(withParams.filter((line) => line.includes('not documented'))).toEqual([]);
+    expect(LONGEST_PATH_PARAMETER).toBe(2048);
+    expect(longest).toBe(LONGEST_PATH_PARAMETER);
+    const url = (code: string) => `/api/v2/oauth/carfax/tokens/${code}/x`;
+    // The longest documented value, every character percent-encoded, reaches the route.
+    const encoded = await t.app.inject({
+      method: 'GET',
+      url: url('%41'.repeat(LONGEST_PATH_PARAMETER)),
+    });
+    expect(encoded.statusCode).not.toBe(414);
+    // One character more than the schema allows: the schema's own 400 naming the field.
+    const over = await t.app.inject({
+      method: 'GET',
+      url: `/api/users/userIdTaken/${'a'.repeat(250)}@x.com`,
+    });
+    expect(over.statusCode).toBe(400);
+    const beyond = await t.app.inject({
+      method: 'GET',
+      url: url('a'.repeat(MAX_PARAM_LENGTH + 1)),
+    });
+    expect(beyond.statusCode).toBe(414);
+    expect(beyond.json()).toEqual({
+      statusCode: 414,
+      code: 'URI_TOO_LONG',
+      message: 'The address of the request is too long.',
+      errors: [],
+    });
   });
 
   it('catches an answer that breaks its documented schema', async () => {

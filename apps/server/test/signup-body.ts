@@ -1,4 +1,9 @@
-/** A complete sign-up request (001 §3) from Pat Dealer, with the given fields replaced. */
+import { randomUUID } from 'node:crypto';
+
+/**
+ * A complete sign-up request (001 §3) from Pat Dealer, with the given fields replaced; a request
+ * key of its own (`POST /api/v2/signup` requires one, docs/decisions/045).
+ */
 export function signupBody(email: string, overrides: Record<string, unknown> = {}) {
   return {
     firstName: 'Pat',
@@ -22,6 +27,7 @@ export function signupBody(email: string, overrides: Record<string, unknown> = {
     referrer: '',
     sameAddresses: true,
     forwardTo: 'http://localhost:3000/login?returnTo=%2Faccount',
+    requestKey: randomUUID(),
     ...overrides,
   };
 }

@@ -14,6 +14,7 @@ import {
   payments,
   promotionCodes,
   promotionRedemptions,
+  requestKeys,
   sandboxGatewayTransactions,
   signupAttempts,
   signupLeads,
@@ -192,7 +193,7 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       const unknown = await patch(`/api/signup/detail/update/${crypto.randomUUID()}/1`, LEAD);
       expect(unknown.statusCode).toBe(404);
       expect((await patch(`/api/signup/detail/update/not-a-lead!/1`, LEAD)).statusCode).toBe(400);
-      expect((await patch(`/api/signup/detail/update/${id}/3`, LEAD)).statusCode).toBe(400);
+      expect((await patch(`/api/signup/detail/update/${id}/3`, LEAD)).statusCode).toBe(404);
 
       const simulcastAlone = await patch(`/api/signup/detail/update/${id}/1`, {
         ...LEAD,
@@ -352,33 +353,55 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
       expect(JSON.stringify(attempt)).not.toContain(card.paymentToken);
     });
 
-    it('a repeated submit with the same Idempotency-Key answers the first result: one account, one charge', async () => {
-      const body = await withCaptcha(signupBody('twice@example.com', await cardToken()));
-      const headers = { 'idempotency-key': 'key-twice-0001' };
-      const first = await post('/api/v2/signup', body, headers);
+    it('a repeated submit with the same request key answers the first result: one account, one charge; the key with another body is 409', async () => {
+      const key = crypto.randomUUID();
+      const body = await withCaptcha(
+        signupBody('twice@example.com', { ...(await cardToken()), requestKey: key }),
+      );
+      const first = await post('/api/v2/signup', body);
       expect(first.statusCode).toBe(201);
+      const [recorded] = await t.app.db.select().from(requestKeys).where(eq(requestKeys.key, key));
+      expect(recorded).toMatchObject({ owner: 'anonymous:signup', action: 'signUp' });
       const before = await countRows();
-      const second = await post('/api/v2/signup', body, headers);
+      const second = await post('/api/v2/signup', body);
       expect(second.statusCode).toBe(201);
       expect(second.json()).toEqual(first.json());
       expect(await countRows()).toEqual(before);
 
-      // Without the key (or another one) it is a second sign-up for the address: 409.
+      // The key with another body: another intent under a reused key, nothing written.
+      const reused = await post('/api/v2/signup', {
+        ...(await withCaptcha(signupBody('twice-other@example.com', await cardToken()))),
+        requestKey: key,
+      });
+      expect(reused.statusCode).toBe(409);
+      expect(reused.json()).toMatchObject({ code: 'REQUEST_KEY_REUSED' });
+      expect(await countRows()).toEqual(before);
+
+      // Another key is a second sign-up for the address: 409.
       const other = await post(
         '/api/v2/signup',
         await withCaptcha(signupBody('twice@example.com', await cardToken())),
       );
       expect(other.statusCode).toBe(409);
       expect(signupFailureMessage(other.json())).toBe('An account with this email already exists.');
+
+      // The current flow requires the key; the older one takes it when sent.
+      const keyless = await withCaptcha(
+        signupBody('keyless@example.com', { ...(await cardToken()), requestKey: undefined }),
+      );
+      const refused = await post('/api/v2/signup', keyless);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({
+        errors: [expect.objectContaining({ source: 'requestKey' })],
+      });
     });
 
     it('two submits at the same time make one account and one charge', async () => {
       const body = await withCaptcha(signupBody('race@example.com', await cardToken()));
-      const headers = { 'idempotency-key': 'key-race-0001' };
       const before = await countRows();
       const answers = await Promise.all([
-        post('/api/v2/signup', body, headers),
-        post('/api/v2/signup', body, headers),
+        post('/api/v2/signup', body),
+        post('/api/v2/signup', body),
       ]);
       const codes = answers.map((a) => a.statusCode).sort();
       expect(codes).toContain(201);

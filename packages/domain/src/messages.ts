@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   CSRF_FAILED: 'CSRF_FAILED',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  URI_TOO_LONG: 'URI_TOO_LONG',
   RATE_LIMITED: 'RATE_LIMITED',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
@@ -116,6 +117,7 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   CSRF_FAILED: 'Your session could not be verified. Please reload the page and try again.',
   UNSUPPORTED_MEDIA_TYPE: 'The request format is not supported.',
   PAYLOAD_TOO_LARGE: 'The request is too large.',
+  URI_TOO_LONG: 'The address of the request is too long.',
   RATE_LIMITED: 'Too many requests. Please wait a moment and try again.',
   INTERNAL_SERVER_ERROR: TOAST.alert,
   SERVICE_UNAVAILABLE: 'The service is temporarily unavailable. Please try again later.',
@@ -224,6 +226,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CSRF_FAILED: 403,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   RATE_LIMITED: 429,
   INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
@@ -329,6 +332,8 @@ export function errorCodeForStatus(status: number): TErrorCode {
       return 'NOT_FOUND';
     case 413:
       return 'PAYLOAD_TOO_LARGE';
+    case 414:
+      return 'URI_TOO_LONG';
     case 415:
       return 'UNSUPPORTED_MEDIA_TYPE';
     case 429:

@@ -609,7 +609,7 @@ export const promotionRedemptions = pgTable(
 export const signupAttempts = pgTable('signup_attempts', {
   /** The e-mail, trimmed and lower-cased. */
   email: text('email').primaryKey(),
-  /** The browser's Idempotency-Key of the submit; a repeat with it answers the first result. */
+  /** The submit's request key, when it sent one (its repeats are answered by `oncePerKey`, decision 045). */
   idempotencyKey: text('idempotency_key'),
   requestHash: text('request_hash').notNull(),
   status: text('status', { enum: ['in_progress', 'completed'] }).notNull(),

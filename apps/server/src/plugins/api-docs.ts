@@ -59,6 +59,7 @@ const ERROR_RESPONSES: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict with the current state (the address is in use, a sign-up is in progress, the selection a change was based on changed since, a unique value another request took at the same moment: `errors` names the field), or the request key was already sent with another target or body (REQUEST_KEY_REUSED)',
   413: 'The body is larger than this route accepts',
+  414: 'A path parameter is longer than the router takes (three times the longest documented parameter, as if every character were percent-encoded; docs/decisions/045)',
   415: 'The body is not JSON',
   429: 'Too many requests from this client address',
   502: 'The payment gateway or the integration’s provider failed',
@@ -120,6 +121,8 @@ function documentRoute(input: {
   // transaction may lose a race more often than it is retried (503; docs/decisions/028).
   if (unsafe) statuses.add(409).add(413).add(503);
   if (isKeyedBody(schema.body)) statuses.add(409);
+  // The router refuses a path segment over its limit before the route's schema sees it.
+  if (schema.params) statuses.add(414);
   const errors: Record<number, object> = {};
   for (const status of [...statuses].sort((a, b) => a - b)) {
     const body = status === 403 && signedIn ? ZForbiddenSchema : ZApiErrorSchema;
@@ -154,16 +157,15 @@ const TAGS = [
   { name: 'Carfax', description: 'The Carfax connection (docs/decisions/015)' },
   { name: 'Platform', description: 'Health, configuration, captcha, client logs, contact' },
   {
-    name: 'Admin',
-    description:
-      'The operator console: staff sessions and roles (DECISIONS R12, docs/decisions/026)',
+    name: 'Subscriptions',
+    description: 'Changing the subscriptions of an account (docs/decisions/024, 035)',
   },
-  { name: 'Documentation', description: 'This description and its reference UI' },
   {
     name: 'Admin',
     description:
-      'The operator console: staff sign-in, accounts, actions, promotions, prices (R12, docs/decisions/026)',
+      'The operator console: staff sign-in, sessions and roles, accounts, actions, promotions, prices, the inbox (DECISIONS R12, docs/decisions/026)',
   },
+  { name: 'Documentation', description: 'This description and its reference UI' },
   {
     name: 'Sandbox: development mailbox',
     description:
@@ -188,6 +190,8 @@ export default fp(
           description:
             'The API of the DealerPass web app. A success body is `{ "data": … }`; an error body is `ApiError` (docs/decisions/005). Unsafe calls need the CSRF cookie and its token in `x-csrf-token` (from the page’s `csrf-token` meta tag) and a JSON body.',
         },
+        // Every instance answers for the one public origin (PUBLIC_URL).
+        servers: [{ url: app.config.publicUrl, description: 'This DealerPass server' }],
         tags: TAGS,
         components: {
           securitySchemes: {
@@ -199,12 +203,40 @@ export default fp(
         },
       },
       transform: documentRoute as never,
-      transformObject: jsonSchemaTransformObject,
+      transformObject: (input) => withoutUnusedSchemas(jsonSchemaTransformObject(input)),
     });
     await app.register(docsRoutes);
   },
   { name: 'api-docs', dependencies: ['config', 'route-access'] },
 );
+
+/**
+ * The document without the component schemas no operation refers to. The zod transform registers
+ * an input and an output copy of each schema with an id; the error bodies are only ever answers,
+ * so their input copies (`ApiErrorInput`, `SessionFailureInput`) would stand there unused.
+ */
+function withoutUnusedSchemas<T>(document: T): T {
+  const doc = document as {
+    paths?: unknown;
+    components?: { schemas?: Record<string, unknown> };
+  };
+  const schemas = doc.components?.schemas;
+  if (!schemas) return document;
+  const used = new Set<string>();
+  const visit = (value: unknown) => {
+    const text = JSON.stringify(value);
+    for (const [, name] of text.matchAll(/"#\/components\/schemas\/([^"]+)"/g)) {
+      if (used.has(name!)) continue;
+      used.add(name!);
+      visit(schemas[name!]);
+    }
+  };
+  visit(doc.paths);
+  doc.components!.schemas = Object.fromEntries(
+    Object.entries(schemas).filter(([name]) => used.has(name)),
+  );
+  return document;
+}
 
 /** The UI's page: Swagger UI's own files from our origin, no inline script or style. */
 const PAGE = `<!doctype html>
@@ -271,6 +303,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: docsConfig,
       schema: {
+        operationId: 'getOpenApiDocument',
         summary: 'This OpenAPI 3.1 description',
         tags,
         response: { 200: z.looseObject({ openapi: z.string() }) },
@@ -283,6 +316,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: docsConfig,
       schema: {
+        operationId: 'getReferenceUi',
         summary: 'The reference UI (Swagger UI)',
         tags,
         response: { 200: { content: { 'text/html': { schema: z.string() } } } },
@@ -296,6 +330,7 @@ const docsRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: docsConfig,
       schema: {
+        operationId: 'getReferenceUiFile',
         summary: 'A file of the reference UI',
         tags,
         params: z.object({ file: z.enum([...files.keys()] as [string, ...string[]]) }),

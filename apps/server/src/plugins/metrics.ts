@@ -218,7 +218,7 @@ export async function measureBillingRun(
 }
 
 /**
- * The matched route's pattern (`/api/signup/detail/update/:leadID/:step`), never the raw URL; one
+ * The matched route's pattern (`/api/signup/detail/update/:leadID/1`), never the raw URL; one
  * fixed label for all the web app's files, one for its page fallback, one for everything else.
  */
 function routeLabel(request: FastifyRequest): string {

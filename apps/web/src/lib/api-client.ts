@@ -55,7 +55,7 @@ export interface RequestOptions {
   body?: unknown;
   signal?: AbortSignal;
   responseType?: 'json' | 'blob';
-  /** Extra request headers (e.g. the sign-up's Idempotency-Key); they cannot replace the defaults. */
+  /** Extra request headers (e.g. a test's own header); they cannot replace the defaults. */
   headers?: Record<string, string>;
 }
 

@@ -4,7 +4,7 @@ import { traceHeaders } from './trace.ts';
 /**
  * The headers of every API request (001 §7): JSON with accept, no-cache and content type, the
  * CSRF token and referrer origin from the page's meta tags, and the three trace headers. `extra`
- * (e.g. the sign-up's Idempotency-Key) cannot replace them.
+ * (e.g. a test's own header) cannot replace them.
  */
 export function requestHeaders(extra?: Record<string, string>): Record<string, string> {
   return {

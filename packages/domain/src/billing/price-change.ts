@@ -44,11 +44,8 @@ export const PRICE_CHANGE_MESSAGES = {
 
 export const ZSchedulePriceChangeRequestSchema = z.strictObject({
   /** The business date the prices take effect (midnight in the business time zone). */
-  effectiveDate: z
-    .string()
-    .refine((value) => /^\d{4}-\d{2}-\d{2}$/.test(value) && parseIsoDate(value) !== null, {
-      message: PRICE_CHANGE_MESSAGES.dateInvalid,
-    }),
+  // YYYY-MM-DD and a real date, as one pattern the OpenAPI description carries (decision 045).
+  effectiveDate: z.iso.date({ message: PRICE_CHANGE_MESSAGES.dateInvalid }),
   prices: z
     .array(
       z.strictObject({

@@ -8,7 +8,13 @@ import { COUNTRY_CODES } from '../geo/countries.ts';
 import { CARD_TYPES, isValidCardNumber, isValidCvv } from '../validation/card.ts';
 import { isExpiryFormat, isExpiryInFuture, normalizeExpiry } from '../validation/expiry.ts';
 import { isBlank, requiredMessage, stripWhitespace } from '../validation/text.ts';
-import { ADDRESS_MAX_LENGTH, NAME_MAX_LENGTH, checkAddress, optionalText } from './fields.ts';
+import {
+  ADDRESS_MAX_LENGTH,
+  NAME_MAX_LENGTH,
+  checkAddress,
+  optionalText,
+  requiredText,
+} from './fields.ts';
 import { BILLING_LABELS, BILLING_ZIP_MESSAGE, CARD_MESSAGES } from './messages.ts';
 
 /** A clock the caller supplies; schemas that judge expiry dates ask for one (no hidden clock). */
@@ -152,6 +158,36 @@ export const ZPaymentTokenFieldsSchema = z.object({
   creditCardExpiration: z.string().overwrite(normalizeExpiry).max(4).default(''),
 });
 export type TPaymentTokenFields = z.infer<typeof ZPaymentTokenFieldsSchema>;
+
+/**
+ * A card being stored (`PUT /api/users/paymentProfile`): the token, its card and the billing name
+ * and address are required, in the schema itself, so the OpenAPI description lists them as
+ * required (docs/decisions/045). The same messages as `checkPaymentToken`/`checkBillingAddress`.
+ */
+export const ZStoredCardFieldsSchema = z.object({
+  ...ZPaymentTokenFieldsSchema.shape,
+  ...ZBillingAddressFieldsSchema.shape,
+  paymentToken: z
+    .string({ error: CARD_MESSAGES.numberRequired })
+    .trim()
+    .min(1, { error: CARD_MESSAGES.numberRequired })
+    .max(4096),
+  cardBrand: z.enum(CARD_TYPES, { error: CARD_MESSAGES.numberInvalid }),
+  cardLast4: z
+    .string({ error: CARD_MESSAGES.numberInvalid })
+    .trim()
+    .regex(/^\d{4}$/, { error: CARD_MESSAGES.numberInvalid }),
+  creditCardExpiration: z
+    .string({ error: CARD_MESSAGES.expiryRequired })
+    .overwrite(normalizeExpiry)
+    .min(1, { error: CARD_MESSAGES.expiryRequired })
+    .max(4),
+  billingFirstName: requiredText(BILLING_LABELS.billingFirstName, NAME_MAX_LENGTH),
+  billingLastName: requiredText(BILLING_LABELS.billingLastName, NAME_MAX_LENGTH),
+  billingAddress1: requiredText(BILLING_LABELS.billingAddress1, ADDRESS_MAX_LENGTH),
+  billingCity: requiredText(BILLING_LABELS.billingCity),
+  billingCountry: z.enum(COUNTRY_CODES, { error: requiredMessage(BILLING_LABELS.billingCountry) }),
+});
 
 /** A token must come with brand, last four and a future expiry. */
 export function checkPaymentToken(

@@ -8,6 +8,7 @@ import {
   ZBillingAddressFieldsSchema,
   ZCardFieldsSchema,
   ZPaymentTokenFieldsSchema,
+  ZStoredCardFieldsSchema,
   checkBillingAddress,
   checkCard,
   checkPaymentToken,
@@ -93,6 +94,7 @@ export const ZPaymentProfileRequestFieldsSchema = z.object({
 
 export function createPaymentProfileRequestSchema(clock: TClock) {
   return ZPaymentProfileRequestFieldsSchema.extend({
+    ...ZStoredCardFieldsSchema.shape,
     /** One per card the page sends (docs/decisions/031, 038): a resend stores it no second time. */
     requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
   }).superRefine((values, ctx) => {

@@ -11,7 +11,12 @@ import {
   requiresRegion,
 } from '../geo/countries.ts';
 import { EMAIL_MAX_LENGTH, EMAIL_MIN_LENGTH, EMAIL_PATTERN } from '../validation/email.ts';
-import { isSignupPhone, isTenDigitPhone, normalizePhone } from '../validation/phone.ts';
+import {
+  normalizePhone,
+  OPTIONAL_TEN_DIGIT_PHONE_PATTERN,
+  TEN_DIGIT_PHONE_PATTERN,
+  REQUEST_PHONE_PATTERN,
+} from '../validation/phone.ts';
 import { isBlank, requiredMessage } from '../validation/text.ts';
 
 export const NAME_MAX_LENGTH = 100;
@@ -81,7 +86,7 @@ export function optionalEmailField(message: string) {
 
 /** Exactly ten digits (000 §5 profile, 001 §5 contact). */
 export function tenDigitPhoneField(message: string) {
-  return z.string({ error: message }).trim().refine(isTenDigitPhone, { error: message });
+  return z.string({ error: message }).trim().regex(TEN_DIGIT_PHONE_PATTERN, { error: message });
 }
 
 /** '' or exactly ten digits (000 §5 alternate phone). */
@@ -89,7 +94,7 @@ export function optionalTenDigitPhoneField(message: string) {
   return z
     .string({ error: message })
     .trim()
-    .refine((v) => v === '' || isTenDigitPhone(v), { error: message })
+    .regex(OPTIONAL_TEN_DIGIT_PHONE_PATTERN, { error: message })
     .default('');
 }
 
@@ -102,7 +107,7 @@ export function requestPhoneField(required: string, invalid: string) {
     .string({ error: required })
     .trim()
     .min(1, { error: required, abort: true })
-    .refine((v) => isSignupPhone(v) || isTenDigitPhone(v), { error: invalid })
+    .regex(REQUEST_PHONE_PATTERN, { error: invalid })
     .transform(normalizePhone);
 }
 

@@ -53,6 +53,23 @@ const SAFE_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
 const PDF_BASE64_PREFIX = 'JVBERi0';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/**
+ * `isSafeFileName` as a JSON Schema pattern (with `maxLength`), so the OpenAPI description states
+ * the rule the server checks (docs/decisions/045): a safe first character, no `..`, the extension
+ * in any case. No lookahead, so test generators can produce matching names.
+ */
+export function safeFileNamePattern(extension: string): RegExp {
+  const ext = [...extension]
+    .map((c) => (/[a-z]/i.test(c) ? `[${c.toLowerCase()}${c.toUpperCase()}]` : `\\${c}`))
+    .join('');
+  return new RegExp(`^[A-Za-z0-9_-](?:\\.?[A-Za-z0-9_-])*${ext}$`);
+}
+
+/** A file name in a request: `safeFileNamePattern` and the length limit. */
+function safeFileName(extension: string) {
+  return z.string().max(PDF_ZIP_LIMITS.maxFileNameLength).regex(safeFileNamePattern(extension));
+}
+
 export function isSafeFileName(name: string, extension: string): boolean {
   return (
     name.length <= PDF_ZIP_LIMITS.maxFileNameLength &&
@@ -70,11 +87,11 @@ export function base64DecodedLength(data: string): number {
 
 export const ZPdfZipRequestSchema = z
   .object({
-    zipFilename: z.string().refine((n) => isSafeFileName(n, '.zip')),
+    zipFilename: safeFileName('.zip'),
     pdfBlobs: z
       .array(
         z.object({
-          filename: z.string().refine((n) => isSafeFileName(n, '.pdf')),
+          filename: safeFileName('.pdf'),
           data: z
             .string()
             .max(Math.ceil((PDF_ZIP_LIMITS.maxTotalBytes * 4) / 3) + 4)

@@ -74,13 +74,37 @@ function signupBilling<
   return values.sameAddresses === false ? {} : billingFromAccount(values);
 }
 
-function fillBilling(values: TSignupRequestFields): TSignupRequestFields {
+function fillBilling<T extends TSignupRequestFields>(values: T): T {
   return { ...values, ...signupBilling(values, !isBlank(values.paymentToken)) };
 }
 
+/**
+ * The final sign-up's request key (docs/decisions/031, 045): required by `POST /api/v2/signup`,
+ * which charges the card, so a replayed request answers the first result and charges once.
+ */
+export const ZSignupKeyedFieldsSchema = ZSignupRequestFieldsSchema.extend({
+  requestKey: z.uuid(),
+});
+/** The older `POST /api/signup` (001 §7) takes the key when its client sends one. */
+export const ZSignupOlderFieldsSchema = ZSignupRequestFieldsSchema.extend({
+  requestKey: z.uuid().optional(),
+});
+
 /** The server's schema for the final payload; `clock` judges the card expiry. */
 export function createSignupRequestSchema(clock: TClock) {
-  return ZSignupRequestFieldsSchema.transform(fillBilling).superRefine((values, ctx) => {
+  return refineSignup(ZSignupRequestFieldsSchema, clock);
+}
+/** `POST /api/v2/signup`: the payload with its request key. */
+export function createKeyedSignupRequestSchema(clock: TClock) {
+  return refineSignup(ZSignupKeyedFieldsSchema, clock);
+}
+/** The older `POST /api/signup`: the payload, with a request key or without. */
+export function createOlderSignupRequestSchema(clock: TClock) {
+  return refineSignup(ZSignupOlderFieldsSchema, clock);
+}
+
+function refineSignup<T extends TSignupRequestFields>(fields: z.ZodType<T>, clock: TClock) {
+  return fields.transform(fillBilling).superRefine((values, ctx) => {
     checkDealershipAddress(values, ctx);
     const hasToken = !isBlank(values.paymentToken);
     if (!hasToken && isBlank(values.promoCode)) {

@@ -14,6 +14,16 @@ export const SIGNUP_PHONE_PATTERN = /^(?:\(\d{3}\) ?|\d{3}-)\d{3}-\d{4}$/;
 /** Profile, alternate and contact phones: exactly ten digits (000 §5, 001 §5). */
 export const TEN_DIGIT_PHONE_PATTERN = /^\d{10}$/;
 
+/**
+ * A phone in a request body: the sign-up form or ten digits (001 §3), as one pattern the OpenAPI
+ * description carries (docs/decisions/045).
+ */
+export const REQUEST_PHONE_PATTERN = new RegExp(
+  `^(?:${SIGNUP_PHONE_PATTERN.source.slice(1, -1)}|${TEN_DIGIT_PHONE_PATTERN.source.slice(1, -1)})$`,
+);
+/** An optional ten-digit phone: empty or ten digits. */
+export const OPTIONAL_TEN_DIGIT_PHONE_PATTERN = /^(?:\d{10})?$/;
+
 export function isSignupPhone(value: string): boolean {
   return SIGNUP_PHONE_PATTERN.test(value);
 }

@@ -41,6 +41,7 @@ const adminAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'searchAccounts',
         summary:
           'Search accounts by e-mail, name, dealership, user id, card last four or payment id',
         tags: ['Admin'],
@@ -56,6 +57,7 @@ const adminAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'getAccount',
         summary: 'An account as staff see it: profile, status, billing, sessions, e-mails',
         tags: ['Admin'],
         errors: [404],
@@ -76,6 +78,7 @@ const adminAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'getAccountTimeline',
         summary: 'Everything that happened to an account, newest first',
         tags: ['Admin'],
         errors: [404],
@@ -91,6 +94,7 @@ const adminAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'getAccountReceipt',
         summary: 'The stored PDF receipt of one of the account’s payments',
         tags: ['Admin'],
         // 404: no such payment of this account.
@@ -114,6 +118,7 @@ const adminAccountRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'exportStaffAudit',
         summary: 'The staff audit as CSV, for one account or all, in an optional time window',
         tags: ['Admin'],
         querystring: ZAuditExportQuerySchema,

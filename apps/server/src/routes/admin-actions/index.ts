@@ -61,6 +61,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('resendVerification'),
       bodyLimit: 2048,
       schema: {
+        operationId: 'resendVerificationMail',
         summary: 'Send the verification (set-password) e-mail of the account’s DealerPass ID again',
         tags: ['Admin'],
         // 404: no such account; 409: nothing to verify (ACTION_NOT_ALLOWED).
@@ -86,6 +87,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('endSessions'),
       bodyLimit: 2048,
       schema: {
+        operationId: 'endAccountSessions',
         summary: 'End every session of the account: its next call gets 403 invalidToken',
         tags: ['Admin'],
         errors: [404, 409],
@@ -119,6 +121,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
         config: accessFor(blocked ? 'block' : 'unblock'),
         bodyLimit: 4096,
         schema: {
+          operationId: blocked ? 'blockAccount' : 'unblockAccount',
           summary: blocked
             ? 'Block the account, with a reason'
             : 'Unblock the account (it becomes active), with a reason',
@@ -150,6 +153,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('complimentaryOn'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'setComplimentary',
         summary: 'Complimentary on (an active account is not charged) or off',
         tags: ['Admin'],
         // 409: already so, or (on) the account is not active.
@@ -174,6 +178,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('refund'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'refundPayment',
         summary: 'Refund a payment fully or partly through the gateway, exactly once per request',
         tags: ['Admin'],
         // 404: no such payment of the account; 409: more than is left to refund
@@ -204,6 +209,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('chargeback'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'recordChargeback',
         summary:
           'Record a chargeback of what is not refunded of a payment: the fee on the balance, the account inactive',
         tags: ['Admin'],
@@ -231,6 +237,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('retryRenewal'),
       bodyLimit: 2048,
       schema: {
+        operationId: 'retryRenewal',
         summary: 'Retry a failed renewal now: one attempt outside R4’s schedule (R16)',
         description:
           'Answers 200 with what the gateway made of the charge: `outcome` is `paid` (the ' +
@@ -263,6 +270,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('balanceAdjustment'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'adjustBalance',
         summary: 'Add a credit or a charge to the account’s balance, with a reason',
         tags: ['Admin'],
         errors: [404, 409],

@@ -117,6 +117,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: STAFF_PENDING,
       schema: {
+        operationId: 'getStaffSession',
         summary: 'The console’s own session: who, which role, whether the second factor is done',
         tags: ['Admin'],
         response: { 200: z.object({ data: ZStaffSessionSchema }) },
@@ -130,6 +131,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { ...STAFF_PENDING, rateLimit: { max: 10, timeWindow: '1 minute' } },
       schema: {
+        operationId: 'offerStaffAuthenticator',
         summary: 'Offer an authenticator secret to a member who has none (first sign-in)',
         tags: ['Admin'],
         errors: [409],
@@ -147,6 +149,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { ...STAFF_PENDING, rateLimit: { max: 10, timeWindow: '1 minute' } },
       bodyLimit: 1024,
       schema: {
+        operationId: 'verifyStaffCode',
         summary: 'Verify a TOTP code: the session opens the console (enrols the secret if new)',
         tags: ['Admin'],
         body: ZTotpCodeRequestSchema,
@@ -177,6 +180,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
+        operationId: 'signOutStaff',
         summary: 'Sign out of the console, and where the browser goes next',
         tags: ['Admin'],
         response: { 200: z.object({ data: z.object({ redirectTo: z.string() }) }) },
@@ -231,6 +235,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: { staff: 'admin' } },
       schema: {
+        operationId: 'listStaff',
         summary: 'Every staff member, with role and whether an authenticator is enrolled',
         tags: ['Admin'],
         response: { 200: z.object({ data: z.array(ZStaffMemberSchema) }) },
@@ -245,6 +250,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'addStaffMember',
         summary: 'Add a staff member (admin)',
         tags: ['Admin'],
         body: ZCreateStaffMemberRequestSchema,
@@ -271,6 +277,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'resetStaffAuthenticator',
         summary: 'Forget a member’s authenticator and end their sessions (admin)',
         tags: ['Admin'],
         params: z.object({ staffId: z.uuid() }),
@@ -296,6 +303,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'setStaffDisabled',
         summary: 'Disable a member (their sessions end at once; no sign-in) or enable them (admin)',
         tags: ['Admin'],
         params: z.object({ staffId: z.uuid() }),
@@ -323,6 +331,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'setStaffRole',
         summary: 'Change a member’s role: support, billing or admin (admin)',
         tags: ['Admin'],
         params: z.object({ staffId: z.uuid() }),

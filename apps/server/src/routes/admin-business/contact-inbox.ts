@@ -23,6 +23,7 @@ const contactInboxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'listContactMessages',
         summary: 'Contact Us messages, newest first, new or answered',
         tags: ['Admin'],
         querystring: ZContactMessagesQuerySchema,
@@ -37,6 +38,7 @@ const contactInboxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: SUPPORT,
       schema: {
+        operationId: 'getContactMessage',
         summary: 'One Contact Us message with its replies',
         tags: ['Admin'],
         errors: [404],
@@ -53,6 +55,7 @@ const contactInboxRoutes: FastifyPluginAsyncZod = async (app) => {
       config: SUPPORT,
       bodyLimit: 32 * 1024,
       schema: {
+        operationId: 'replyToContactMessage',
         summary: 'Reply to a Contact Us message: e-mailed to the sender, stored, marked answered',
         tags: ['Admin'],
         // 409: the request key was another action's (ACTION_NOT_ALLOWED).

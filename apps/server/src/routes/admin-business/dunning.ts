@@ -10,6 +10,7 @@ const dunningRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: { staff: 'support' } },
       schema: {
+        operationId: 'getDunning',
         summary: 'Accounts in validating payment with what they owe, and the recent billing runs',
         tags: ['Admin'],
         response: { 200: z.object({ data: ZStaffDunningSchema }) },

@@ -53,6 +53,7 @@ const priceRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: { staff: 'support' } },
       schema: {
+        operationId: 'listPrices',
         summary:
           'Every price, and each change ahead with the accounts it moves and the notices sent',
         tags: ['Admin'],
@@ -68,6 +69,7 @@ const priceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 8 * 1024,
       schema: {
+        operationId: 'previewPriceChange',
         summary:
           'What scheduling a price change would do (accounts told, one sample notice); changes nothing',
         tags: ['Admin'],
@@ -87,6 +89,7 @@ const priceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 8 * 1024,
       schema: {
+        operationId: 'withdrawPriceChange',
         summary:
           'Withdraw a scheduled price change before its date; e-mails every account told of it',
         tags: ['Admin'],
@@ -114,6 +117,7 @@ const priceRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'admin' } },
       bodyLimit: 8 * 1024,
       schema: {
+        operationId: 'schedulePriceChange',
         summary:
           'Schedule a price change at least 30 days ahead (after its preview); e-mails every account billed at it',
         tags: ['Admin'],

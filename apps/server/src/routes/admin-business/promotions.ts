@@ -25,6 +25,7 @@ const promotionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: { staff: 'support' } },
       schema: {
+        operationId: 'listPromotions',
         summary: 'Promotion codes with their limits, redemption counts and recent redemptions',
         tags: ['Admin'],
         response: { 200: z.object({ data: z.array(ZStaffPromotionSchema) }) },
@@ -39,6 +40,7 @@ const promotionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'billing' } },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'createPromotion',
         summary: 'Create a promotion code',
         tags: ['Admin'],
         // 409: a code of that name exists (PROMO_CODE_EXISTS), or the request key was another
@@ -60,6 +62,7 @@ const promotionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: { staff: 'billing' } },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'disablePromotion',
         summary: 'Disable a promotion code: the sign-up refuses it from now on',
         tags: ['Admin'],
         // 404: no such code; 409: already disabled (ACTION_NOT_ALLOWED).

@@ -113,6 +113,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'session' },
       schema: {
+        operationId: 'getSession',
         summary: 'What the web app may know about its own session',
         tags: ['Session'],
         response: {
@@ -137,6 +138,7 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', rateLimit: { max: 30, timeWindow: '1 minute' } },
       schema: {
+        operationId: 'signOut',
         summary: 'Sign out: end the session, and where the browser goes next',
         tags: ['Session'],
         response: { 200: z.object({ data: z.object({ redirectTo: z.string() }) }) },

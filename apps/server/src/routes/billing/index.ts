@@ -55,6 +55,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
+        operationId: 'updatePaymentProfile',
         summary: 'Store a new card (a payment token from the gateway, never the card number)',
         tags: ['Billing'],
         // 502: the gateway refused to store the card (PAYMENT_PROFILE_FAILED).
@@ -80,6 +81,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: CARD_WRITE },
       preValidation: prepareBody,
       schema: {
+        operationId: 'deletePaymentProfile',
         summary: 'Remove the card on file',
         tags: ['Billing'],
         errors: [502],
@@ -98,6 +100,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 8 * 1024,
       schema: {
+        operationId: 'cancelSubscription',
         summary: 'Cancel the subscription (a reason, and the cancellation survey)',
         tags: ['Billing'],
         body: ZCancelSubscriptionRequestSchema,
@@ -125,6 +128,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: prepareBody,
       bodyLimit: 16 * 1024,
       schema: {
+        operationId: 'reactivateAccount',
         summary: 'Reactivate an inactive account with a card (charged at once)',
         tags: ['Billing'],
         // 402: the charge was declined (REACTIVATION_FAILED); 502: the card could not be stored.

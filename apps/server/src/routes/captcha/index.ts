@@ -10,6 +10,7 @@ const captchaRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', rateLimit: { max: 60, timeWindow: '1 minute' } },
       schema: {
+        operationId: 'getCaptchaChallenge',
         summary: 'A captcha challenge (ALTCHA proof of work) to solve in the browser',
         tags: ['Platform'],
         // 404 when the captcha is reCAPTCHA: there is no challenge of ours to fetch.

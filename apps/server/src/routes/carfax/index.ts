@@ -37,6 +37,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
       bodyLimit: 1024,
       config: limited,
       schema: {
+        operationId: 'startCarfaxSignIn',
         summary: 'Start a Carfax sign-in: the provider’s authorization URL',
         tags: ['Carfax'],
         body: ZCarfaxSignInRequestSchema,
@@ -60,6 +61,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: limited,
       schema: {
+        operationId: 'finishCarfaxSignIn',
         summary: 'Finish a Carfax sign-in: exchange the code for tokens (kept on the server)',
         tags: ['Carfax'],
         // 502: Carfax refused or failed the exchange (CARFAX_TOKENS_FAILED).
@@ -88,6 +90,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access },
       schema: {
+        operationId: 'getCarfaxStatus',
         summary: 'Whether Carfax is connected',
         tags: ['Carfax'],
         // 404: not connected (CARFAX_TOKENS_MISSING); 401: its tokens expired (CARFAX_TOKENS_EXPIRED).
@@ -105,6 +108,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: limited,
       schema: {
+        operationId: 'refreshCarfaxTokens',
         summary: 'Refresh the Carfax tokens',
         tags: ['Carfax'],
         errors: [404, 502],
@@ -121,6 +125,7 @@ const carfaxRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: limited,
       schema: {
+        operationId: 'revokeCarfaxTokens',
         summary: 'Disconnect Carfax: revoke the tokens, and Carfax’s sign-out URL',
         tags: ['Carfax'],
         errors: [502],

@@ -28,6 +28,7 @@ const configRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       schema: {
+        operationId: 'getCarfaxConfig',
         summary: 'The Carfax client id and our Carfax callback URLs',
         tags: ['Carfax'],
         response: { 200: ZEnvConfigResponseSchema },

@@ -9,6 +9,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/v2/contactUs',
     {
       schema: {
+        operationId: 'sendContactRequest',
         summary: 'Send a contact request (stored, and mailed to support)',
         tags: ['Platform'],
         body: ZContactUsRequestSchema,

@@ -29,6 +29,7 @@ const devRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       schema: {
+        operationId: 'listDevMail',
         summary: 'The mails kept in the development mailbox, newest first',
         tags: ['Sandbox: development mailbox'],
         response: { 200: z.object({ data: z.object({ messages: z.array(ZMailSchema) }) }) },
@@ -42,6 +43,7 @@ const devRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public' },
       schema: {
+        operationId: 'getDevMailAttachment',
         summary: 'One attachment of a kept mail (a receipt PDF)',
         tags: ['Sandbox: development mailbox'],
         errors: [404],

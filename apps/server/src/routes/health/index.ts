@@ -30,6 +30,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', rateLimit: false },
       schema: {
+        operationId: 'getHealth',
         summary: 'Whether the server is up and reaches its database',
         tags: ['Platform'],
         response: {
@@ -64,6 +65,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', rateLimit: false },
       schema: {
+        operationId: 'getLiveness',
         summary: 'Whether the process answers (no database work)',
         tags: ['Platform'],
         response: { 200: z.object({ status: z.literal('ok') }) },
@@ -77,6 +79,7 @@ const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'public', rateLimit: false },
       schema: {
+        operationId: 'getReadiness',
         summary: 'Whether this instance should receive traffic',
         description:
           'Ready when the database answers, this build’s migrations are applied and the server is not shutting down.',

@@ -30,12 +30,14 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       url: '/api/identity/password/set',
       schema: ZSetPasswordRequestSchema,
       purpose: 'set-password',
+      operationId: 'setFirstPassword',
       summary: 'Set the first password from the verification e-mail’s link (and sign in)',
     },
     {
       url: '/api/identity/password/reset',
       schema: ZResetPasswordRequestSchema,
       purpose: 'reset-password',
+      operationId: 'resetPassword',
       summary: 'Replace the password from the forgot-password e-mail’s link',
     },
   ] as const;
@@ -44,6 +46,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
       link.url,
       {
         schema: {
+          operationId: link.operationId,
           summary: link.summary,
           tags: ['Identity'],
           body: link.schema,
@@ -102,6 +105,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/identity/password/forgot',
     {
       schema: {
+        operationId: 'sendForgotPasswordMail',
         summary: 'Send the forgot-password e-mail',
         tags: ['Identity'],
         body: ZForgotPasswordRequestSchema,

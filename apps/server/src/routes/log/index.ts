@@ -12,6 +12,7 @@ const logRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/log',
     {
       schema: {
+        operationId: 'writeClientLog',
         summary: 'Write a report of the web app to the server log',
         tags: ['Platform'],
         body: ZClientLogRequestSchema,

@@ -54,6 +54,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: BILLING },
       schema: {
+        operationId: 'getPaymentHistory',
         summary: 'The payments of one year, with their receipts',
         tags: ['Payment history'],
         querystring: ZPaymentHistoryQuerySchema,
@@ -78,6 +79,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: BILLING },
       schema: {
+        operationId: 'getReceiptsZip',
         summary: 'The receipts of one year as one zip of PDFs',
         tags: ['Payment history'],
         // 404: the year has no receipts.
@@ -103,6 +105,7 @@ const paymentHistoryRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/pdf/zip',
     {
       schema: {
+        operationId: 'zipPdfs',
         summary: 'A zip of the PDFs the browser sends (base64), for the older web app',
         tags: ['Payment history'],
         body: ZPdfZipRequestSchema,

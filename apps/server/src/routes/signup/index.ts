@@ -8,12 +8,17 @@ import {
   ZSignupProgressParamsSchema,
   ZSignupStep1SaveRequestSchema,
   ZSignupStep2SaveRequestSchema,
+  type TSignupProgressParams,
+  type TSignupStep1SaveRequest,
 } from '@dealerpass/domain/schemas/signup-progress';
 import {
   ZSignupOrderSummaryRequestSchema,
   ZSignupOrderSummarySchema,
 } from '@dealerpass/domain/schemas/signup-order-summary';
-import { createSignupRequestSchema } from '@dealerpass/domain/schemas/signup-request';
+import {
+  createKeyedSignupRequestSchema,
+  createOlderSignupRequestSchema,
+} from '@dealerpass/domain/schemas/signup-request';
 import { AppError, type FieldError } from '../../errors/app-error.ts';
 import { toFieldErrors } from '../../errors/field-errors.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
@@ -32,7 +37,6 @@ export const SIGNUP_RATE_LIMITS = {
   signup: { max: 10, timeWindow: '10 minutes' },
 } as const;
 
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,128}$/;
 const ZLeadResponseSchema = z.object({ data: z.object({ id: z.string() }) });
 const ZSignupResponseSchema = z.object({ data: z.object({ email: z.string() }) });
 
@@ -48,6 +52,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/signup/contact',
     {
       schema: {
+        operationId: 'createSignupLead',
         summary: 'Sign-up page 1: store the contact details as a lead',
         tags: ['Sign-up'],
         body: ZSignupLeadRequestSchema,
@@ -70,43 +75,44 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.patch(
-    '/api/signup/detail/update/:leadID/:step',
-    {
-      schema: {
-        summary: 'Save the lead’s progress after a page of the wizard',
-        // 404: no such lead.
-        errors: [404],
-        description: 'The body is the step’s own schema (`SignupStep1SaveRequest` or step 2).',
-        tags: ['Sign-up'],
-        params: ZSignupProgressParamsSchema,
-        response: { 200: ZLeadResponseSchema },
+  // One operation per step (001 §3 names both URLs), each with its own body, so the
+  // description gives a client the body of the step it saves (docs/decisions/045).
+  const progressRoute = <S extends z.ZodType<TSignupStep1SaveRequest>>(
+    step: TSignupProgressParams['step'],
+    body: S,
+  ) =>
+    app.patch(
+      `/api/signup/detail/update/:leadID/${step}`,
+      {
+        schema: {
+          operationId: `saveSignupStep${step}`,
+          summary: `Save the lead’s progress after page ${step} of the wizard`,
+          // 404: no such lead.
+          errors: [404],
+          tags: ['Sign-up'],
+          params: ZSignupProgressParamsSchema.pick({ leadID: true }),
+          body,
+          response: { 200: ZLeadResponseSchema },
+        },
+        bodyLimit: 16 * 1024,
+        config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.progress },
+        errorHandler: withDetails,
       },
-      bodyLimit: 16 * 1024,
-      config: { access: 'public', rateLimit: SIGNUP_RATE_LIMITS.progress },
-      errorHandler: withDetails,
-    },
-    async (request) => {
-      const { leadID, step } = request.params;
-      // The body's schema depends on the step in the path.
-      let saved: { id: string };
-      if (step === '1') {
-        const body = parseBody(ZSignupStep1SaveRequestSchema, request.body);
+      async (request) => {
+        const body = request.body as TSignupStep1SaveRequest;
         refuseCompanyEmail(body.email, app.deps.signup);
-        saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
-      } else {
-        const body = parseBody(ZSignupStep2SaveRequestSchema, request.body);
-        refuseCompanyEmail(body.email, app.deps.signup);
-        saved = await saveLeadProgress(app.db, leadID, { step, body }, app.now());
-      }
-      return { data: saved };
-    },
-  );
+        const save = { step, body } as Parameters<typeof saveLeadProgress>[2];
+        return { data: await saveLeadProgress(app.db, request.params.leadID, save, app.now()) };
+      },
+    );
+  progressRoute('1', ZSignupStep1SaveRequestSchema);
+  progressRoute('2', ZSignupStep2SaveRequestSchema);
 
   app.post(
     '/api/signup/order-summary',
     {
       schema: {
+        operationId: 'getSignupOrderSummary',
         summary:
           'Sign-up page 4: the Order Summary (charged today, next charge date and amount), as the sign-up computes it',
         tags: ['Sign-up'],
@@ -119,7 +125,8 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({ data: await previewOrderSummary(app.deps.signup, request.body) }),
   );
 
-  const signupSchema = createSignupRequestSchema(app.now);
+  const keyedSchema = createKeyedSignupRequestSchema(app.now);
+  const olderSchema = createOlderSignupRequestSchema(app.now);
   for (const url of ['/api/v2/signup', '/api/signup']) {
     const older = url === '/api/signup';
     app.post(
@@ -134,6 +141,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
           }
         },
         schema: {
+          operationId: older ? 'signUpOlderFlow' : 'signUp',
           summary: older
             ? 'Sign up (the older flow: a forwardTo of our own when none is sent)'
             : 'Sign up: create the account and its subscriptions, charge or hold the card',
@@ -141,7 +149,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
           // 409: the address is in use or its sign-up is in progress; 429: a promotion code's
           // redemptions are used up; 502: the gateway refused the card; 503: a service is down.
           errors: [409, 502, 503],
-          body: signupSchema,
+          body: older ? olderSchema : keyedSchema,
           response: { 201: ZSignupResponseSchema },
         },
         bodyLimit: 32 * 1024,
@@ -149,12 +157,8 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
         errorHandler: withDetails,
       },
       async (request, reply) => {
-        const header = request.headers['idempotency-key'];
-        const idempotencyKey =
-          typeof header === 'string' && IDEMPOTENCY_KEY.test(header) ? header : null;
         const result = await signUp(app.deps.signup, {
           request: request.body,
-          idempotencyKey,
           remoteIp: request.ip,
         });
         request.log.info({ flow: older ? 'signup' : 'v2' }, 'signed up');
@@ -164,15 +168,6 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   }
 };
-
-/** A body checked in the handler, failing as the route's schema would. */
-function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
-  const result = schema.safeParse(body ?? {});
-  if (result.success) return result.data;
-  throw validationFailure(
-    toFieldErrors(result.error.issues, errorMessage(ERROR_CODES.VALIDATION_FAILED)),
-  );
-}
 
 /**
  * Validation failures of the sign-up routes carry each message in `details` too: 001 §8's toast

@@ -38,6 +38,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: CHANGE_PAGE },
       schema: {
+        operationId: 'previewSubscriptionChange',
         summary: 'Preview a change of the subscriptions: today’s prorated charge and the next bill',
         tags: ['Subscriptions'],
         // 403: the account's status allows no change, or this one (CHANGE_NOT_ALLOWED).
@@ -61,6 +62,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: CHANGE_PAGE },
       bodyLimit: 4 * 1024,
       schema: {
+        operationId: 'changeSubscriptions',
         summary:
           'Change the subscriptions: additions charged at once (prorated), removals at the bill date',
         description:
@@ -91,6 +93,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: SUBSCRIPTIONS_PAGE },
       schema: {
+        operationId: 'getPendingRemovals',
         summary: 'The subscriptions in force and the removals waiting for the next bill date',
         tags: ['Subscriptions'],
         response: { 200: z.object({ data: ZSubscriptionSelectionStateSchema }) },
@@ -105,6 +108,7 @@ const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: SUBSCRIPTIONS_PAGE },
       bodyLimit: 1024,
       schema: {
+        operationId: 'undoPendingRemoval',
         summary: 'Undo a pending removal: the subscription keeps running after the bill date',
         tags: ['Subscriptions'],
         errors: [403],

@@ -24,6 +24,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'session' },
       schema: {
+        operationId: 'getCurrentUser',
         summary: 'The signed-in account (000 §3)',
         tags: ['Account'],
         response: { 200: ZUserResponseSchema },
@@ -40,6 +41,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/current/karid',
     {
       schema: {
+        operationId: 'linkDealerPassId',
         summary: 'Create or link a DealerPass ID for a migrated account',
         tags: ['Account'],
         // 409: the address already has a DealerPass ID, or the ID is linked to another account.
@@ -88,7 +90,11 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/userIdTaken/:email',
     {
       ...takenOptions,
-      schema: { ...takenSchema, summary: 'Whether a DealerPass ID uses this e-mail address' },
+      schema: {
+        ...takenSchema,
+        operationId: 'isUserIdTaken',
+        summary: 'Whether a DealerPass ID uses this e-mail address',
+      },
     },
     async (request) => ({ data: await isUserIdTaken(app.db, request.params.email) }),
   );
@@ -96,7 +102,11 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/users/alternateEmailTaken/:email',
     {
       ...takenOptions,
-      schema: { ...takenSchema, summary: 'Whether an account uses this address as its alternate' },
+      schema: {
+        ...takenSchema,
+        operationId: 'isAlternateEmailTaken',
+        summary: 'Whether an account uses this address as its alternate',
+      },
     },
     async (request) => ({ data: await isAlternateEmailTaken(app.db, request.params.email) }),
   );

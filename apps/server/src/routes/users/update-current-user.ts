@@ -40,6 +40,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
         rateLimit: { max: 30, timeWindow: '1 minute' },
       },
       schema: {
+        operationId: 'updateCurrentUser',
         summary:
           'Save the alternate contact, or the AutoCheck credentials (checked with AutoCheck)',
         tags: ['Account'],

@@ -9,8 +9,8 @@ import { AppError } from '../../errors/app-error.ts';
 
 /** One keyed request: its key and what it asks for, as recorded with the key. */
 export interface KeyedRequest {
-  /** Who sends it: a staff member or a dealer's account. */
-  owner: { staffId: string } | { userId: string };
+  /** Who sends it: a staff member, a dealer's account, or (signing up) nobody known yet. */
+  owner: { staffId: string } | { userId: string } | { anonymous: 'signup' };
   /** What it does: the staff action's name, or the dealer's (`changeSubscription`). */
   action: string;
   /** What it acts on: the route's parameters (`{}` for a creation). */
@@ -100,7 +100,12 @@ function recordOf(request: KeyedRequest) {
   const owner = request.owner;
   return {
     key,
-    owner: 'staffId' in owner ? `staff:${owner.staffId}` : `user:${owner.userId}`,
+    owner:
+      'staffId' in owner
+        ? `staff:${owner.staffId}`
+        : 'userId' in owner
+          ? `user:${owner.userId}`
+          : `anonymous:${owner.anonymous}`,
     action: request.action,
     target: canonicalJson(request.target),
     bodyHash: createHash('sha256').update(requestContent(request.body)).digest('hex'),

@@ -23,17 +23,22 @@ import type { AttemptRow, SignupDeps, StoredRequest } from './signup-deps.ts';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Phase 3: everything of the new account in one transaction. */
+/**
+ * Phase 3: everything of the new account in one transaction. `recordKey`, when the request is
+ * keyed, records its key as that transaction's first write (`oncePerKey`, docs/decisions/045).
+ */
 export async function completeAttempt(
   deps: SignupDeps,
   attempt: AttemptRow,
   transactionId: string | null,
+  recordKey?: (tx: Transaction) => Promise<void>,
 ): Promise<void> {
   const request = attempt.request as StoredRequest;
   const now = deps.now();
   const todayDate = calendarDateIn(now, deps.timeZone);
   const today = toIsoDate(todayDate);
   await deps.db.transaction(async (tx) => {
+    if (recordKey) await recordKey(tx);
     const [locked] = await tx
       .select()
       .from(signupAttempts)

@@ -10,12 +10,14 @@ import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { SIGNUP_FAILURE_TEXTS } from '@dealerpass/domain/messages/signup-failure';
 import { quote } from '@dealerpass/domain/prices';
 import type { TSignupRequest } from '@dealerpass/domain/schemas/signup-request';
+import type { Transaction } from '../../db/client.ts';
 import { PaymentGatewayError, type ChargeResult } from '../../adapters/payments/payment-gateway.ts';
 import type { Database } from '../../db/client.ts';
 import { signupAttempts } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import { normalizeIdentityEmail } from '../identity/create-identity.ts';
+import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../users/is-email-taken.ts';
 import { refuseCompanyEmail } from '../users/refuse-company-email.ts';
 import { completeAttempt } from './complete-attempt.ts';
@@ -38,19 +40,40 @@ export const SIGNUP_LEASE_MS = 2 * 60 * 1000;
  *    the payment with its receipt (the billing run's `recordPayment`), the promotion's
  *    redemption and the verification e-mail, and marks the attempt completed.
  * A decline or a refused card deletes the attempt and gives back the redemption: nothing is left
- * and the user can submit again. A repeat with the same Idempotency-Key answers the first result;
- * a second sign-up for the same e-mail is 409. An attempt whose server died mid-way is finished
- * (its charge re-sent with the same key, which the gateway answers once) or cleared by the next
- * submit for that e-mail after its lease.
+ * and the user can submit again. A keyed request (`requestKey`, required by `/api/v2/signup`)
+ * goes through `oncePerKey` (docs/decisions/031, 045): its key is recorded in phase 3's
+ * transaction, so only a sign-up that succeeded holds it; the same request again answers the
+ * first result and charges nothing, the key with another body is 409. While the first is still
+ * running, a repeat meets its attempt (409 SIGNUP_IN_PROGRESS). A second sign-up for the same
+ * e-mail is 409. An attempt whose server died mid-way is finished (its charge re-sent with the
+ * same key, which the gateway answers once) or cleared by the next submit for that e-mail after
+ * its lease.
  */
 export async function signUp(
   deps: SignupDeps,
-  input: { request: TSignupRequest; idempotencyKey: string | null; remoteIp: string },
+  input: { request: TSignupRequest & { requestKey?: string }; remoteIp: string },
 ): Promise<{ email: string }> {
-  const { request } = input;
+  const { requestKey } = input.request;
+  if (requestKey === undefined) return signUpOnce(deps, input, undefined);
+  return oncePerKey(
+    deps.db,
+    // Nobody is signed in yet: the key's owner is the public, its content the whole body.
+    { owner: { anonymous: 'signup' }, action: 'signUp', target: {}, body: input.request },
+    {
+      run: (record) => signUpOnce(deps, input, (tx) => record(tx, { email: input.request.email })),
+    },
+  );
+}
+
+async function signUpOnce(
+  deps: SignupDeps,
+  input: { request: TSignupRequest & { requestKey?: string }; remoteIp: string },
+  recordKey: ((tx: Transaction) => Promise<void>) | undefined,
+): Promise<{ email: string }> {
+  const { requestKey, ...request } = input.request;
   const email = normalizeIdentityEmail(request.email);
   refuseCompanyEmail(email, deps);
-  const { recaptcha: _captcha, ...submitted } = request;
+  const { recaptcha: _captcha, ...submitted } = request as TSignupRequest;
   const requestHash = createHash('sha256').update(JSON.stringify(submitted)).digest('base64url');
   const { paymentToken, ...stored } = submitted;
 
@@ -67,19 +90,21 @@ export async function signUp(
         : existing.status;
     if (settled === 'completed') {
       // A resubmit that finished the address's stalled sign-up has what it asked for.
-      const recovered = existing.status === 'in_progress';
-      const sameSubmit =
-        input.idempotencyKey !== null &&
-        existing.idempotencyKey === input.idempotencyKey &&
-        existing.requestHash === requestHash;
-      if (sameSubmit || recovered) return { email: request.email };
+      if (existing.status === 'in_progress') return { email: request.email };
       throw emailInUse();
     }
     if (settled === 'in_progress') throw new AppError(ERROR_CODES.SIGNUP_IN_PROGRESS);
   }
 
-  const attempt = await openAttempt(deps, { ...input, email, stored, requestHash });
-  await runAttempt(deps, attempt, paymentToken);
+  const attempt = await openAttempt(deps, {
+    request,
+    idempotencyKey: requestKey ?? null,
+    remoteIp: input.remoteIp,
+    email,
+    stored,
+    requestHash,
+  });
+  await runAttempt(deps, attempt, paymentToken, recordKey);
   return { email: request.email };
 }
 
@@ -177,6 +202,7 @@ async function runAttempt(
   deps: SignupDeps,
   attempt: AttemptRow,
   paymentToken: string,
+  recordKey?: (tx: Transaction) => Promise<void>,
 ): Promise<void> {
   let current = attempt;
   if (paymentToken !== '' && !current.gatewayCustomerId) {
@@ -223,7 +249,7 @@ async function runAttempt(
   }
 
   try {
-    await completeAttempt(deps, current, transactionId);
+    await completeAttempt(deps, current, transactionId, recordKey);
   } catch (error) {
     if (transactionId) {
       try {
