@@ -19,12 +19,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const result = await submitContactRequest(
-        {
-          db: app.db,
-          captcha: app.captcha,
-          mailKind: app.mail.transport.kind,
-          supportAddress: app.config.mail.supportAddress,
-        },
+        app.deps.contact,
         request.body,
         request.ip,
       );

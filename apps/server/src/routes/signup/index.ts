@@ -60,7 +60,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       refuseCompanyEmail(request.body.email, app.deps.signup);
       const lead = await createLead(
-        { db: app.db, captcha: app.captcha },
+        app.deps.signup,
         request.body,
         request.ip,
         app.now(),

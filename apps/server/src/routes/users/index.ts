@@ -55,21 +55,13 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const session = sessionOf(request);
-      const row = await connectKarId(
-        {
-          db: app.db,
-          companyEmailDomain: app.config.company.emailDomain,
-          messageVars: app.messageVars,
-          captcha: { verifier: app.captcha, remoteIp: request.ip },
-          failures: app.failureBudgets,
-        },
-        {
-          userId: session.userId,
-          sessionIdHash: session.idHash,
-          request: request.body,
-          now: app.now(),
-        },
-      );
+      const row = await connectKarId(app.deps.karId, {
+        userId: session.userId,
+        sessionIdHash: session.idHash,
+        request: request.body,
+        now: app.now(),
+        remoteIp: request.ip,
+      });
       request.log.info({ mode: request.body.mode }, 'DealerPass ID connected');
       return { data: serializeUser(row) };
     },

@@ -54,17 +54,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
       const { userId } = sessionOf(request);
       // The AutoCheck part first: it is the one that can be refused by a third party, and a
       // refusal must leave the profile untouched too. A profile save (verify=false) skips it.
-      await saveAutoCheckSettings(
-        {
-          db: app.db,
-          verifier: app.autoCheck,
-          encryptionKey: app.keys.encryption,
-          messageVars: app.messageVars,
-          log: request.log,
-        },
-        userId,
-        request.body,
-      );
+      await saveAutoCheckSettings(app.deps.autoCheck, userId, request.body, request.log);
       const { altEmail, altPhone } = request.body;
       const row = await updateAlternateContact(app.db, userId, { altEmail, altPhone }, app.now());
       request.log.info('profile updated');
