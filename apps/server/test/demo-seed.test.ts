@@ -32,7 +32,7 @@ import {
   authenticateWithEmail,
 } from '../src/services/identity/authenticate.ts';
 import { USER_ROW_FIELDS } from '../src/services/users/get-user-row.ts';
-import { serializeUser } from '../src/services/users/serialize-user.ts';
+import { businessToday, serializeUser } from '../src/services/users/serialize-user.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 const NOW = new Date('2026-03-02T15:00:00Z');
@@ -141,7 +141,7 @@ describe('seedDemoData', () => {
 
   it('holds realistic, valid account data', async () => {
     for (const row of await allUsers()) {
-      const user = serializeUser(row);
+      const user = serializeUser(row, businessToday(t.app));
       expect(isValidEmail(user.email)).toBe(true);
       expect(user.email.endsWith('@example.com')).toBe(true);
       expect(isCompanyEmail(user.email, 'dealerpass.example')).toBe(false);
@@ -187,7 +187,7 @@ describe('seedDemoData', () => {
     expect(open(t.app.keys.encryption, row.autoCheckPasswordEnc ?? '', row.id)).toBe(
       DEMO_AUTOCHECK.password,
     );
-    expect(serializeUser(row).autoCheckPasswdSet).toBe(true);
+    expect(serializeUser(row, businessToday(t.app)).autoCheckPasswdSet).toBe(true);
   });
 
   it('the complimentary account is active, with no card', async () => {
@@ -196,7 +196,7 @@ describe('seedDemoData', () => {
       .from(users)
       .where(eq(users.email, 'complimentary@example.com'));
     if (!row) throw new Error('no complimentary demo account');
-    expect(serializeUser(row)).toMatchObject({
+    expect(serializeUser(row, businessToday(t.app))).toMatchObject({
       accountStatus: 'active',
       accountStatusDetails: 'complimentary',
       creditCardNumber: '',

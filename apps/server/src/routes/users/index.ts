@@ -5,7 +5,11 @@ import { ZConnectKarIdRequestSchema } from '@dealerpass/domain/schemas/identity'
 import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
 import { connectKarId } from '../../services/users/connect-kar-id.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../../services/users/is-email-taken.ts';
-import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import {
+  businessToday,
+  ZCurrentUserSchema,
+  serializeUser,
+} from '../../services/users/serialize-user.ts';
 import { registerUpdateCurrentUser } from './update-current-user.ts';
 import { accountOf, sessionOf } from '../../plugins/session.ts';
 
@@ -30,7 +34,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return { data: serializeUser(accountOf(request)) };
+      return { data: serializeUser(accountOf(request), businessToday(app)) };
     },
   );
 
@@ -63,7 +67,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
         remoteIp: request.ip,
       });
       request.log.info({ mode: request.body.mode }, 'DealerPass ID connected');
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 

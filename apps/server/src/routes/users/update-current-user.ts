@@ -6,7 +6,11 @@ import { ZUpdateCurrentUserRequestSchema } from '@dealerpass/domain/schemas/prof
 import { sessionOf } from '../../plugins/session.ts';
 import { saveAutoCheckSettings } from '../../services/autocheck/save-autocheck-settings.ts';
 import { updateAlternateContact } from '../../services/users/update-alternate-contact.ts';
-import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import {
+  businessToday,
+  ZCurrentUserSchema,
+  serializeUser,
+} from '../../services/users/serialize-user.ts';
 
 /** 000 §7: the profile save adds `verifyAutoCheckCredentials=false`; it may come as a query flag. */
 const ZUpdateCurrentUserQuerySchema = z.object({
@@ -58,7 +62,7 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
       const { altEmail, altPhone } = request.body;
       const row = await updateAlternateContact(app.db, userId, { altEmail, altPhone }, app.now());
       request.log.info('profile updated');
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 }

@@ -1,10 +1,6 @@
-import {
-  nextBillDateOf,
-  nextScheduledRetry,
-  scheduledAttempts,
-} from '@dealerpass/domain/billing/dunning';
-import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { ACCOUNT_STATUS, accountStatusDetailsOf } from '@dealerpass/domain/account/status';
+import { nextScheduledRetry, scheduledAttempts } from '@dealerpass/domain/billing/dunning';
+import { calendarDateIn } from '@dealerpass/domain/time/calendar-date';
+import { accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
@@ -27,18 +23,13 @@ import {
 import { AppError } from '../../errors/app-error.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
 import { refundableCentsSql, staffRefundedCentsSql } from '../billing/payment-refunds.ts';
+import { nextBillDateShown } from '../users/serialize-user.ts';
 import { accountAddresses, receiptPath } from './account-records.ts';
 
 /** Rows per list on the account page: enough for years of monthly billing, bounded all the same. */
 const LIST_LIMIT = 200;
 
 const iso = (value: Date | null) => value?.toISOString() ?? null;
-
-const isoDate = (text: string) => {
-  const date = parseIsoDate(text);
-  if (!date) throw new Error(`not a date: ${text}`);
-  return date;
-};
 
 type Detail = TStaffAccountDetail;
 
@@ -181,20 +172,12 @@ async function readStatus({
   return {
     accountStatus: user.accountStatus,
     accountStatusDetails: accountStatusDetailsOf(user),
-    // The domain's next bill date, the one the dealer's change page shows (issue 25): past an
-    // unpaid renewal's date it is the bill date after it. Inactive accounts have none (R4).
-    nextBillDate:
-      sub && user.accountStatus !== ACCOUNT_STATUS.inactive
-        ? toIsoDate(
-            nextBillDateOf(
-              {
-                cycleAnchor: isoDate(sub.cycleAnchor),
-                currentPeriodEnd: isoDate(sub.currentPeriodEnd),
-              },
-              calendarDateIn(clock.now, clock.timeZone),
-            ),
-          )
-        : user.nextBillDate,
+    // The domain's next bill date, the one the dealer's Billing and change pages show (issue 25
+    // item 11): past an unpaid renewal's date it is the bill date after it.
+    nextBillDate: nextBillDateShown(
+      { ...user, billingCycle: sub ?? null },
+      calendarDateIn(clock.now, clock.timeZone),
+    ),
     history: history.map((row) => ({
       at: row.at.toISOString(),
       event: row.event,
