@@ -22,6 +22,7 @@ import textInput from './plugins/text-input.ts';
 import identity from './plugins/identity.ts';
 import integrations, { type IntegrationOverrides } from './plugins/integrations.ts';
 import services, { type ServiceOverrides } from './plugins/services.ts';
+import jobs, { type JobOptions } from './plugins/jobs.ts';
 import session from './plugins/session.ts';
 import staffSession from './plugins/staff-session.ts';
 import sharedCounters from './plugins/shared-counters.ts';
@@ -65,6 +66,8 @@ export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
   config: Config;
   database: DatabaseHandle;
   secret: Buffer;
+  /** 0: no background job runs on a timer (tests run them with `app.jobs.run`). */
+  backgroundIntervalMs?: number;
   /** The built web app (apps/web/dist); null serves a placeholder page. */
   webRoot: string | null;
   /** `npm run dev`: the web app from its sources under Vite with hot reload, not from a build. */
@@ -194,7 +197,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   await app.register(errorHandler);
-  // Request durations from the first hook on; the jobs in `services` report to it too.
+  // Request durations from the first hook on; the jobs (plugins/jobs.ts) report to it too.
   await app.register(metrics);
   await app.register(textInput);
   // Cookies are parsed where they are read (CSRF, sessions), not on every request.
@@ -226,8 +229,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     mailTransport: options.mailTransport,
     captcha: options.captcha,
     payments: options.payments,
-    backgroundIntervalMs: options.backgroundIntervalMs,
   } satisfies ServiceOverrides);
+  await app.register(jobs, {
+    scheduled: options.backgroundIntervalMs !== 0,
+  } satisfies JobOptions);
   await app.register(session);
   await app.register(staffSession);
   await app.register(routeAccess);

@@ -27,7 +27,7 @@ import { storePaymentProfile } from '../src/services/billing/payment-profile.ts'
 import { reactivate as reactivateInactive } from '../src/services/billing/reactivate.ts';
 import { recordChargeback } from '../src/services/billing/record-chargeback.ts';
 import { getUserRow } from '../src/services/users/get-user-row.ts';
-import { serializeUser } from '../src/services/users/serialize-user.ts';
+import { businessToday, serializeUser } from '../src/services/users/serialize-user.ts';
 import { changeAccountStatus } from '../src/services/billing/ledger/change-account-status.ts';
 import {
   CHARGE_LEASE_MS,
@@ -446,7 +446,7 @@ describe('billing run properties (fast-check)', () => {
       const owed = await owedCents(userId);
       const row = await getUserRow(t.app.db, userId);
       expect(row.balanceCents).toBe(owed);
-      expect(serializeUser(row).currentBalance).toBe(owed / 100);
+      expect(serializeUser(row, businessToday(t.app)).currentBalance).toBe(owed / 100);
     }
   }
 

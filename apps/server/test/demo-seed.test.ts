@@ -32,7 +32,10 @@ import {
   authenticateWithEmail,
 } from '../src/services/identity/authenticate.ts';
 import { USER_ROW_FIELDS } from '../src/services/users/get-user-row.ts';
-import { serializeUser } from '../src/services/users/serialize-user.ts';
+import { businessToday, serializeUser } from '../src/services/users/serialize-user.ts';
+import { getAccountDetail } from '../src/services/admin/get-account-detail.ts';
+import { nextBillDateOf } from '@dealerpass/domain/billing/dunning';
+import { parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 const NOW = new Date('2026-03-02T15:00:00Z');
@@ -141,7 +144,7 @@ describe('seedDemoData', () => {
 
   it('holds realistic, valid account data', async () => {
     for (const row of await allUsers()) {
-      const user = serializeUser(row);
+      const user = serializeUser(row, businessToday(t.app));
       expect(isValidEmail(user.email)).toBe(true);
       expect(user.email.endsWith('@example.com')).toBe(true);
       expect(isCompanyEmail(user.email, 'dealerpass.example')).toBe(false);
@@ -175,6 +178,41 @@ describe('seedDemoData', () => {
     }
   });
 
+  it('shows the validating-payment account one next bill date on every screen (issue 25 item 11)', async () => {
+    const [row] = await t.app.db
+      .select(USER_ROW_FIELDS)
+      .from(users)
+      .where(eq(users.email, 'validating-payment@example.com'));
+    if (!row) throw new Error('no validating-payment demo account');
+    const billingPage = serializeUser(row, businessToday(t.app)).nextBillDate;
+    const console = await getAccountDetail(t.app.db, row.id, {
+      now: NOW,
+      timeZone: t.app.config.billing.timeZone,
+    });
+    // The change page's next bill is the domain's nextBillDateOf of the subscription.
+    const [sub] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, row.id));
+    if (!sub) throw new Error('no subscription');
+    const changePage = toIsoDate(
+      nextBillDateOf(
+        {
+          cycleAnchor: parseIsoDate(sub.cycleAnchor)!,
+          currentPeriodEnd: parseIsoDate(sub.currentPeriodEnd)!,
+        },
+        parseIsoDate(TODAY)!,
+      ),
+    );
+    // The unpaid renewal was due three days ago: the next bill is the one a month after it.
+    expect(sub.currentPeriodEnd < TODAY).toBe(true);
+    expect(billingPage).toBe(changePage);
+    expect(console.status.nextBillDate).toBe(changePage);
+    // The attempts: R4's scheduled ones made, and the charges tried on the unpaid period.
+    expect(console.subscription?.scheduledAttempts).toEqual({ made: 2, left: 2 });
+    expect(console.retries.find((period) => period.status === 'due')?.attempts).toBe(2);
+  });
+
   it('has Carfax and AutoCheck on the active account, its AutoCheck password sealed to it', async () => {
     const [row] = await t.app.db
       .select(USER_ROW_FIELDS)
@@ -187,7 +225,7 @@ describe('seedDemoData', () => {
     expect(open(t.app.keys.encryption, row.autoCheckPasswordEnc ?? '', row.id)).toBe(
       DEMO_AUTOCHECK.password,
     );
-    expect(serializeUser(row).autoCheckPasswdSet).toBe(true);
+    expect(serializeUser(row, businessToday(t.app)).autoCheckPasswdSet).toBe(true);
   });
 
   it('the complimentary account is active, with no card', async () => {
@@ -196,7 +234,7 @@ describe('seedDemoData', () => {
       .from(users)
       .where(eq(users.email, 'complimentary@example.com'));
     if (!row) throw new Error('no complimentary demo account');
-    expect(serializeUser(row)).toMatchObject({
+    expect(serializeUser(row, businessToday(t.app))).toMatchObject({
       accountStatus: 'active',
       accountStatusDetails: 'complimentary',
       creditCardNumber: '',

@@ -4,7 +4,7 @@ import { DEMO_ACCOUNTS } from '../src/services/demo/demo-accounts.ts';
 import { E2E_ACCOUNTS } from '../src/services/demo/e2e-accounts.ts';
 import { seedDemoData } from '../src/services/demo/seed-demo-data.ts';
 import { USER_ROW_FIELDS } from '../src/services/users/get-user-row.ts';
-import { serializeUser } from '../src/services/users/serialize-user.ts';
+import { businessToday, serializeUser } from '../src/services/users/serialize-user.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
 
 const NOW = new Date('2026-03-02T15:00:00Z');
@@ -35,7 +35,9 @@ describe('seedDemoData with includeE2eAccounts', () => {
       includeE2eAccounts: true,
     });
     expect(result).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length + E2E_ACCOUNTS.length });
-    const rows = (await withE2e.app.db.select(USER_ROW_FIELDS).from(users)).map(serializeUser);
+    const rows = (await withE2e.app.db.select(USER_ROW_FIELDS).from(users)).map((row) =>
+      serializeUser(row, businessToday(withE2e.app)),
+    );
     for (const account of E2E_ACCOUNTS) {
       const copy = rows.find((row) => row.email === account.signIn);
       const original = rows.find(

@@ -945,3 +945,24 @@ export const paymentDeclines = pgTable(
   },
   (table) => [index('payment_declines_user_idx').on(table.userId, table.at)],
 );
+
+/**
+ * The claim of a scheduled job that must run once per scheduled time however many instances run
+ * (R13, docs/decisions/046): one row per job, holding the last scheduled time an instance claimed.
+ * An instance runs a time only if its conditional upsert wins: the time is newer than the row's,
+ * and the row's run has finished or its lease ran out (a stopped instance). The run renews its
+ * lease while it works, as the billing run renews its charges' leases.
+ */
+export const jobRuns = pgTable('job_runs', {
+  name: text('name').primaryKey(),
+  /** The scheduled time last claimed (the same instant on every instance). */
+  slot: timestamp('slot', { withTimezone: true }).notNull(),
+  /** The instance that claimed it (host and process id, for an operator reading the table). */
+  holder: text('holder').notNull(),
+  leasedUntil: timestamp('leased_until', { withTimezone: true }).notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+  /** Null while it runs, or when its instance stopped before the end. */
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+  /** The failure's message when the last run threw; null when it completed. */
+  lastError: text('last_error'),
+});

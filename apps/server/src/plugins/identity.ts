@@ -12,6 +12,7 @@ import {
 } from '../identity/provider/embedded-provider.ts';
 import { createRelyingParty, type RelyingParty } from '../identity/relying-party.ts';
 import { deriveSubkey } from '../lib/keys.ts';
+import type { ServiceDeps } from './services.ts';
 
 export const LOGIN_CALLBACK_PATH = '/web/oauth/callback/karid/login';
 /** 001 §2: one logout callback per context. */
@@ -119,6 +120,17 @@ export default fp(
             clients,
             trustProxy: true, // forwarded headers are ours only: see the mount route
           });
+    // The sign-in callbacks' dependencies (plugins/services.ts, ServiceDeps), built once.
+    Object.assign(app.deps, {
+      signIn: { db: app.db, rp, now: app.now, encryptionKey: app.keys.encryption },
+      staffSignIn: {
+        db: app.db,
+        rp: staffRp,
+        now: app.now,
+        encryptionKey: app.keys.encryption,
+        external: config.staffIdentity.kind === 'external',
+      },
+    } satisfies Pick<ServiceDeps, 'signIn' | 'staffSignIn'>);
     app.decorate('identity', {
       provider,
       rp,
@@ -127,7 +139,7 @@ export default fp(
       internalToken,
     });
   },
-  { name: 'identity', dependencies: ['config'] },
+  { name: 'identity', dependencies: ['config', 'services'] },
 );
 
 /**

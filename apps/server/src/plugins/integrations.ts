@@ -18,6 +18,7 @@ import {
 import { deriveSubkey } from '../lib/keys.ts';
 import type { CarfaxDeps } from '../services/carfax/carfax-deps.ts';
 import { inProcessFetch } from './identity.ts';
+import type { ServiceDeps } from './services.ts';
 
 export interface IntegrationOverrides {
   /** How the Carfax client reaches configured Carfax endpoints (tests hand in a double's fetch). */
@@ -95,8 +96,16 @@ export default fp(
       deps: (log: FastifyBaseLogger): CarfaxDeps => ({ ...carfaxDeps, log }),
     });
     app.decorate('autoCheck', autoCheck);
+    Object.assign(app.deps, {
+      autoCheck: {
+        db: app.db,
+        verifier: autoCheck,
+        encryptionKey: app.keys.encryption,
+        messageVars: app.messageVars,
+      },
+    } satisfies Pick<ServiceDeps, 'autoCheck'>);
   },
-  { name: 'integrations', dependencies: ['config', 'identity'] },
+  { name: 'integrations', dependencies: ['config', 'identity', 'services'] },
 );
 
 declare module 'fastify' {

@@ -1,8 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sql } from 'drizzle-orm';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { BillingRunResult } from '../services/billing/run-billing.ts';
+import type { JobReporter } from '../services/jobs/job-scheduler.ts';
+import { countOutbox } from '../services/mail/count-outbox.ts';
 
 /** The label of every request no route matched: one series, whatever the URL was. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -53,8 +54,8 @@ function processMetrics(): Registry {
   return processRegistry;
 }
 
-/** What a billing run's caller reports (docs/decisions/023). */
-export interface Metrics {
+/** What a billing run's caller and the jobs' scheduler report (docs/decisions/023, 046). */
+export interface Metrics extends JobReporter {
   /** The app's own metrics (requests, billing, mail, pool). */
   registry: Registry;
   /** Everything `/metrics` shows: the app's metrics and the process's, in the text format. */
@@ -138,16 +139,31 @@ export default fp(
       labelNames: ['status'] as const,
       registers: [registry],
       async collect() {
-        const result = await db.execute<{ status: string; n: number | string }>(
-          sql`select status, count(*) as n from mail_outbox
-              where status in ('pending', 'failed') group by status`,
-        );
-        const rows = Array.isArray(result)
-          ? (result as { status: string; n: number | string }[])
-          : (result as { rows: { status: string; n: number | string }[] }).rows;
-        const counts = new Map(rows.map((row) => [row.status, Number(row.n)]));
-        for (const status of ['pending', 'failed']) this.set({ status }, counts.get(status) ?? 0);
+        const counts = await countOutbox(db);
+        this.set({ status: 'pending' }, counts.pending);
+        this.set({ status: 'failed' }, counts.failed);
       },
+    });
+
+    // One series per registered job in each (docs/decisions/046): when it last ended, how long
+    // it took, and how many runs failed. A run another instance claimed is not this one's.
+    const jobLastRun = new Gauge({
+      name: 'dealerpass_job_last_run_timestamp_seconds',
+      help: 'When the job last ended in this instance (Unix time; 0: not yet)',
+      labelNames: ['job'] as const,
+      registers: [registry],
+    });
+    const jobDuration = new Gauge({
+      name: 'dealerpass_job_last_duration_seconds',
+      help: 'How long the job’s last run in this instance took',
+      labelNames: ['job'] as const,
+      registers: [registry],
+    });
+    const jobRuns = new Counter({
+      name: 'dealerpass_job_runs_total',
+      help: 'Runs of the job in this instance, completed or failed',
+      labelNames: ['job', 'result'] as const,
+      registers: [registry],
     });
 
     // PostgreSQL: the pool's connections. PGlite has none (one in-process connection), so these
@@ -190,6 +206,17 @@ export default fp(
       mailDispatched({ sent, failed }) {
         mailSent.inc(sent);
         mailFailures.inc(failed);
+      },
+      jobRegistered(job) {
+        jobLastRun.set({ job }, 0);
+        jobDuration.set({ job }, 0);
+        jobRuns.inc({ job, result: 'completed' }, 0);
+        jobRuns.inc({ job, result: 'failed' }, 0);
+      },
+      jobRun(job, outcome, seconds, endedAt) {
+        jobLastRun.set({ job }, endedAt.getTime() / 1000);
+        jobDuration.set({ job }, seconds);
+        jobRuns.inc({ job, result: outcome === 'ran' ? 'completed' : 'failed' });
       },
     };
     app.decorate('metrics', metrics);

@@ -6,26 +6,27 @@ import { createMailboxTransport, type MailTransport } from '../adapters/mail/mai
 import { createSmtpTransport } from '../adapters/mail/smtp-transport.ts';
 import { createPaymentGateway } from '../adapters/payments/create-payment-gateway.ts';
 import type { PaymentGateway } from '../adapters/payments/payment-gateway.ts';
-import { purgeExpiredCaptchaRedemptions } from '../services/captcha/redeem-captcha.ts';
-import { purgeExpiredFailureBudgets } from '../services/limits/failure-budget-stores.ts';
 import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
-import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
+import type { BillingDeps } from '../services/billing/run-billing.ts';
 import type { SignupDeps } from '../services/signup/signup-deps.ts';
 import { createPriceBook, type PriceBook } from '../services/prices/price-book.ts';
-import { measureBillingRun } from './metrics.ts';
-import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
+import type { AutoCheckDeps } from '../services/autocheck/save-autocheck-settings.ts';
+import type { submitContactRequest } from '../services/contact/submit-contact-request.ts';
+import type { requestPasswordReset } from '../services/identity/request-password-reset.ts';
+import type { CompleteSignInDeps } from '../services/session/complete-sign-in.ts';
+import type { CompleteStaffSignInDeps } from '../services/staff/complete-staff-sign-in.ts';
+import type { connectKarId } from '../services/users/connect-kar-id.ts';
 
 export interface ServiceOverrides {
   payments?: PaymentGateway;
   mailTransport?: MailTransport;
   captcha?: CaptchaVerifier;
-  /** Tick of the background jobs (mail dispatch, purges); 0 turns the timer off (tests). */
-  backgroundIntervalMs?: number;
 }
 
 /**
- * The adapters behind their ports, chosen by configuration (DECISIONS R8), and the background jobs
- * that go with them. Tests may hand in their own adapters; everything else is the real thing.
+ * The adapters behind their ports, chosen by configuration (DECISIONS R8), and the services'
+ * dependencies, built once (`app.deps`). The background jobs are plugins/jobs.ts's. Tests may
+ * hand in their own adapters; everything else is the real thing.
  */
 export default fp(
   async (app, overrides: ServiceOverrides) => {
@@ -72,7 +73,7 @@ export default fp(
     };
     app.decorate('mail', { transport, kick: async () => void (await dispatch()) });
 
-    // The dated price table (R11), read now and again on the background schedule.
+    // The dated price table (R11), read now and again by the price-table-refresh job.
     const priceBook = await createPriceBook(app.db);
     app.decorate('prices', priceBook);
 
@@ -96,79 +97,59 @@ export default fp(
         companyEmailDomain: app.config.company.emailDomain,
         messageVars: app.messageVars,
       },
-    });
+      passwordReset: {
+        db: app.db,
+        captcha: app.captcha,
+        mailKind: transport.kind,
+        publicUrl: app.config.publicUrl,
+        companyName: app.config.company.name,
+      },
+      contact: {
+        db: app.db,
+        captcha: app.captcha,
+        mailKind: transport.kind,
+        supportAddress: app.config.mail.supportAddress,
+      },
+      karId: {
+        db: app.db,
+        companyEmailDomain: app.config.company.emailDomain,
+        messageVars: app.messageVars,
+        captcha: app.captcha,
+        failures: app.failureBudgets,
+      },
+    } satisfies Omit<ServiceDeps, 'signIn' | 'staffSignIn' | 'autoCheck'> as ServiceDeps);
 
-    const interval = overrides.backgroundIntervalMs ?? 5000;
-    let timer: NodeJS.Timeout | undefined;
-    let ticks = 0;
-    if (interval > 0) {
-      timer = setInterval(() => {
-        void dispatch();
-        // Purging spent captchas is cheap but needless every tick.
-        if (++ticks % 60 === 0) {
-          purgeExpiredCaptchaRedemptions(app.db, app.now()).catch((error: unknown) =>
-            app.log.warn({ err: error }, 'captcha purge failed'),
-          );
-          purgeExpiredOidcPayloads(app.db).catch((error: unknown) =>
-            app.log.warn({ err: error }, 'oidc purge failed'),
-          );
-          purgeExpiredFailureBudgets(app.db, app.now()).catch((error: unknown) =>
-            app.log.warn({ err: error }, 'failure budget purge failed'),
-          );
-          // Changes scheduled by another instance or the command (R11: 30 days ahead at least).
-          priceBook
-            .refresh()
-            .catch((error: unknown) => app.log.warn({ err: error }, 'price table refresh failed'));
-        }
-      }, interval);
-      timer.unref();
-    }
-
-    // The recurring billing run (DECISIONS R4) on its schedule; any number of instances may run it.
-    // Between scheduled runs, a check every lease takes over charges a stopped run or request
-    // left behind (issue 13), so they are recorded within about a minute, not at the next run.
-    let billing: Promise<unknown> | null = null;
-    let billingTimer: NodeJS.Timeout | undefined;
-    const billingEveryMs = app.config.billing.runIntervalMinutes * 60_000;
-    const checkEveryMs = Math.min(CHARGE_LEASE_MS, billingEveryMs);
-    let sinceFullRunMs = 0;
-    if (interval > 0 && billingEveryMs > 0) {
-      billingTimer = setInterval(() => {
-        sinceFullRunMs += checkEveryMs;
-        if (billing) return;
-        const full = sinceFullRunMs >= billingEveryMs;
-        if (full) sinceFullRunMs = 0;
-        billing = measureBillingRun(app.metrics, full ? 'full' : 'takeover', () =>
-          runBilling(billingDeps, { abandonedOnly: !full }),
-        )
-          .then((result) => {
-            if (result.charged + result.declined + result.deactivated > 0)
-              app.log.info({ billing: result }, 'billing run');
-            void dispatch();
-          })
-          .catch((error: unknown) => app.log.error({ err: error }, 'billing run failed'))
-          .finally(() => {
-            billing = null;
-          });
-      }, checkEveryMs);
-      billingTimer.unref();
-    }
-
+    // After the jobs plugin's own onClose (hooks run in reverse order): no dispatch starts then.
     app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-      if (billingTimer) clearInterval(billingTimer);
-      await billing;
       await running;
       await transport.close();
     });
   },
-  { name: 'services', dependencies: ['config', 'metrics'] },
+  { name: 'services', dependencies: ['config', 'metrics', 'shared-counters'] },
 );
+
+/**
+ * Every service's dependencies, built once at start (fastify/demo's decorators) and handed to it
+ * as its first argument: `service(app.deps.<area>, input)`. What belongs to one request (its
+ * logger, the client's address) goes in the input. The parts that need an adapter of a later
+ * plugin are added by that plugin: `signIn` and `staffSignIn` (plugins/identity.ts, the relying
+ * parties), `autoCheck` (plugins/integrations.ts).
+ */
+export interface ServiceDeps {
+  billing: BillingDeps;
+  signup: SignupDeps;
+  passwordReset: Parameters<typeof requestPasswordReset>[0];
+  contact: Parameters<typeof submitContactRequest>[0];
+  karId: Parameters<typeof connectKarId>[0];
+  signIn: CompleteSignInDeps;
+  staffSignIn: CompleteStaffSignInDeps;
+  autoCheck: AutoCheckDeps;
+}
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The dependencies of the billing and sign-up services (fastify/demo: built once, decorated). */
-    deps: { billing: BillingDeps; signup: SignupDeps };
+    deps: ServiceDeps;
     /** The dated price table (R11, docs/decisions/025). */
     prices: PriceBook;
   }

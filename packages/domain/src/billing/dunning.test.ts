@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIsoDate, toIsoDate } from '../time/calendar-date.ts';
 import {
+  accountNextBillDate,
   nextBillDateOf,
   nextScheduledRetry,
   scheduledAttempts,
@@ -22,6 +23,23 @@ describe('dunning figures, one source each (issue 25 item 11)', () => {
     expect(
       toIsoDate(nextBillDateOf({ cycleAnchor: d(anchor), currentPeriodEnd: d(end) }, d(today))),
     ).toBe(expected);
+  });
+
+  it('gives every screen the subscription’s next bill date, the stored one without a cycle', () => {
+    const cycle = { cycleAnchor: d('2026-10-24'), currentPeriodEnd: d('2026-11-24') };
+    const stored = d('2026-11-28');
+    const shown = (accountStatus: string, withCycle: boolean) => {
+      const date = accountNextBillDate(
+        { accountStatus, cycle: withCycle ? cycle : null, storedNextBillDate: stored },
+        d('2026-11-27'),
+      );
+      return date ? toIsoDate(date) : null;
+    };
+    // Validating payment since Nov 24: the bill after the unpaid one, not the stored date.
+    expect(shown('validating payment', true)).toBe('2026-12-24');
+    expect(shown('active', true)).toBe('2026-12-24');
+    expect(shown('inactive', true)).toBe('2026-11-28');
+    expect(shown('active', false)).toBe('2026-11-28');
   });
 
   it('counts R4’s scheduled attempts: the renewal’s own and three retries', () => {

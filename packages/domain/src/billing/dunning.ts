@@ -26,6 +26,23 @@ export function nextBillDateOf(
 }
 
 /**
+ * The next bill date every screen shows (000 §4 "Next Billing Cycle", the change page's next
+ * bill, the console's): the subscription's by {@link nextBillDateOf}; an inactive account (whose
+ * cycle has ended, R4) or one without a subscription keeps the date stored with it.
+ */
+export function accountNextBillDate(
+  account: {
+    accountStatus: string;
+    cycle: { cycleAnchor: ICalendarDate; currentPeriodEnd: ICalendarDate } | null;
+    storedNextBillDate: ICalendarDate | null;
+  },
+  today: ICalendarDate,
+): ICalendarDate | null {
+  if (account.accountStatus === 'inactive' || !account.cycle) return account.storedNextBillDate;
+  return nextBillDateOf(account.cycle, today);
+}
+
+/**
  * R4's scheduled attempts on the unpaid renewal: made (the renewal's own and the retries that
  * failed) and left. `failedAttempts` is what the billing run counts; only its scheduled attempts
  * count (R16).

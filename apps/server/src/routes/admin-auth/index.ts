@@ -91,20 +91,11 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('cache-control', 'no-store');
       reply.clearCookie(LOGIN_COOKIE, COOKIE_OPTIONS);
       const cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
-      const outcome = await completeStaffSignIn(
-        {
-          db: app.db,
-          rp,
-          now: app.now,
-          encryptionKey: app.keys.encryption,
-          log: request.log,
-          external,
-        },
-        {
-          callbackUrl: new URL(request.url, app.config.publicUrl),
-          browserSecret: cookies[LOGIN_COOKIE],
-        },
-      );
+      const outcome = await completeStaffSignIn(app.deps.staffSignIn, {
+        callbackUrl: new URL(request.url, app.config.publicUrl),
+        browserSecret: cookies[LOGIN_COOKIE],
+        log: request.log,
+      });
       if (outcome.kind === 'refused') return reply.redirect(SIGN_IN_FAILED, 303);
       app.setStaffCookie(reply, outcome.rawSessionId);
       reply.clearCookie(CSRF_COOKIE, COOKIE_OPTIONS);

@@ -81,19 +81,11 @@ const authRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.header('cache-control', 'no-store');
       reply.clearCookie(LOGIN_COOKIE, COOKIE_OPTIONS);
       const cookies = request.headers.cookie ? app.parseCookie(request.headers.cookie) : {};
-      const outcome = await completeSignIn(
-        {
-          db: app.db,
-          rp,
-          now: app.now,
-          encryptionKey: app.keys.encryption,
-          log: request.log,
-        },
-        {
-          callbackUrl: new URL(request.url, app.config.publicUrl),
-          browserSecret: cookies[LOGIN_COOKIE],
-        },
-      );
+      const outcome = await completeSignIn(app.deps.signIn, {
+        callbackUrl: new URL(request.url, app.config.publicUrl),
+        browserSecret: cookies[LOGIN_COOKIE],
+        log: request.log,
+      });
       if (outcome.kind === 'refused') return reply.redirect(SIGN_IN_FAILED, 303);
       if (outcome.kind === 'no-account') return reply.redirect(NO_ACCOUNT, 303);
       app.setSessionCookie(reply, outcome.rawSessionId);

@@ -20,7 +20,11 @@ import { cancelSubscription } from '../../services/billing/cancel-subscription.t
 import { reactivate } from '../../services/billing/reactivate.ts';
 import { refuseRawCardData } from '../../services/billing/raw-card-guard.ts';
 import { getUserRow } from '../../services/users/get-user-row.ts';
-import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import {
+  businessToday,
+  ZCurrentUserSchema,
+  serializeUser,
+} from '../../services/users/serialize-user.ts';
 import { sessionOf } from '../../plugins/session.ts';
 
 const ZUserResponseSchema = z.object({ data: ZCurrentUserSchema });
@@ -71,7 +75,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
         request.body,
       );
       sent();
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 
@@ -89,7 +93,10 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      data: serializeUser(await removePaymentProfile(app.deps.billing, sessionOf(request).userId)),
+      data: serializeUser(
+        await removePaymentProfile(app.deps.billing, sessionOf(request).userId),
+        businessToday(app),
+      ),
     }),
   );
 
@@ -117,7 +124,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       request.log.info({ status: row.accountStatus }, 'subscription cancelled');
       sent();
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 
@@ -141,7 +148,7 @@ const billingRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = await reactivate(app.deps.billing, sessionOf(request).userId, request.body);
       request.log.info({ status: row.accountStatus }, 'account reactivated');
       sent();
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 };

@@ -19,16 +19,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'public', rateLimit: { max: 5, timeWindow: '10 minutes' } },
     },
     async (request, reply) => {
-      const result = await submitContactRequest(
-        {
-          db: app.db,
-          captcha: app.captcha,
-          mailKind: app.mail.transport.kind,
-          supportAddress: app.config.mail.supportAddress,
-        },
-        request.body,
-        request.ip,
-      );
+      const result = await submitContactRequest(app.deps.contact, request.body, request.ip);
       void app.mail.kick();
       request.log.info({ contactRequestId: result.id }, 'contact request stored');
       return reply.status(201).send({ data: { id: result.id } });

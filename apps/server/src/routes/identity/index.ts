@@ -118,13 +118,7 @@ const identityRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { found } = await requestPasswordReset(
-        {
-          db: app.db,
-          captcha: app.captcha,
-          mailKind: app.mail.transport.kind,
-          publicUrl: app.config.publicUrl,
-          companyName: app.config.company.name,
-        },
+        app.deps.passwordReset,
         request.body,
         request.ip,
         app.now(),

@@ -64,12 +64,7 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       refuseCompanyEmail(request.body.email, app.deps.signup);
-      const lead = await createLead(
-        { db: app.db, captcha: app.captcha },
-        request.body,
-        request.ip,
-        app.now(),
-      );
+      const lead = await createLead(app.deps.signup, request.body, request.ip, app.now());
       request.log.info({ leadId: lead.id }, 'sign-up lead stored');
       return reply.status(201).send({ data: { id: lead.id } });
     },

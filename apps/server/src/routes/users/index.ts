@@ -5,7 +5,11 @@ import { ZConnectKarIdRequestSchema } from '@dealerpass/domain/schemas/identity'
 import { ZEmailParamSchema } from '@dealerpass/domain/schemas/user-params';
 import { connectKarId } from '../../services/users/connect-kar-id.ts';
 import { isAlternateEmailTaken, isUserIdTaken } from '../../services/users/is-email-taken.ts';
-import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import {
+  businessToday,
+  ZCurrentUserSchema,
+  serializeUser,
+} from '../../services/users/serialize-user.ts';
 import { registerUpdateCurrentUser } from './update-current-user.ts';
 import { accountOf, sessionOf } from '../../plugins/session.ts';
 
@@ -31,7 +35,7 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      return { data: serializeUser(accountOf(request)) };
+      return { data: serializeUser(accountOf(request), businessToday(app)) };
     },
   );
 
@@ -57,23 +61,15 @@ const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const session = sessionOf(request);
-      const row = await connectKarId(
-        {
-          db: app.db,
-          companyEmailDomain: app.config.company.emailDomain,
-          messageVars: app.messageVars,
-          captcha: { verifier: app.captcha, remoteIp: request.ip },
-          failures: app.failureBudgets,
-        },
-        {
-          userId: session.userId,
-          sessionIdHash: session.idHash,
-          request: request.body,
-          now: app.now(),
-        },
-      );
+      const row = await connectKarId(app.deps.karId, {
+        userId: session.userId,
+        sessionIdHash: session.idHash,
+        request: request.body,
+        now: app.now(),
+        remoteIp: request.ip,
+      });
       request.log.info({ mode: request.body.mode }, 'DealerPass ID connected');
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 

@@ -6,7 +6,11 @@ import { ZUpdateCurrentUserRequestSchema } from '@dealerpass/domain/schemas/prof
 import { sessionOf } from '../../plugins/session.ts';
 import { saveAutoCheckSettings } from '../../services/autocheck/save-autocheck-settings.ts';
 import { updateAlternateContact } from '../../services/users/update-alternate-contact.ts';
-import { ZCurrentUserSchema, serializeUser } from '../../services/users/serialize-user.ts';
+import {
+  businessToday,
+  ZCurrentUserSchema,
+  serializeUser,
+} from '../../services/users/serialize-user.ts';
 
 /** 000 §7: the profile save adds `verifyAutoCheckCredentials=false`; it may come as a query flag. */
 const ZUpdateCurrentUserQuerySchema = z.object({
@@ -55,21 +59,11 @@ export function registerUpdateCurrentUser(app: FastifyInstance): void {
       const { userId } = sessionOf(request);
       // The AutoCheck part first: it is the one that can be refused by a third party, and a
       // refusal must leave the profile untouched too. A profile save (verify=false) skips it.
-      await saveAutoCheckSettings(
-        {
-          db: app.db,
-          verifier: app.autoCheck,
-          encryptionKey: app.keys.encryption,
-          messageVars: app.messageVars,
-          log: request.log,
-        },
-        userId,
-        request.body,
-      );
+      await saveAutoCheckSettings(app.deps.autoCheck, userId, request.body, request.log);
       const { altEmail, altPhone } = request.body;
       const row = await updateAlternateContact(app.db, userId, { altEmail, altPhone }, app.now());
       request.log.info('profile updated');
-      return { data: serializeUser(row) };
+      return { data: serializeUser(row, businessToday(app)) };
     },
   );
 }

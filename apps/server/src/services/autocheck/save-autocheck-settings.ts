@@ -20,7 +20,6 @@ export interface AutoCheckDeps {
   verifier: AutoCheckVerifier;
   encryptionKey: Buffer;
   messageVars: IMessageVars;
-  log: FastifyBaseLogger;
 }
 
 const AUTOCHECK_KEYS = [
@@ -43,6 +42,8 @@ export async function saveAutoCheckSettings(
   deps: AutoCheckDeps,
   userId: string,
   request: TUpdateCurrentUserRequest,
+  /** The request's logger: a check AutoCheck could not answer is logged with its request. */
+  log: FastifyBaseLogger,
 ): Promise<UserRow> {
   const touched = AUTOCHECK_KEYS.some((key) => request[key] !== undefined);
   if (!touched || request.verifyAutoCheckCredentials === false) return getUserRow(deps.db, userId);
@@ -88,7 +89,7 @@ export async function saveAutoCheckSettings(
       verdict = await deps.verifier.verifyCredentials({ autoCheckId, password });
     } catch (error) {
       if (!(error instanceof AutoCheckUnavailableError)) throw error;
-      deps.log.warn({ err: error }, 'AutoCheck credential check unavailable');
+      log.warn({ err: error }, 'AutoCheck credential check unavailable');
       throw new AppError(ERROR_CODES.AUTOCHECK_UNAVAILABLE, { cause: error });
     }
     if (verdict === 'invalid') {

@@ -48,6 +48,41 @@ type UserValues = typeof users.$inferInsert;
 /** The migrated account's DealerPass ID deadline (issue 4: ten days away). */
 const MIGRATION_DEADLINE_DAYS = 10;
 
+/** What the seed's steps share: its transaction, the sandbox gateway in it, the day and prices. */
+interface Seed {
+  tx: Transaction;
+  gateway: PaymentGateway;
+  now: Date;
+  today: ICalendarDate;
+  table: TPriceTable;
+  options: SeedOptions;
+}
+
+interface SeedOptions {
+  now: Date;
+  encryptionKey: Buffer;
+  timeZone?: string;
+  /**
+   * Whether the demo cards can be put on file: only at the embedded sandbox gateway. A real
+   * gateway (Authorize.Net) takes cards only from its own browser tokenizer (R5), so there the
+   * demo accounts start with no card on file, and adding one goes through the card form.
+   */
+  cards?: boolean;
+  /** Named on the seeded receipts (default DealerPass and the default support phone). */
+  company?: { name: string; supportPhone: string };
+  /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
+  includeE2eAccounts?: boolean;
+}
+
+/** One account being seeded: who it is, its profile, and what the earlier steps made of it. */
+interface SeededAccount {
+  id: string;
+  account: IDemoAccount;
+  profile: DemoProfile;
+  /** The card on file at the sandbox gateway (none without cards, or for a profile without one). */
+  card: CustomerProfile | null;
+}
+
 /**
  * Demo data (issue 4): on an empty database, one account per state, each with a DealerPass ID
  * (verified e-mail, the demo password) except the migrated one, which signs in with its legacy
@@ -56,224 +91,275 @@ const MIGRATION_DEADLINE_DAYS = 10;
  */
 export async function seedDemoData(
   db: Database,
-  options: {
-    now: Date;
-    encryptionKey: Buffer;
-    timeZone?: string;
-    /**
-     * Whether the demo cards can be put on file: only at the embedded sandbox gateway. A real
-     * gateway (Authorize.Net) takes cards only from its own browser tokenizer (R5), so there the
-     * demo accounts start with no card on file, and adding one goes through the card form.
-     */
-    cards?: boolean;
-    /** Named on the seeded receipts (default DealerPass and the default support phone). */
-    company?: { name: string; supportPhone: string };
-    /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
-    includeE2eAccounts?: boolean;
-  },
+  options: SeedOptions,
 ): Promise<{ seeded: boolean; accounts: number }> {
   const accounts = [...DEMO_ACCOUNTS, ...(options.includeE2eAccounts ? E2E_ACCOUNTS : [])];
-  const { now } = options;
-  const today = calendarDateIn(now, options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE);
   return db.transaction(async (tx) => {
-    // The sandbox gateway writes its customers and payment profiles through the same transaction
-    // (its own transactions become savepoints), so the seed stays all-or-nothing.
-    const gateway = createSandboxGateway({ db: tx as Database, now: () => now, delayMs: 0 });
-    // Two instances starting on one empty PostgreSQL seed once: the second waits, then sees users.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext('dealerpass:seed-demo-data'))`);
-    const [existing] = await tx.select({ n: count() }).from(users);
-    if ((existing?.n ?? 0) > 0) return { seeded: false, accounts: 0 };
-    // The months paid are priced from the database's table, as the run would have (R11).
-    const table = await loadPriceTable(tx);
-
-    for (const account of accounts) {
-      const profile = DEMO_PROFILES[account.key];
-      const id = randomUUID();
-      let gatewayProfile: CustomerProfile | null = null;
-      if (profile.card && options.cards !== false) {
-        const token = await issueSandboxToken(
-          tx as Database,
-          {
-            creditCardNumber: profile.card.number,
-            creditCardExpiration: expiryMmYy(now, profile.card.month, profile.card.yearsAhead),
-            creditCardCode: '123',
-          },
-          now,
-        );
-        gatewayProfile = await gateway.createCustomerProfile({
-          accountId: id,
-          email: demoAccountEmail(account),
-          paymentToken: token.paymentToken,
-        });
-      }
-      let karId: string | null = null;
-      if (account.method === 'email') {
-        const identity = await createIdentity(tx, {
-          email: account.signIn,
-          password: account.password,
-          now,
-        });
-        await tx
-          .update(identities)
-          .set({ emailVerified: true })
-          .where(eq(identities.id, identity.id));
-        karId = identity.id;
-      }
-      const values: UserValues = {
-        id,
-        dealerpassUserId: account.signIn,
-        karId,
-        email: demoAccountEmail(account),
-        altEmail: profile.altEmail ?? null,
-        firstName: profile.firstName,
-        lastName: profile.lastName,
-        dealership: profile.dealership,
-        phone: profile.phone,
-        phoneCountryCode: 'US',
-        altPhone: profile.altPhone ?? null,
-        altPhoneCountryCode: profile.altPhone ? 'US' : null,
-        auctionAccessId: profile.auctionAccessId,
-        dealershipAuctionAccessId: profile.dealershipAuctionAccessId,
-        address1: profile.address1,
-        address2: profile.address2 ?? null,
-        city: profile.city,
-        state: profile.state,
-        zip: profile.zip,
-        country: 'US',
-        ...(profile.card && gatewayProfile
-          ? {
-              billingFirstName: profile.firstName,
-              billingLastName: profile.lastName,
-              billingCountry: 'US',
-              billingAddress1: profile.address1,
-              billingAddress2: profile.address2 ?? null,
-              billingCity: profile.city,
-              billingState: profile.state,
-              billingZip: profile.zip,
-              cardBrand: gatewayProfile.card.brand,
-              cardLast4: gatewayProfile.card.last4,
-              cardExpiration: expiryMmYy(now, profile.card.month, profile.card.yearsAhead),
-            }
-          : {}),
-        subscriptions: profile.subscriptions,
-        accountStatus: account.state,
-        complimentary: account.details === COMPLIMENTARY_DETAIL,
-        nextBillDate:
-          profile.nextBillInDays === null
-            ? null
-            : toIsoDate(addDays(today, profile.nextBillInDays)),
-        programDate:
-          account.method === 'legacy'
-            ? new Date(now.getTime() + MIGRATION_DEADLINE_DAYS * 86_400_000)
-            : null,
-        preferences: profile.preferences ?? {},
-        ...(account.key === 'active'
-          ? {
-              autoCheckId: DEMO_AUTOCHECK.id,
-              // Bound to its owner: the ciphertext opens only for this user's row.
-              autoCheckPasswordEnc: seal(options.encryptionKey, DEMO_AUTOCHECK.password, id),
-              autoCheckEnabled: true,
-            }
-          : {}),
-        ...(account.method === 'legacy'
-          ? {
-              legacyUsername: account.signIn.toLowerCase(),
-              legacyPasswordHash: await hashPassword(account.password),
-            }
-          : {}),
-        createdAt: now,
-        updatedAt: now,
-      };
-      await tx.insert(users).values(values);
-
-      // The subscription the billing run works from (R4), consistent with the account's state.
-      const period = currentPeriodOf(account.state, profile, today, now);
-      const anchor = addMonthsClamped(period.end, -profile.monthsSubscribed);
-      const periodStart = addMonthsClamped(period.end, -1, anchor.day);
-      await tx.insert(subscriptions).values({
-        userId: id,
-        codes: profile.subscriptions,
-        cycleAnchor: toIsoDate(anchor),
-        currentPeriodStart: toIsoDate(periodStart),
-        currentPeriodEnd: toIsoDate(period.end),
-        gatewayCustomerId: gatewayProfile?.customerProfileId ?? null,
-        gatewayPaymentProfileId: gatewayProfile?.paymentProfileId ?? null,
-        failedAttempts: period.failedAttempts,
-        nextRetryAt: period.nextRetryAt,
-        cancelRequestedAt: period.cancelRequestedAt,
-        updatedAt: now,
-      });
-      // A declining test card (the validating-payment account's) has no paid months to show.
-      if (
-        gatewayProfile &&
-        profile.card &&
-        sandboxBehaviourOf(profile.card.number) === 'approved'
-      ) {
-        await seedPaymentHistory(tx, gateway, {
-          userId: id,
-          codes: profile.subscriptions,
-          anchor,
-          paidUntil: period.end,
-          card: gatewayProfile,
-          company: options.company ?? DEMO_COMPANY,
-          now,
-          table,
-        });
-      }
-      if (period.failedAttempts > 0 && gatewayProfile) {
-        // The unpaid renewal: two declined attempts at the gateway, the third one due tomorrow.
-        const priced = quote(profile.subscriptions, now, table);
-        const start = toIsoDate(period.end);
-        const declines: { attempt: number; reason: string; at: Date }[] = [];
-        for (let attempt = 1; attempt <= period.failedAttempts; attempt++) {
-          const charged = await gateway.charge({
-            customerProfileId: gatewayProfile.customerProfileId,
-            paymentProfileId: gatewayProfile.paymentProfileId,
-            amountCents: priced.totalCents,
-            idempotencyKey: `renewal:${id}:${start}:${attempt}`,
-            description: 'DealerPass monthly subscription',
-          });
-          // The first try on the bill date three days ago, the retries R4's days after it.
-          const daysAgo = period.failedAttempts - attempt + 2;
-          if (charged.status === 'declined')
-            declines.push({
-              attempt,
-              reason: charged.reason,
-              at: new Date(now.getTime() - daysAgo * DAY_MS),
-            });
-        }
-        const attempt = period.failedAttempts + 1;
-        const [unpaid] = await tx
-          .insert(billingPeriods)
-          .values({
-            userId: id,
-            kind: 'renewal',
-            periodStart: start,
-            periodEnd: toIsoDate(nextBillDate(anchor, period.end)),
-            amountCents: priced.totalCents,
-            quote: priced,
-            attempt,
-            idempotencyKey: `renewal:${id}:${start}:${attempt}`,
-            createdAt: now,
-          })
-          .returning();
-        // The declined renewal is owed (R4): it is the account's balance.
-        if (unpaid) await addBalanceEntries(tx, [periodChargeEntry(unpaid)], now);
-        // What the billing run would have recorded of each declined attempt.
-        if (unpaid && declines.length > 0) {
-          await tx.insert(paymentDeclines).values(
-            declines.map((decline) => ({
-              userId: id,
-              billingPeriodId: unpaid.id,
-              kind: 'renewal' as const,
-              ...decline,
-            })),
-          );
-        }
-      }
-    }
+    const seed = await openEmptySeed(tx, options);
+    if (!seed) return { seeded: false, accounts: 0 };
+    for (const account of accounts) await seedAccount(seed, account);
     return { seeded: true, accounts: accounts.length };
   });
+}
+
+/**
+ * One demo account, step by step: its card at the gateway, its DealerPass ID, its row, its
+ * subscription where its state has it in the billing cycle, the months it paid, the renewal it
+ * owes.
+ */
+async function seedAccount(seed: Seed, account: IDemoAccount): Promise<void> {
+  const profile = DEMO_PROFILES[account.key];
+  const id = randomUUID();
+  const card = await putCardOnFile(seed, id, account, profile);
+  const seeded: SeededAccount = { id, account, profile, card };
+  const karId = await createDemoIdentity(seed, account);
+  await insertDemoUser(seed, seeded, karId);
+  const cycle = await insertDemoSubscription(seed, seeded);
+  await seedPaidMonths(seed, seeded, cycle);
+  await seedUnpaidRenewal(seed, seeded, cycle);
+}
+
+/**
+ * The seed's shared parts, or null when the database already holds users. Two instances
+ * starting on one empty PostgreSQL seed once: the second waits for the lock, then sees users.
+ */
+async function openEmptySeed(tx: Transaction, options: SeedOptions): Promise<Seed | null> {
+  const { now } = options;
+  // The sandbox gateway writes its customers and payment profiles through the same transaction
+  // (its own transactions become savepoints), so the seed stays all-or-nothing.
+  const gateway = createSandboxGateway({ db: tx as Database, now: () => now, delayMs: 0 });
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext('dealerpass:seed-demo-data'))`);
+  const [existing] = await tx.select({ n: count() }).from(users);
+  if ((existing?.n ?? 0) > 0) return null;
+  return {
+    tx,
+    gateway,
+    now,
+    today: calendarDateIn(now, options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE),
+    // The months paid are priced from the database's table, as the run would have (R11).
+    table: await loadPriceTable(tx),
+    options,
+  };
+}
+
+/** The profile's test card, tokenized and put on file at the sandbox gateway, as the form would. */
+async function putCardOnFile(
+  { tx, gateway, now, options }: Seed,
+  id: string,
+  account: IDemoAccount,
+  profile: DemoProfile,
+): Promise<CustomerProfile | null> {
+  if (!profile.card || options.cards === false) return null;
+  const token = await issueSandboxToken(
+    tx as Database,
+    {
+      creditCardNumber: profile.card.number,
+      creditCardExpiration: expiryMmYy(now, profile.card.month, profile.card.yearsAhead),
+      creditCardCode: '123',
+    },
+    now,
+  );
+  return gateway.createCustomerProfile({
+    accountId: id,
+    email: demoAccountEmail(account),
+    paymentToken: token.paymentToken,
+  });
+}
+
+/** A verified DealerPass ID with the demo password; none for the migrated (legacy) account. */
+async function createDemoIdentity(
+  { tx, now }: Seed,
+  account: IDemoAccount,
+): Promise<string | null> {
+  if (account.method !== 'email') return null;
+  const identity = await createIdentity(tx, {
+    email: account.signIn,
+    password: account.password,
+    now,
+  });
+  await tx.update(identities).set({ emailVerified: true }).where(eq(identities.id, identity.id));
+  return identity.id;
+}
+
+async function insertDemoUser(
+  { tx, now, today, options }: Seed,
+  { id, account, profile, card }: SeededAccount,
+  karId: string | null,
+): Promise<void> {
+  const values: UserValues = {
+    id,
+    dealerpassUserId: account.signIn,
+    karId,
+    email: demoAccountEmail(account),
+    altEmail: profile.altEmail ?? null,
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    dealership: profile.dealership,
+    phone: profile.phone,
+    phoneCountryCode: 'US',
+    altPhone: profile.altPhone ?? null,
+    altPhoneCountryCode: profile.altPhone ? 'US' : null,
+    auctionAccessId: profile.auctionAccessId,
+    dealershipAuctionAccessId: profile.dealershipAuctionAccessId,
+    address1: profile.address1,
+    address2: profile.address2 ?? null,
+    city: profile.city,
+    state: profile.state,
+    zip: profile.zip,
+    country: 'US',
+    ...(profile.card && card
+      ? {
+          billingFirstName: profile.firstName,
+          billingLastName: profile.lastName,
+          billingCountry: 'US',
+          billingAddress1: profile.address1,
+          billingAddress2: profile.address2 ?? null,
+          billingCity: profile.city,
+          billingState: profile.state,
+          billingZip: profile.zip,
+          cardBrand: card.card.brand,
+          cardLast4: card.card.last4,
+          cardExpiration: expiryMmYy(now, profile.card.month, profile.card.yearsAhead),
+        }
+      : {}),
+    subscriptions: profile.subscriptions,
+    accountStatus: account.state,
+    complimentary: account.details === COMPLIMENTARY_DETAIL,
+    nextBillDate:
+      profile.nextBillInDays === null ? null : toIsoDate(addDays(today, profile.nextBillInDays)),
+    programDate:
+      account.method === 'legacy'
+        ? new Date(now.getTime() + MIGRATION_DEADLINE_DAYS * 86_400_000)
+        : null,
+    preferences: profile.preferences ?? {},
+    ...(account.key === 'active'
+      ? {
+          autoCheckId: DEMO_AUTOCHECK.id,
+          // Bound to its owner: the ciphertext opens only for this user's row.
+          autoCheckPasswordEnc: seal(options.encryptionKey, DEMO_AUTOCHECK.password, id),
+          autoCheckEnabled: true,
+        }
+      : {}),
+    ...(account.method === 'legacy'
+      ? {
+          legacyUsername: account.signIn.toLowerCase(),
+          legacyPasswordHash: await hashPassword(account.password),
+        }
+      : {}),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await tx.insert(users).values(values);
+}
+
+/** Where a seeded account stands in its cycle: its current period and its anchor. */
+type DemoCycle = ReturnType<typeof currentPeriodOf> & { anchor: ICalendarDate };
+
+/** The subscription the billing run works from (R4), consistent with the account's state. */
+async function insertDemoSubscription(
+  { tx, now, today }: Seed,
+  { id, account, profile, card }: SeededAccount,
+): Promise<DemoCycle> {
+  const period = currentPeriodOf(account.state, profile, today, now);
+  const anchor = addMonthsClamped(period.end, -profile.monthsSubscribed);
+  const periodStart = addMonthsClamped(period.end, -1, anchor.day);
+  await tx.insert(subscriptions).values({
+    userId: id,
+    codes: profile.subscriptions,
+    cycleAnchor: toIsoDate(anchor),
+    currentPeriodStart: toIsoDate(periodStart),
+    currentPeriodEnd: toIsoDate(period.end),
+    gatewayCustomerId: card?.customerProfileId ?? null,
+    gatewayPaymentProfileId: card?.paymentProfileId ?? null,
+    failedAttempts: period.failedAttempts,
+    nextRetryAt: period.nextRetryAt,
+    cancelRequestedAt: period.cancelRequestedAt,
+    updatedAt: now,
+  });
+  return { ...period, anchor };
+}
+
+/**
+ * The months paid up to the current period. A declining test card (the validating-payment
+ * account's) has no paid months to show.
+ */
+async function seedPaidMonths(
+  { tx, gateway, now, table, options }: Seed,
+  { id, profile, card }: SeededAccount,
+  cycle: DemoCycle,
+): Promise<void> {
+  if (!card || !profile.card || sandboxBehaviourOf(profile.card.number) !== 'approved') return;
+  await seedPaymentHistory(tx, gateway, {
+    userId: id,
+    codes: profile.subscriptions,
+    anchor: cycle.anchor,
+    paidUntil: cycle.end,
+    card,
+    company: options.company ?? DEMO_COMPANY,
+    now,
+    table,
+  });
+}
+
+/**
+ * The validating-payment account's unpaid renewal: its declined attempts at the gateway (the
+ * first on the bill date, the retries R4's days after it) with their reasons, the period with
+ * its next attempt due, and the amount owed in the balance (R4).
+ */
+async function seedUnpaidRenewal(
+  { tx, gateway, now, table }: Seed,
+  { id, profile, card }: SeededAccount,
+  cycle: DemoCycle,
+): Promise<void> {
+  if (cycle.failedAttempts === 0 || !card) return;
+  const priced = quote(profile.subscriptions, now, table);
+  const start = toIsoDate(cycle.end);
+  const declines: { attempt: number; reason: string; at: Date }[] = [];
+  for (let attempt = 1; attempt <= cycle.failedAttempts; attempt++) {
+    const charged = await gateway.charge({
+      customerProfileId: card.customerProfileId,
+      paymentProfileId: card.paymentProfileId,
+      amountCents: priced.totalCents,
+      idempotencyKey: `renewal:${id}:${start}:${attempt}`,
+      description: 'DealerPass monthly subscription',
+    });
+    // The first try on the bill date three days ago, the retries R4's days after it.
+    const daysAgo = cycle.failedAttempts - attempt + 2;
+    if (charged.status === 'declined')
+      declines.push({
+        attempt,
+        reason: charged.reason,
+        at: new Date(now.getTime() - daysAgo * DAY_MS),
+      });
+  }
+  const attempt = cycle.failedAttempts + 1;
+  const [unpaid] = await tx
+    .insert(billingPeriods)
+    .values({
+      userId: id,
+      kind: 'renewal',
+      periodStart: start,
+      periodEnd: toIsoDate(nextBillDate(cycle.anchor, cycle.end)),
+      amountCents: priced.totalCents,
+      quote: priced,
+      attempt,
+      idempotencyKey: `renewal:${id}:${start}:${attempt}`,
+      createdAt: now,
+    })
+    .returning();
+  if (!unpaid) return;
+  await addBalanceEntries(tx, [periodChargeEntry(unpaid)], now);
+  // What the billing run would have recorded of each declined attempt.
+  if (declines.length > 0) {
+    await tx.insert(paymentDeclines).values(
+      declines.map((decline) => ({
+        userId: id,
+        billingPeriodId: unpaid.id,
+        kind: 'renewal' as const,
+        ...decline,
+      })),
+    );
+  }
 }
 
 const DEMO_COMPANY = { name: 'DealerPass', supportPhone: '1-800-555-0199' };

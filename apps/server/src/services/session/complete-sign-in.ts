@@ -12,7 +12,6 @@ export interface CompleteSignInDeps {
   rp: RelyingParty;
   now: () => Date;
   encryptionKey: Buffer;
-  log: FastifyBaseLogger;
 }
 
 export type SignInOutcome =
@@ -30,9 +29,10 @@ export type SignInOutcome =
  */
 export async function completeSignIn(
   deps: CompleteSignInDeps,
-  input: { callbackUrl: URL; browserSecret: string | undefined },
+  input: { callbackUrl: URL; browserSecret: string | undefined; log: FastifyBaseLogger },
 ): Promise<SignInOutcome> {
-  const { rp, log } = deps;
+  const { rp } = deps;
+  const { log } = input;
   const state = input.callbackUrl.searchParams.get('state');
   const transaction = state
     ? await consumeLoginTransaction(deps.db, {

@@ -6,7 +6,7 @@ import { runPrepared, type PreparedStatement } from '../../db/prepared.ts';
 import { sessions, users } from '../../db/schema.ts';
 import { open, seal } from '../../lib/secret-box.ts';
 import { balanceCentsOfUser } from '../billing/account-balance.ts';
-import type { UserRow } from '../users/serialize-user.ts';
+import { BILLING_CYCLE_SQL, type UserRow } from '../users/serialize-user.ts';
 
 /** DECISIONS R6: 30 minutes idle, 12 hours absolute. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -120,7 +120,8 @@ const SESSION_WITH_ACCOUNT: PreparedStatement = (() => {
         select s.context as "sessionContext", s.via_kar_id as "sessionViaKarId",
           s.last_seen_at as "sessionLastSeenAt", s.absolute_expires_at as "sessionExpiresAt",
           s.ended_at as "sessionEndedAt", s.end_reason as "sessionEndReason",
-          ${accountColumns.join(', ')}, ${balance.sql} as "balanceCents"
+          ${accountColumns.join(', ')}, ${balance.sql} as "balanceCents",
+          ${BILLING_CYCLE_SQL} as "billingCycle"
         from sessions s join users on users.id = s.user_id
         where s.id_hash = $1) found`,
   };

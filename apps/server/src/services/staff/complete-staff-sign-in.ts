@@ -12,7 +12,6 @@ export interface CompleteStaffSignInDeps {
   rp: RelyingParty;
   now: () => Date;
   encryptionKey: Buffer;
-  log: FastifyBaseLogger;
   /** An external staff provider: members are matched by verified e-mail, then by subject. */
   external: boolean;
 }
@@ -27,9 +26,9 @@ export type StaffSignInOutcome = { kind: 'refused' } | { kind: 'signed-in'; rawS
  */
 export async function completeStaffSignIn(
   deps: CompleteStaffSignInDeps,
-  input: { callbackUrl: URL; browserSecret: string | undefined },
+  input: { callbackUrl: URL; browserSecret: string | undefined; log: FastifyBaseLogger },
 ): Promise<StaffSignInOutcome> {
-  const { log } = deps;
+  const { log } = input;
   const state = input.callbackUrl.searchParams.get('state');
   const transaction = state
     ? await consumeLoginTransaction(deps.db, {

@@ -10,6 +10,7 @@ import {
   signInRefusal,
   type ISignInCaptcha,
 } from '../identity/authenticate.ts';
+import type { CaptchaVerifier } from '../../adapters/captcha/captcha-verifier.ts';
 import type { FailureBudgetStore } from '../limits/failure-budgets.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { getUserRow, USER_ROW_FIELDS } from './get-user-row.ts';
@@ -28,11 +29,18 @@ export async function connectKarId(
     companyEmailDomain: string;
     messageVars: IMessageVars;
     /** Linking checks a DealerPass ID password: after repeated failures it needs a captcha. */
-    captcha?: Omit<ISignInCaptcha, 'token'>;
+    captcha?: CaptchaVerifier;
     /** Where failures are counted (R13): shared through Redis when the server has it. */
     failures?: FailureBudgetStore;
   },
-  input: { userId: string; sessionIdHash: string; request: TConnectKarIdRequest; now: Date },
+  input: {
+    userId: string;
+    sessionIdHash: string;
+    request: TConnectKarIdRequest;
+    now: Date;
+    /** The client's address, for the captcha's check. */
+    remoteIp: string;
+  },
 ): Promise<UserRow> {
   const { db } = deps;
   const { request, now } = input;
@@ -45,7 +53,15 @@ export async function connectKarId(
       email: request.email,
       password: request.password,
       now,
-      ...(deps.captcha ? { captcha: { ...deps.captcha, token: request.recaptcha } } : {}),
+      ...(deps.captcha
+        ? {
+            captcha: {
+              verifier: deps.captcha,
+              remoteIp: input.remoteIp,
+              token: request.recaptcha,
+            } satisfies ISignInCaptcha,
+          }
+        : {}),
       ...(deps.failures ? { failures: deps.failures } : {}),
     });
     if (!result.ok) throw signInRefusal(result.reason);

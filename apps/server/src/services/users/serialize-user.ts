@@ -4,12 +4,37 @@ import {
   STATUS_DESCRIPTIONS,
   isAccountStatus,
 } from '@dealerpass/domain/account/status';
+import { accountNextBillDate } from '@dealerpass/domain/billing/dunning';
 import { centsToDollars } from '@dealerpass/domain/money';
+import {
+  calendarDateIn,
+  parseIsoDate,
+  toIsoDate,
+  type ICalendarDate,
+} from '@dealerpass/domain/time/calendar-date';
 import { normalizeAuctionAccessId } from '@dealerpass/domain/validation/auction-access';
 import type { users } from '../../db/schema.ts';
 
-/** An account row with its balance (services/billing/account-balance.ts). */
-export type UserRow = typeof users.$inferSelect & { balanceCents: number };
+/**
+ * An account row with its balance (services/billing/account-balance.ts) and its subscription's
+ * cycle, from which the domain computes the next bill date every screen shows (issue 25 item 11).
+ */
+export type UserRow = typeof users.$inferSelect & {
+  balanceCents: number;
+  billingCycle: BillingCycle | null;
+};
+
+/** The subscription's cycle as the account's row carries it (ISO dates). */
+export interface BillingCycle {
+  cycleAnchor: string;
+  currentPeriodEnd: string;
+}
+
+/**
+ * The subscription's cycle as one JSON value beside the account's columns (`users` in scope):
+ * the signed-in statement and the query builder's row both select it (docs/decisions/021).
+ */
+export const BILLING_CYCLE_SQL = `(select json_build_object('cycleAnchor', sub.cycle_anchor, 'currentPeriodEnd', sub.current_period_end) from subscriptions sub where sub.user_id = "users"."id")`;
 
 /**
  * The current user as the API returns it (000 §3; DECISIONS R1, R4, R7). Every field of the
@@ -69,7 +94,7 @@ export function maskCardNumber(last4: string | null): string {
   return last4 && /^\d{4}$/.test(last4) ? `${'*'.repeat(12)}${last4}` : '';
 }
 
-export function serializeUser(row: UserRow): CurrentUser {
+export function serializeUser(row: UserRow, today: ICalendarDate): CurrentUser {
   const status = row.accountStatus;
   const text = (value: string | null) => value ?? '';
   return {
@@ -106,7 +131,7 @@ export function serializeUser(row: UserRow): CurrentUser {
     subscriptions: [...row.subscriptions],
     subscriptionStatus: status,
     subscriptionStatusDescription: isAccountStatus(status) ? STATUS_DESCRIPTIONS[status] : status,
-    nextBillDate: row.nextBillDate ?? null,
+    nextBillDate: nextBillDateShown(row, today),
     currentBalance: centsToDollars(row.balanceCents),
     accountStatus: status,
     accountStatusDetails: text(accountStatusDetailsOf(row)),
@@ -117,6 +142,45 @@ export function serializeUser(row: UserRow): CurrentUser {
     autoCheckAutoPurchase: row.autoCheckAutoPurchase,
     autoCheckPasswdSet: row.autoCheckPasswordEnc != null && row.autoCheckPasswordEnc !== '',
   };
+}
+
+/**
+ * The domain's next bill date of an account (issue 25 item 11): the dealer's Billing page, the
+ * change page and the console show this one.
+ */
+export function nextBillDateShown(
+  row: Pick<UserRow, 'accountStatus' | 'nextBillDate' | 'billingCycle'>,
+  today: ICalendarDate,
+): string | null {
+  const cycle = row.billingCycle;
+  const date = accountNextBillDate(
+    {
+      accountStatus: row.accountStatus,
+      cycle: cycle
+        ? {
+            cycleAnchor: isoDate(cycle.cycleAnchor),
+            currentPeriodEnd: isoDate(cycle.currentPeriodEnd),
+          }
+        : null,
+      storedNextBillDate: row.nextBillDate ? isoDate(row.nextBillDate) : null,
+    },
+    today,
+  );
+  return date ? toIsoDate(date) : null;
+}
+
+/** Today in the business time zone (R4), the day the next bill date is computed for. */
+export function businessToday(app: {
+  now: () => Date;
+  config: { billing: { timeZone: string } };
+}): ICalendarDate {
+  return calendarDateIn(app.now(), app.config.billing.timeZone);
+}
+
+function isoDate(text: string): ICalendarDate {
+  const date = parseIsoDate(text);
+  if (!date) throw new Error(`not a date: ${text}`);
+  return date;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
