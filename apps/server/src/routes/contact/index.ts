@@ -24,6 +24,7 @@ const contactRoutes: FastifyPluginAsyncZod = async (app) => {
           captcha: app.captcha,
           mailKind: app.mail.transport.kind,
           supportAddress: app.config.mail.supportAddress,
+          companyName: app.config.company.name,
         },
         request.body,
         request.ip,
