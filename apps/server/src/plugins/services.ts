@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { createAltchaVerifier } from '../adapters/captcha/altcha-verifier.ts';
 import { createRecaptchaVerifier } from '../adapters/captcha/recaptcha-verifier.ts';
 import type { CaptchaVerifier } from '../adapters/captcha/captcha-verifier.ts';
@@ -12,6 +13,7 @@ import { dispatchPendingMail } from '../services/mail/dispatch-pending-mail.ts';
 import { CHARGE_LEASE_MS, runBilling, type BillingDeps } from '../services/billing/run-billing.ts';
 import type { SignupDeps } from '../services/signup/signup-deps.ts';
 import { createPriceBook, type PriceBook } from '../services/prices/price-book.ts';
+import { remindExpiringCards } from '../services/billing/remind-expiring-cards.ts';
 import { measureBillingRun } from './metrics.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 
@@ -101,6 +103,8 @@ export default fp(
     const interval = overrides.backgroundIntervalMs ?? 5000;
     let timer: NodeJS.Timeout | undefined;
     let ticks = 0;
+    let remindedOn: string | null = null;
+    let reminding: Promise<unknown> | null = null;
     if (interval > 0) {
       timer = setInterval(() => {
         void dispatch();
@@ -115,6 +119,16 @@ export default fp(
           purgeExpiredFailureBudgets(app.db, app.now()).catch((error: unknown) =>
             app.log.warn({ err: error }, 'failure budget purge failed'),
           );
+          // Card expiry reminders (issue 27 item 12): once a business day on each instance (a
+          // failed run is tried again at the next check); the reminder's claim makes any other
+          // run of the day send nothing (decision 044).
+          const today = toIsoDate(calendarDateIn(app.now(), app.config.billing.timeZone));
+          if (today !== remindedOn && !reminding) {
+            reminding = remindExpiringCards({ ...billingDeps, publicUrl: app.config.publicUrl })
+              .then(() => void (remindedOn = today))
+              .catch((error: unknown) => app.log.warn({ err: error }, 'card reminders failed'))
+              .finally(() => (reminding = null));
+          }
           // Changes scheduled by another instance or the command (R11: 30 days ahead at least).
           priceBook
             .refresh()
@@ -158,6 +172,7 @@ export default fp(
       if (timer) clearInterval(timer);
       if (billingTimer) clearInterval(billingTimer);
       await billing;
+      await reminding;
       await running;
       await transport.close();
     });
