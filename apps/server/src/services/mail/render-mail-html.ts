@@ -146,6 +146,7 @@ ${STYLE}
 </style>
 </head>
 <body class="mail-page" style="margin:0;padding:0;background-color:${COLOR.page};">
+<main>
 <div role="article" aria-roledescription="email" aria-label="${escapeHtml(content.subject)}" lang="en" dir="ltr" style="max-width:600px;margin:0 auto;padding:16px 8px;font-family:${FONT};font-size:16px;line-height:1.5;color:${COLOR.text};">
 <div style="background-color:${COLOR.brand};border-bottom:4px solid ${COLOR.accent};border-radius:6px 6px 0 0;padding:16px 20px;">
 <p style="margin:0;font-size:20px;font-weight:700;letter-spacing:0.02em;color:#ffffff;">${company}</p>
@@ -158,6 +159,7 @@ ${content.blocks.map(blockHtml).join('\n')}
 <p style="margin:0;font-size:14px;color:${COLOR.muted};">${footer}</p>
 </div>
 </div>
+</main>
 </body>
 </html>
 `;
