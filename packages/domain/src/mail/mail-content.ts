@@ -63,6 +63,12 @@ export function mailText(content: Pick<IMailContent, 'blocks'>): string {
 /** A paragraph of lines (the common case). */
 export const paragraph = (...lines: TMailLine[]): TMailBlock => ({ kind: 'paragraph', lines });
 
+/** A phone number as a run: a `tel:` link in the HTML part, the number itself in the text. */
+export const phoneRun = (phone: string): TMailInline => ({
+  text: phone,
+  href: `tel:${phone.replace(/[^\d+]/g, '')}`,
+});
+
 /** The closing line of every message to a dealer. */
 export const questionsLine = (supportPhone: string): TMailBlock =>
-  paragraph(`Questions? Call ${supportPhone}.`);
+  paragraph(['Questions? Call ', phoneRun(supportPhone), '.']);

@@ -50,7 +50,9 @@ function link(text: string, href: string, style = ''): string {
 }
 
 function inline(run: TMailInline): string {
-  return typeof run === 'string' ? escapeHtml(run) : link(run.text, run.href);
+  if (typeof run === 'string') return escapeHtml(run);
+  // A phone number is not broken across lines.
+  return link(run.text, run.href, run.href.startsWith('tel:') ? 'white-space:nowrap;' : '');
 }
 
 function lineHtml(line: TMailLine): string {
@@ -95,12 +97,14 @@ function blockHtml(block: TMailBlock): string {
         '</blockquote>',
       ].join('\n');
     case 'fields':
-      return block.rows
-        .map(
+      return [
+        `<div class="mail-fields" style="margin:0 0 16px;padding:12px 12px 4px;border:1px solid ${COLOR.border};border-radius:6px;">`,
+        ...block.rows.map(
           ([label, value]) =>
             `<p style="margin:0 0 8px;${WRAP}"><strong>${escapeHtml(label)}:</strong> ${escapeHtml(value)}</p>`,
-        )
-        .join('\n');
+        ),
+        '</div>',
+      ].join('\n');
   }
 }
 
@@ -119,7 +123,7 @@ a:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
   .mail-card a { color: #a9c8ff !important; }
   .mail-card a.mail-button { background-color: ${COLOR.accent} !important; border-color: ${COLOR.accent} !important; color: #0b2545 !important; }
   .mail-muted, .mail-quote, .mail-quote p, .mail-footer p { color: #c3ccd8 !important; }
-  .mail-quote { border-color: #4a5b72 !important; }
+  .mail-quote, .mail-fields { border-color: #4a5b72 !important; }
 }
 `.trim();
 

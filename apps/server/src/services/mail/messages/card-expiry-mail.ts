@@ -1,5 +1,5 @@
 import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
-import { paragraph, type IMailContent } from '@dealerpass/domain/mail/mail-content';
+import { paragraph, phoneRun, type IMailContent } from '@dealerpass/domain/mail/mail-content';
 import { formatCalendarDate, type ICalendarDate } from '@dealerpass/domain/time/calendar-date';
 
 /** Where the dealer enters a new card (000 §4: Billing Details). */
@@ -29,7 +29,11 @@ export function cardExpiryMail(input: {
       paragraph(`Hello ${input.firstName},`),
       paragraph(
         `The ${card} on file for your ${company.name} account expires on ${expires}. Your subscriptions renew every month, and a bill after that date cannot be charged to this card.`,
-        `Please update your credit card information or call customer support toll free at ${company.supportPhone}.`,
+        [
+          'Please update your credit card information or call customer support toll free at ',
+          phoneRun(company.supportPhone),
+          '.',
+        ],
       ),
       {
         kind: 'action',
