@@ -19,6 +19,7 @@ import {
 } from '../src/db/schema.ts';
 import { seal } from '../src/lib/secret-box.ts';
 import { enqueueMail } from '../src/services/mail/enqueue-mail.ts';
+import { paragraph } from '@dealerpass/domain/mail/mail-content';
 import {
   insertAudit,
   insertPayment,
@@ -145,14 +146,21 @@ describe('the account page (R12)', () => {
       t.app.db,
       {
         to: 'page.alt@example.com',
-        subject: 'Verify your e-mail',
-        text: `Set your password: http://localhost/set-password?token=${setToken}`,
+        content: {
+          company: 'DealerPass',
+          subject: 'Verify your e-mail',
+          heading: 'Verify your e-mail',
+          blocks: [paragraph(`Set your password: http://localhost/set-password?token=${setToken}`)],
+        },
       },
       'mailbox',
     );
     await enqueueMail(
       t.app.db,
-      { to: 'someone.else@example.com', subject: 'Not theirs', text: 'x' },
+      {
+        to: 'someone.else@example.com',
+        content: { company: 'DealerPass', subject: 'Not theirs', heading: 'x', blocks: [] },
+      },
       'mailbox',
     );
   });

@@ -1,7 +1,10 @@
 import { eq } from 'drizzle-orm';
+import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailOutbox } from '../src/db/schema.ts';
 import { dispatchPendingMail } from '../src/services/mail/dispatch-pending-mail.ts';
+import { enqueueMail } from '../src/services/mail/enqueue-mail.ts';
+import { contactReplyMail } from '../src/services/mail/messages/contact-reply-mail.ts';
 import { createSmtpTransport } from '../src/adapters/mail/smtp-transport.ts';
 import { createIdentity } from '../src/services/identity/create-identity.ts';
 import { buildTestApp, type TestApp } from './helper.ts';
@@ -16,7 +19,10 @@ describe('mail through SMTP', () => {
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    t = await buildTestApp({ env: { SMTP_URL: smtp.url }, now });
+    t = await buildTestApp({
+      env: { SMTP_URL: smtp.url, PUBLIC_URL: 'https://dealers.dealerpass.example' },
+      now,
+    });
   });
   afterAll(async () => {
     await t.close();
@@ -59,6 +65,14 @@ describe('mail through SMTP', () => {
     expect(smtp.received[0]?.to).toEqual(['support@dealerpass.example']);
     expect(smtp.received[0]?.raw).toContain('Subject: Contact Us: Other from Sam Smtp');
     expect(smtp.received[0]?.raw).toContain('Reply-To: sam@example.com');
+    // Issue 27 item 11: greeted with the public host name, marked automatic, text with HTML.
+    expect(smtp.received[0]?.greeting).toBe('dealers.dealerpass.example');
+    const parsed = await simpleParser(smtp.received[0]!.raw);
+    expect(parsed.headers.get('auto-submitted')).toBe('auto-generated');
+    expect(parsed.headers.get('content-type')).toMatchObject({ value: 'multipart/alternative' });
+    expect(parsed.text).toContain('Reason: Other');
+    expect(parsed.html).toContain('<strong>Reason:</strong> Other');
+    expect(parsed.html).toContain('Testing the real mail path.');
     const rows = await t.app.db.select().from(mailOutbox);
     expect(rows.map((row) => row.status)).toEqual(['sent']);
     expect(await dispatchElsewhere()).toEqual({ sent: 0, failed: 0 }); // nothing is sent twice
@@ -86,6 +100,30 @@ describe('mail through SMTP', () => {
     expect(row?.subject).toBeTruthy();
     expect(JSON.stringify(row)).not.toContain(token!);
     expect(row?.textBody).not.toMatch(/token=/);
+  });
+
+  it('a reply written by a person is not marked automatic (decision 044)', async () => {
+    await enqueueMail(
+      t.app.db,
+      {
+        to: 'dealer-reply@example.com',
+        content: contactReplyMail({
+          company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
+          fullName: 'Dana Dealer',
+          body: 'Your receipts are under Billing Details.',
+          comments: 'Where are my receipts?',
+        }),
+        automatic: false,
+      },
+      'smtp',
+    );
+    expect(await dispatchElsewhere()).toEqual({ sent: 1, failed: 0 });
+    const parsed = await simpleParser(smtp.received.at(-1)!.raw);
+    expect(parsed.to).toMatchObject({ text: 'dealer-reply@example.com' });
+    expect(parsed.headers.has('auto-submitted')).toBe(false);
+    expect(parsed.text).toContain('> Where are my receipts?');
+    expect(parsed.html).toContain('<blockquote');
+    expect(parsed.html).toContain('This e-mail was sent by DealerPass.');
   });
 
   it('a mail given up after its last attempt keeps no body either', async () => {

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,5 +139,26 @@ describe('the receipt e-mail through SMTP', () => {
     expect(raw).toContain('filename=2026-03-15-payment.pdf');
     const pdf = await storedReceipt(t, userId);
     expect(raw!.replace(/\r?\n/g, '')).toContain(pdf.toString('base64'));
+
+    // Issue 27 item 11: the text and its HTML alternative, with the PDF beside them.
+    const types = [...raw!.matchAll(/^Content-Type: ([\w/-]+)/gim)].map((match) => match[1]);
+    expect(types).toEqual([
+      'multipart/mixed',
+      'multipart/alternative',
+      'text/plain',
+      'text/html',
+      'application/pdf',
+    ]);
+    const parsed = await simpleParser(raw!);
+    expect(parsed.headers.get('auto-submitted')).toBe('auto-generated');
+    expect(parsed.text).toContain(`We charged $138.00 to your Visa ending in 1111 for ${PERIOD}.`);
+    expect(parsed.html).toContain('<html lang="en"');
+    expect(parsed.html).toContain(`We charged $138.00 to your Visa ending in 1111 for ${PERIOD}.`);
+    expect(parsed.attachments).toHaveLength(1);
+    expect(parsed.attachments[0]).toMatchObject({
+      contentType: 'application/pdf',
+      filename: '2026-03-15-payment.pdf',
+    });
+    expect(parsed.attachments[0]!.content.equals(pdf)).toBe(true);
   });
 });

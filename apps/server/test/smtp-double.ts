@@ -6,6 +6,8 @@ export interface Received {
   from: string;
   to: string[];
   raw: string;
+  /** The name the client greeted with (EHLO/HELO). */
+  greeting: string;
 }
 
 /** A real SMTP server on loopback that keeps what it receives, or refuses everything when told to. */
@@ -24,6 +26,7 @@ export async function startSmtpServer() {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw,
+          greeting: session.hostNameAppearsAs,
         });
         callback();
       });

@@ -2,7 +2,7 @@ import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 
 /** The column types the billing run's batches use. */
 export type BulkType =
-  'uuid' | 'text' | 'int' | 'bigint' | 'date' | 'timestamptz' | 'jsonb' | 'bytea';
+  'uuid' | 'text' | 'int' | 'bigint' | 'boolean' | 'date' | 'timestamptz' | 'jsonb' | 'bytea';
 
 /**
  * Many rows as one statement with one parameter per column (`unnest` of arrays), for the billing

@@ -69,6 +69,12 @@ export const mailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body').notNull(),
     htmlBody: text('html_body'),
+    /**
+     * Sent by a process, not written by a person: the mail carries `Auto-Submitted:
+     * auto-generated` (RFC 3834). A staff member's reply to a Contact Us message is not
+     * (docs/decisions/044).
+     */
+    automatic: boolean('automatic').notNull().default(true),
     /** A payment whose stored PDF receipt goes with the mail (read when it is sent, never copied). */
     receiptPaymentId: uuid('receipt_payment_id').references((): AnyPgColumn => payments.id, {
       onDelete: 'set null',
@@ -708,6 +714,32 @@ export const priceChangeNotices = pgTable(
     createdAt: createdAt(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.effectiveFrom] })],
+);
+
+/**
+ * Card expiry reminders sent (issue 27, docs/decisions/044): one row per account, card and
+ * threshold (30 or 7 days before the card's last valid day). The card is named by what we hold
+ * of it (R5: last four digits and expiry, no number); a replaced card is another card and gets
+ * reminders of its own. The row is claimed with `on conflict do nothing` in the transaction that
+ * writes the e-mail, so any number of instances running the daily job send one.
+ */
+export const cardExpiryReminders = pgTable(
+  'card_expiry_reminders',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    cardLast4: text('card_last4').notNull(),
+    /** MMYY, as the card on file holds it. */
+    cardExpiration: text('card_expiration').notNull(),
+    thresholdDays: integer('threshold_days').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({
+      columns: [table.userId, table.cardLast4, table.cardExpiration, table.thresholdDays],
+    }),
+  ],
 );
 
 /**

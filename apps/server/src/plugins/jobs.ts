@@ -10,6 +10,7 @@ import {
 } from '../services/jobs/job-scheduler.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 import { measureBillingRun } from './metrics.ts';
+import { remindExpiringCards } from '../services/billing/remind-expiring-cards.ts';
 
 export interface JobOptions {
   /** False: no job runs on a timer, only through `app.jobs.run(name)` (the tests). */
@@ -104,6 +105,13 @@ function builtInJobs(app: FastifyInstance): JobDefinition[] {
       schedule: { everySeconds: 300 },
       runs: 'every-instance',
       run: () => app.prices.refresh(),
+    },
+    // Card expiry reminders (issue 27 item 12, decision 044): once a business day; each card and
+    // threshold is claimed in the transaction of its e-mail, so a second run sends nothing.
+    {
+      name: 'card-expiry-reminders',
+      schedule: '0 9 * * *',
+      run: () => remindExpiringCards({ ...app.deps.billing, publicUrl: app.config.publicUrl }),
     },
     // The billing run (R4, decision 012) on every instance: accounts are claimed with SKIP
     // LOCKED and leased while charged, periods are unique. Between full runs, the takeover

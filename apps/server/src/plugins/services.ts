@@ -109,6 +109,7 @@ export default fp(
         captcha: app.captcha,
         mailKind: transport.kind,
         supportAddress: app.config.mail.supportAddress,
+        companyName: app.config.company.name,
       },
       karId: {
         db: app.db,

@@ -10,6 +10,7 @@ import {
   priceChangeProblem,
   priceChangeRows,
 } from './price-change.ts';
+import { mailText } from '../mail/mail-content.ts';
 
 const ZONE = 'America/New_York';
 const NOW = new Date('2026-03-15T15:00:00Z');
@@ -120,10 +121,10 @@ describe('who is told of a change, and of its withdrawal (R11 amended, decision 
     };
     const notice = priceChangeNoticeMail(context);
     expect(notice.subject).toBe('DealerPass: your monthly price changes on Dec 27, 2026');
-    expect(notice.text).toContain('from $68.00 to $73.00');
+    expect(mailText(notice)).toContain('from $68.00 to $73.00');
     const withdrawal = priceChangeWithdrawalMail(context);
     expect(withdrawal.subject).toBe('DealerPass: the price change of Dec 27, 2026 is withdrawn');
-    expect(withdrawal.text).toContain('from $68.00 to $73.00. That change is withdrawn');
-    expect(withdrawal.text).toContain('Call 1-800-555-0199');
+    expect(mailText(withdrawal)).toContain('from $68.00 to $73.00. That change is withdrawn');
+    expect(mailText(withdrawal)).toContain('Call 1-800-555-0199');
   });
 });

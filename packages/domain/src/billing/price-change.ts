@@ -22,6 +22,7 @@ import {
   startOfDayIn,
   type ICalendarDate,
 } from '../time/calendar-date.ts';
+import { paragraph, questionsLine, type IMailContent } from '../mail/mail-content.ts';
 
 /** 001 §9: a price change is announced 30 days ahead. */
 export const PRICE_CHANGE_NOTICE_DAYS = 30;
@@ -158,40 +159,38 @@ function dateTextOf(effectiveDate: string): string {
 }
 
 /** R11's notice: the old and new monthly total and the date (at scheduling, or at sign-up). */
-export function priceChangeNoticeMail(context: IPriceMailContext): {
-  subject: string;
-  text: string;
-} {
+export function priceChangeNoticeMail(context: IPriceMailContext): IMailContent {
   const { company, change } = context;
   const dateText = dateTextOf(change.effectiveDate);
   return {
+    company: company.name,
     subject: `${company.name}: your monthly price changes on ${dateText}`,
-    text: [
-      `Hello ${context.firstName},`,
-      '',
-      `From ${dateText}, your monthly total changes from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}.`,
-      'Your first bill on or after that date is charged at the new price. You can change or cancel your subscriptions at any time in your account.',
-      '',
-      `Questions? Call ${company.supportPhone}.`,
-    ].join('\n'),
+    heading: 'Your monthly price changes',
+    blocks: [
+      paragraph(`Hello ${context.firstName},`),
+      paragraph(
+        `From ${dateText}, your monthly total changes from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}.`,
+        'Your first bill on or after that date is charged at the new price. You can change or cancel your subscriptions at any time in your account.',
+      ),
+      questionsLine(company.supportPhone),
+    ],
   };
 }
 
 /** R11 amended: a withdrawn change is withdrawn for every account that was told of it. */
-export function priceChangeWithdrawalMail(context: IPriceMailContext): {
-  subject: string;
-  text: string;
-} {
+export function priceChangeWithdrawalMail(context: IPriceMailContext): IMailContent {
   const { company, change } = context;
   const dateText = dateTextOf(change.effectiveDate);
   return {
+    company: company.name,
     subject: `${company.name}: the price change of ${dateText} is withdrawn`,
-    text: [
-      `Hello ${context.firstName},`,
-      '',
-      `We told you that from ${dateText} your monthly total would change from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}. That change is withdrawn: your bills stay at the current prices.`,
-      '',
-      `Questions? Call ${company.supportPhone}.`,
-    ].join('\n'),
+    heading: 'A price change is withdrawn',
+    blocks: [
+      paragraph(`Hello ${context.firstName},`),
+      paragraph(
+        `We told you that from ${dateText} your monthly total would change from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}. That change is withdrawn: your bills stay at the current prices.`,
+      ),
+      questionsLine(company.supportPhone),
+    ],
   };
 }

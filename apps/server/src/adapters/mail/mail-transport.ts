@@ -5,7 +5,10 @@ export interface OutgoingMail {
   replyTo?: string | undefined;
   subject: string;
   text: string;
+  /** The HTML alternative of `text` (multipart/alternative; with attachments, inside multipart/mixed). */
   html?: string | undefined;
+  /** `Auto-Submitted: auto-generated` (RFC 3834): no person wrote it, so no robot answers it. */
+  automatic?: boolean | undefined;
   attachments?: readonly MailAttachment[] | undefined;
 }
 

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { contactReplies, contactRequests } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { contactReplyMail } from '../mail/messages/contact-reply-mail.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 
@@ -58,17 +59,15 @@ export async function replyToContact(
         tx,
         {
           to: message.email,
-          subject: `${deps.company.name}: our answer to your message`,
-          text: [
-            `Hello ${message.fullName},`,
-            '',
-            request.body,
-            '',
-            `Questions? Call ${deps.company.supportPhone}.`,
-            '',
-            'You wrote:',
-            ...message.comments.split(/\r?\n/).map((line) => `> ${line}`),
-          ].join('\n'),
+          content: contactReplyMail({
+            company: deps.company,
+            fullName: message.fullName,
+            body: request.body,
+            comments: message.comments,
+          }),
+          // Written by a person: no Auto-Submitted header, so the dealer's own auto-reply (an
+          // out-of-office) answers it as it would any colleague's (decision 044).
+          automatic: false,
         },
         deps.mailKind,
       );

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { contactRequests } from '../../db/schema.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { contactNotificationMail } from '../mail/messages/contact-notification-mail.ts';
 
 /**
  * Stores a Contact Us message and the e-mail that tells support about it, in one transaction with
@@ -15,6 +16,7 @@ export async function submitContactRequest(
     captcha: CaptchaVerifier;
     mailKind: 'smtp' | 'mailbox';
     supportAddress: string;
+    companyName: string;
   },
   request: TContactUsRequest,
   remoteIp: string,
@@ -40,19 +42,11 @@ export async function submitContactRequest(
       {
         to: deps.supportAddress,
         replyTo: request.email,
-        subject: `Contact Us: ${request.queryType} from ${request.fullName}`,
-        text: [
-          `A visitor sent a message through the Contact Us form (reference ${row.id}).`,
-          '',
-          `Name: ${request.fullName}`,
-          `E-mail: ${request.email}`,
-          `Phone: ${request.phoneNumber} (${request.phoneCountry})`,
-          `Reason: ${request.queryType}`,
-          `AuctionACCESS number: ${request.auctionAccessNumber || 'not given'}`,
-          `Source: ${request.source}`,
-          '',
-          request.comments,
-        ].join('\n'),
+        content: contactNotificationMail({
+          companyName: deps.companyName,
+          reference: row.id,
+          request,
+        }),
       },
       deps.mailKind,
     );

@@ -5,6 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { identities } from '../../db/schema.ts';
 import { redeemCaptcha } from '../captcha/redeem-captcha.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { passwordResetMail } from '../mail/messages/password-reset-mail.ts';
 import { normalizeIdentityEmail } from './create-identity.ts';
 import { issueIdentityToken, RESET_PASSWORD_TTL_MINUTES } from './identity-tokens.ts';
 
@@ -49,15 +50,12 @@ export async function requestPasswordReset(
       tx,
       {
         to: identity.email,
-        subject: `Reset your ${deps.companyName} ID password`,
-        text: [
-          `Someone asked to reset the password of the ${deps.companyName} ID ${identity.email}.`,
-          '',
-          `To choose a new password, open this link within ${RESET_PASSWORD_TTL_MINUTES} minutes:`,
+        content: passwordResetMail({
+          companyName: deps.companyName,
+          email: identity.email,
           link,
-          '',
-          'Only the most recent link works. If you did not ask for this, ignore this e-mail: your password stays as it is.',
-        ].join('\n'),
+          ttlMinutes: RESET_PASSWORD_TTL_MINUTES,
+        }),
       },
       deps.mailKind,
     );

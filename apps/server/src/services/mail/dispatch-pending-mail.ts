@@ -71,6 +71,7 @@ export async function dispatchPendingMail(deps: {
         subject: row.subject,
         text: row.textBody,
         html: row.htmlBody ?? undefined,
+        automatic: row.automatic,
         attachments: await loadMailAttachments(deps.db, row, deps.timeZone),
       });
       await deps.db

@@ -2,6 +2,7 @@ import {
   priceChangeNoticeMail,
   type TSchedulePriceChangeRequest,
 } from '@dealerpass/domain/billing/price-change';
+import { mailText } from '@dealerpass/domain/mail/mail-content';
 import type { IPriceRow } from '@dealerpass/domain/prices';
 import { findAccountsBilledAtChange } from './find-accounts-billed-at-change.ts';
 import { loadPriceTable } from './price-book.ts';
@@ -33,13 +34,13 @@ export async function previewPriceChange(
     effectiveDate: request.effectiveDate,
   });
   const first = reached[0];
+  const notice = first ? priceChangeNoticeMail({ company: deps.company, ...first }) : null;
   return {
     effectiveDate: request.effectiveDate,
     effectiveFrom,
     rows,
     accountsAffected: reached.length,
-    sampleNotice: first
-      ? { to: first.email, ...priceChangeNoticeMail({ company: deps.company, ...first }) }
-      : null,
+    sampleNotice:
+      first && notice ? { to: first.email, subject: notice.subject, text: mailText(notice) } : null,
   };
 }

@@ -70,7 +70,7 @@ export async function schedulePriceChange(
     const mails = new Map<string, MailToSend>(
       reached.map((account) => [
         account.userId,
-        { to: account.email, ...priceChangeNoticeMail({ ...deps, ...account }) },
+        { to: account.email, content: priceChangeNoticeMail({ ...deps, ...account }) },
       ]),
     );
     const done = async (count: number) => {

@@ -82,7 +82,7 @@ export async function withdrawPriceChange(
       return [
         {
           to: person.email,
-          ...priceChangeWithdrawalMail({
+          content: priceChangeWithdrawalMail({
             company: deps.company,
             firstName: person.firstName,
             change: { ...notice, effectiveDate },

@@ -2,6 +2,7 @@ import { sameOriginPath } from '@dealerpass/domain/validation/same-origin-path';
 import type { Transaction } from '../../db/client.ts';
 import { issueIdentityToken } from '../identity/identity-tokens.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
+import { verificationMail } from '../mail/messages/verification-mail.ts';
 import type { SignupDeps } from './signup-deps.ts';
 
 /** The verification link's lifetime (the user sets the first password with it). */
@@ -33,24 +34,16 @@ export async function sendVerificationMail(
   });
   const forwardPath = forwardPathOf(input.forwardTo, deps.publicUrl);
   const link = `${deps.publicUrl}${SET_PASSWORD_PATH}?token=${token}&forwardTo=${encodeURIComponent(forwardPath)}`;
-  const company = deps.company.name;
   await enqueueMail(
     tx,
     {
       to: input.email,
-      subject: `Verify your e-mail and set your ${company} password`,
-      text: [
-        `Hello ${input.firstName},`,
-        '',
-        `Welcome to ${company}. To verify your e-mail address and choose the password of your ${company} ID, open this link within 7 days:`,
+      content: verificationMail({
+        company: deps.company,
+        firstName: input.firstName,
         link,
-        '',
-        // R6: setting the password signs the user in; there is no second sign-in to do.
-        'Setting your password signs you in to your account.',
-        '',
-        ...(input.priceNotice?.length ? [...input.priceNotice, ''] : []),
-        `Questions? Call ${deps.company.supportPhone}.`,
-      ].join('\n'),
+        priceNotice: input.priceNotice,
+      }),
     },
     deps.mailKind,
   );

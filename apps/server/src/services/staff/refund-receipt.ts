@@ -1,13 +1,8 @@
-import { formatCurrency } from '@dealerpass/domain/money';
-import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { IQuote } from '@dealerpass/domain/prices';
-import {
-  billingPeriodShown,
-  cardBrandName,
-  paidWithText,
-} from '@dealerpass/domain/billing/receipt-text';
+import { billingPeriodShown, cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import type { billingPeriods, payments, users } from '../../db/schema.ts';
 import type { MailToSend } from '../mail/enqueue-mail.ts';
+import { refundMail as refundMessage } from '../mail/messages/refund-mail.ts';
 import { renderReceiptPdf, type IReceiptLine } from '../receipts/render-receipt.ts';
 
 type RefundReceiptInput = {
@@ -71,7 +66,7 @@ export function renderRefundReceipt(input: RefundReceiptInput): Buffer {
 /**
  * The refund's e-mail to the dealer: a staff refund's stored receipt (its `refunds` row) is
  * attached; R4's trial refund has no row of its own (`receiptAttached: false`), so the mail says
- * where its receipt is. The payment's date reads as every other date the dealer sees (000 §4).
+ * where its receipt is.
  */
 export function refundMail(
   input: Pick<RefundReceiptInput, 'company' | 'user' | 'payment' | 'refund'> & {
@@ -80,20 +75,15 @@ export function refundMail(
 ): MailToSend {
   const { company, user, payment, refund } = input;
   const attached = input.receiptAttached ?? true;
-  const paidOn = formatCalendarDate(parseIsoDate(payment.activationDate));
   return {
     to: user.email,
-    subject: `${company.name} refund of ${formatCurrency(refund.amountCents)}`,
-    text: [
-      `Hello ${user.firstName},`,
-      '',
-      `We refunded ${formatCurrency(refund.amountCents)} of your payment of ${paidOn} to your ${paidWithText(payment.cardBrand, payment.cardLast4)}. Your card issuer may take a few business days to show it.`,
-      attached
-        ? 'The refund receipt is attached, and is with that payment under Billing Details, Payment History, in your account.'
-        : 'The refund receipt is with that payment under Billing Details, Payment History, in your account.',
-      '',
-      `Questions? Call ${company.supportPhone}.`,
-    ].join('\n'),
+    content: refundMessage({
+      company,
+      firstName: user.firstName,
+      amountCents: refund.amountCents,
+      payment,
+      receiptAttached: attached,
+    }),
     ...(attached ? { receiptRefundId: refund.id } : {}),
   };
 }

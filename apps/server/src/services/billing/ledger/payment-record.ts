@@ -1,13 +1,8 @@
-import { formatCurrency } from '@dealerpass/domain/money';
 import type { IQuote } from '@dealerpass/domain/prices';
-import {
-  billingPeriodShown,
-  billingPeriodText,
-  cardBrandName,
-  paidWithText,
-} from '@dealerpass/domain/billing/receipt-text';
+import { billingPeriodShown, cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import type { billingPeriods, payments, users } from '../../../db/schema.ts';
 import type { MailToSend } from '../../mail/enqueue-mail.ts';
+import { receiptMail } from '../../mail/messages/receipt-mail.ts';
 import { receiptCrc32 } from '../../receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../../receipts/render-receipt.ts';
 import type { BillingDeps } from './billing-deps.ts';
@@ -79,15 +74,15 @@ export function paymentRecord(input: {
     },
     mail: {
       to: user.email,
-      subject: `${company.name} receipt for ${activationDate}`,
-      text: [
-        `Hello ${user.firstName},`,
-        '',
-        `We charged ${formatCurrency(period.amountCents)} to your ${paidWithText(card.brand, card.last4)} for ${billingPeriodText(shownPeriod)}.`,
-        `Your receipt (payment ${paymentId}) is attached, and is under Billing Details, Payment History, in your account.`,
-        '',
-        `Questions? Call ${company.supportPhone}.`,
-      ].join('\n'),
+      content: receiptMail({
+        company,
+        firstName: user.firstName,
+        amountCents: period.amountCents,
+        card,
+        period: shownPeriod,
+        paymentId,
+        activationDate,
+      }),
       receiptPaymentId: paymentId,
     },
   };

@@ -2,10 +2,11 @@ import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { eq } from 'drizzle-orm';
 import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
-import { formatCurrency } from '@dealerpass/domain/money';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
 import { enqueueMail } from '../../mail/enqueue-mail.ts';
+import { accountInactiveMail } from '../../mail/messages/account-inactive-mail.ts';
+import { renewalDeclinedMail } from '../../mail/messages/renewal-declined-mail.ts';
 import { addBalanceEntries, getBalanceCents, periodChargeEntry } from '../account-balance.ts';
 import type { BillingDeps } from './billing-deps.ts';
 import { lockAccount } from './lock-account.ts';
@@ -107,15 +108,12 @@ export async function recordDecline(
       tx,
       {
         to: user.email,
-        subject: `${deps.company.name}: we could not charge your card`,
-        text: [
-          `Hello ${user.firstName},`,
-          '',
-          `Your ${deps.company.name} renewal could not be charged (${reason}). We will try again in ${retryDays} day${retryDays === 1 ? '' : 's'}.`,
-          'To avoid an interruption, update your card under Billing Details in your account; we retry at once when you do.',
-          '',
-          `Questions? Call ${deps.company.supportPhone}.`,
-        ].join('\n'),
+        content: renewalDeclinedMail({
+          company: deps.company,
+          firstName: user.firstName,
+          reason,
+          retryDays,
+        }),
       },
       deps.mailKind,
     );
@@ -146,15 +144,11 @@ export async function recordDecline(
     tx,
     {
       to: user.email,
-      subject: `${deps.company.name}: your account is inactive`,
-      text: [
-        `Hello ${user.firstName},`,
-        '',
-        `We could not charge your card after several tries, so your ${deps.company.name} account is now inactive. ${formatCurrency(owed)} remains owed.`,
-        'You can reactivate it any time under Billing Details with a new card.',
-        '',
-        `Questions? Call ${deps.company.supportPhone}.`,
-      ].join('\n'),
+      content: accountInactiveMail({
+        company: deps.company,
+        firstName: user.firstName,
+        owedCents: owed,
+      }),
     },
     deps.mailKind,
   );

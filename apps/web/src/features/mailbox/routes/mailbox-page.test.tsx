@@ -10,6 +10,7 @@ vi.mock('../api/get-mailbox.ts', () => ({
       replyTo: null,
       subject: 'DealerPass receipt for 2026-03-15',
       text: 'We charged $138.00 to your Visa ending in 1111 for Mar 15, 2026 – Apr 14, 2026.',
+      html: '<!DOCTYPE html><html lang="en"><body><script>parent.__ran = true</script><p>We charged $138.00</p></body></html>',
       createdAt: '2026-03-15T15:00:00Z',
       attachments: [
         {
@@ -32,5 +33,15 @@ describe('the development mailbox (R8)', () => {
       '/api/dev/mailbox/b0f7c2de-0000-4000-8000-000000000001/attachments/2026-03-15-payment.pdf',
     );
     expect(link.hasAttribute('download')).toBe(true);
+  });
+
+  it('shows the HTML part in a frame sandboxed of everything, beside the plain text (issue 27)', async () => {
+    render(<MailboxPage />);
+    const frame = await screen.findByTitle('HTML part of: DealerPass receipt for 2026-03-15');
+    expect(frame.tagName).toBe('IFRAME');
+    expect(frame.getAttribute('sandbox')).toBe('');
+    expect(frame.getAttribute('srcdoc')).toContain('<p>We charged $138.00</p>');
+    expect(frame.hasAttribute('src')).toBe(false);
+    expect(screen.getByText(/We charged \$138\.00 to your Visa/)).toBeTruthy();
   });
 });

@@ -94,6 +94,17 @@ export default function MailboxPage() {
                 {message.replyTo ? (
                   <p className="mailbox__meta">Reply to {message.replyTo}</p>
                 ) : null}
+                {message.html ? (
+                  // The HTML part as a mail client shows it: in a frame with every sandbox
+                  // restriction (no script, no form, no same origin), so no mail can act here.
+                  <iframe
+                    className="mailbox__html"
+                    sandbox=""
+                    srcDoc={message.html}
+                    title={`HTML part of: ${message.subject}`}
+                  />
+                ) : null}
+                <h2 className="mailbox__part">Plain text</h2>
                 <LinkedText text={message.text} />
                 {message.attachments.length > 0 ? (
                   <ul className="mailbox__attachments" aria-label="Attachments">
