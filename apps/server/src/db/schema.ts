@@ -945,3 +945,55 @@ export const paymentDeclines = pgTable(
   },
   (table) => [index('payment_declines_user_idx').on(table.userId, table.at)],
 );
+
+/**
+ * What each account added to MRR and from when (R18, issue 29, docs/decisions/042): one row per
+ * state of the account, written by every status change (`change-account-status.ts`), every
+ * selection and complimentary change and each price change's effective instant, closed
+ * (`valid_to`) when the next one starts. MRR at an instant is the sum of `mrr_cents` over the
+ * rows open at it, so a past month's end reads what was true then, never today's selection.
+ * `movement` and `cause` are the domain's reading of the change that opened the row
+ * (`overview/figures.ts`: new, reactivated, churned with its cause, dunning entered or left).
+ */
+export const accountMrrHistory = pgTable(
+  'account_mrr_history',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    validFrom: timestamp('valid_from', { withTimezone: true }).notNull(),
+    validTo: timestamp('valid_to', { withTimezone: true }),
+    status: text('status').notNull(),
+    complimentary: boolean('complimentary').notNull(),
+    /** 'monthly' by card, or 'annual' by check (R14) once that exists. */
+    cadence: text('cadence', { enum: ['monthly', 'annual'] })
+      .notNull()
+      .default('monthly'),
+    codes: text('codes').array().notNull(),
+    /** The selection's monthly total at the prices in force from `valid_from`. */
+    monthlyCents: integer('monthly_cents').notNull(),
+    /** What the account adds to MRR (the domain's `mrrContributionCents`). */
+    mrrCents: integer('mrr_cents').notNull(),
+    movement: text('movement', {
+      enum: ['new', 'reactivated', 'churned', 'dunningEntered', 'dunningRecovered'],
+    }),
+    cause: text('cause', {
+      enum: ['cancellation', 'failedDunning', 'chargeback', 'trialCancellation'],
+    }),
+    /** The cancellation's reason (000 §3) on a churn by cancellation. */
+    reason: text('reason'),
+    /** On a dunning recovery: when the account entered validating payment. */
+    dunningSince: timestamp('dunning_since', { withTimezone: true }),
+  },
+  (table) => [
+    index('account_mrr_history_user_idx').on(table.userId, table.validFrom),
+    index('account_mrr_history_from_idx').on(table.validFrom),
+    index('account_mrr_history_movement_idx')
+      .on(table.validFrom, table.movement)
+      .where(sql`movement is not null`),
+    uniqueIndex('account_mrr_history_open_uq')
+      .on(table.userId)
+      .where(sql`valid_to is null`),
+  ],
+);

@@ -14,6 +14,7 @@ import type { SignupDeps } from '../services/signup/signup-deps.ts';
 import { createPriceBook, type PriceBook } from '../services/prices/price-book.ts';
 import { measureBillingRun } from './metrics.ts';
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
+import { refreshMrrHistory } from '../services/overview/refresh-mrr-history.ts';
 
 export interface ServiceOverrides {
   payments?: PaymentGateway;
@@ -101,7 +102,13 @@ export default fp(
     const interval = overrides.backgroundIntervalMs ?? 5000;
     let timer: NodeJS.Timeout | undefined;
     let ticks = 0;
+    // R18's MRR history (decision 042): its backfill and the price changes' instants.
+    const refreshMrr = () =>
+      refreshMrrHistory(app.db, { prices: priceBook.table(), now: app.now() }).catch(
+        (error: unknown) => app.log.warn({ err: error }, 'mrr history refresh failed'),
+      );
     if (interval > 0) {
+      void refreshMrr();
       timer = setInterval(() => {
         void dispatch();
         // Purging spent captchas is cheap but needless every tick.
@@ -119,6 +126,7 @@ export default fp(
           priceBook
             .refresh()
             .catch((error: unknown) => app.log.warn({ err: error }, 'price table refresh failed'));
+          void refreshMrr();
         }
       }, interval);
       timer.unref();
