@@ -19,4 +19,8 @@ ALTER TABLE "account_mrr_history" ADD CONSTRAINT "account_mrr_history_user_id_us
 CREATE INDEX "account_mrr_history_user_idx" ON "account_mrr_history" USING btree ("user_id","valid_from");--> statement-breakpoint
 CREATE INDEX "account_mrr_history_from_idx" ON "account_mrr_history" USING btree ("valid_from");--> statement-breakpoint
 CREATE INDEX "account_mrr_history_movement_idx" ON "account_mrr_history" USING btree ("valid_from","movement") WHERE movement is not null;--> statement-breakpoint
-CREATE UNIQUE INDEX "account_mrr_history_open_uq" ON "account_mrr_history" USING btree ("user_id") WHERE valid_to is null;
+CREATE UNIQUE INDEX "account_mrr_history_open_uq" ON "account_mrr_history" USING btree ("user_id") WHERE valid_to is null;--> statement-breakpoint
+CREATE INDEX "payments_activation_date_idx" ON "payments" USING btree ("activation_date");--> statement-breakpoint
+CREATE INDEX "payments_refunded_at_idx" ON "payments" USING btree ("refunded_at") WHERE refunded_at is not null;--> statement-breakpoint
+CREATE INDEX "payments_charged_back_at_idx" ON "payments" USING btree ("charged_back_at") WHERE charged_back_at is not null;--> statement-breakpoint
+CREATE INDEX "refunds_settled_at_idx" ON "refunds" USING btree ("settled_at");

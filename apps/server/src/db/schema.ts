@@ -475,6 +475,14 @@ export const payments = pgTable(
     // The console finds an account by a gateway transaction id or a card's last four (R12).
     index('payments_gateway_transaction_idx').on(table.gatewayTransactionId),
     index('payments_card_last4_idx').on(table.cardLast4),
+    // The overview's revenue and the finance exports read money by date (R18, decision 042).
+    index('payments_activation_date_idx').on(table.activationDate),
+    index('payments_refunded_at_idx')
+      .on(table.refundedAt)
+      .where(sql`refunded_at is not null`),
+    index('payments_charged_back_at_idx')
+      .on(table.chargedBackAt)
+      .where(sql`charged_back_at is not null`),
   ],
 );
 
@@ -856,6 +864,7 @@ export const refunds = pgTable(
   },
   (table) => [
     index('refunds_payment_idx').on(table.paymentId),
+    index('refunds_settled_at_idx').on(table.settledAt),
     check('refunds_amount_ck', sql`${table.amountCents} > 0`),
   ],
 );
