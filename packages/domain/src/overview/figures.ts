@@ -5,7 +5,8 @@
  */
 import type { TAccountEvent } from '../account/status-transitions.ts';
 import { ACCOUNT_STATUS, type TAccountStatus } from '../account/status.ts';
-import { CATALOGUE_GROUPS, isExtraCode, type TSubscriptionCode } from '../catalogue.ts';
+import type { CATALOGUE_GROUPS } from '../catalogue.ts';
+import { isExtraCode, type TSubscriptionCode } from '../catalogue.ts';
 import type { TCents } from '../money.ts';
 import {
   addDays,
