@@ -39,6 +39,7 @@ import { paymentRecord } from '../billing/ledger/payment-record.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount } from './demo-accounts.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
+import { seedDemoHistory } from './seed-demo-history.ts';
 
 /** The AutoCheck credentials stored (encrypted) on the active demo account. */
 export const DEMO_AUTOCHECK = { id: 'DPDEMO1001', password: 'AutoCheck!Demo1' } as const;
@@ -70,6 +71,8 @@ export async function seedDemoData(
     company?: { name: string; supportPhone: string };
     /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
     includeE2eAccounts?: boolean;
+    /** Also 14 months of a business around them (seed-demo-history.ts), for the console's overview. */
+    history?: boolean;
   },
 ): Promise<{ seeded: boolean; accounts: number }> {
   const accounts = [...DEMO_ACCOUNTS, ...(options.includeE2eAccounts ? E2E_ACCOUNTS : [])];
@@ -272,6 +275,14 @@ export async function seedDemoData(
         }
       }
     }
+    // The business around the demo accounts: 14 months for the console's overview (issue 29).
+    if (options.history)
+      await seedDemoHistory(tx, {
+        now,
+        timeZone: options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE,
+        table,
+        company: options.company ?? DEMO_COMPANY,
+      });
     return { seeded: true, accounts: accounts.length };
   });
 }
