@@ -66,12 +66,12 @@ export async function getOverview(
       ),
       sqlRows<{ cents: number }>(
         db,
-        sql`select coalesce(sum(mrr_cents), 0)::int as cents
+        sql`select coalesce(sum(mrr_cents), 0)::bigint as cents
           from account_mrr_history where valid_to is null`,
       ),
       sqlRows<{ accounts: number; cents: number }>(
         db,
-        sql`select count(*)::int as accounts, coalesce(sum(owed), 0)::int as cents from (
+        sql`select count(*)::int as accounts, coalesce(sum(owed), 0)::bigint as cents from (
             select sum(b.amount_cents) as owed from users u
             join balance_entries b on b.user_id = u.id
             where u.account_status = ${ACCOUNT_STATUS.validatingPayment}
@@ -81,7 +81,7 @@ export async function getOverview(
       // A month's MRR is what was open at its last instant: opened before its end, closed at it or later.
       sqlRows<{ month: string; cents: number }>(
         db,
-        sql`select m.month, coalesce(sum(h.mrr_cents), 0)::int as cents
+        sql`select m.month, coalesce(sum(h.mrr_cents), 0)::bigint as cents
           from unnest(${sql.param(months)}::text[], ${sql.param(ends)}::timestamptz[]) as m(month, at)
           left join account_mrr_history h
             on h.valid_from < m.at and (h.valid_to is null or h.valid_to >= m.at)
@@ -90,7 +90,7 @@ export async function getOverview(
       ),
       sqlRows<{ month: string; kind: 'payment' | 'refund' | 'chargeback'; cents: number }>(
         db,
-        sql`select to_char(business_date, 'YYYY-MM') as month, kind, sum(cents)::int as cents
+        sql`select to_char(business_date, 'YYYY-MM') as month, kind, sum(cents)::bigint as cents
           from ${moneyMovements(bounds)} movements group by 1, 2`,
       ),
       sqlRows<{
@@ -220,12 +220,12 @@ async function revenueByItem(db: Database, bounds: ReturnType<typeof periodBound
         select p.amount_cents, bp.quote from payments p
         join billing_periods bp on bp.id = p.billing_period_id
         where p.activation_date between ${bounds.fromDate}::date and ${bounds.toDate}::date)
-      select line->>'code' as code, sum((line->>'cents')::int)::int as cents
+      select line->>'code' as code, sum((line->>'cents')::int)::bigint as cents
         from paid, jsonb_array_elements(paid.quote->'lines') as line group by 1
       union all
-      select 'PLATFORM_FEE', coalesce(sum((quote->>'platformFeeCents')::int), 0)::int from paid
+      select 'PLATFORM_FEE', coalesce(sum((quote->>'platformFeeCents')::int), 0)::bigint from paid
       union all
-      select 'TOTAL', coalesce(sum(amount_cents), 0)::int from paid`,
+      select 'TOTAL', coalesce(sum(amount_cents), 0)::bigint from paid`,
   );
   const total = Number(rows.find((row) => row.code === 'TOTAL')?.cents ?? 0);
   const items: { code: string; name: string; group: string; cents: number }[] = [];

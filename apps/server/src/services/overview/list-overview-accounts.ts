@@ -38,12 +38,12 @@ export async function listOverviewAccounts(
     case 'chargebacks': {
       const kind =
         figure === 'payments' ? 'payment' : figure === 'refunds' ? 'refund' : 'chargeback';
-      members = sql`select user_id, sum(cents)::int as cents from ${moneyMovements(bounds)} m
+      members = sql`select user_id, sum(cents)::bigint as cents from ${moneyMovements(bounds)} m
         where kind = ${kind} group by user_id`;
       break;
     }
     case 'dunningRecovered':
-      members = sql`select user_id, null::int as cents from account_mrr_history
+      members = sql`select user_id, null::bigint as cents from account_mrr_history
         where movement = 'dunningRecovered'
           and dunning_since >= ${fromAt}::timestamptz and dunning_since < ${toAt}::timestamptz`;
       break;
@@ -52,7 +52,7 @@ export async function listOverviewAccounts(
       const matches = isSubscriptionCode(code)
         ? sql`line->>'code' = ${code}`
         : sql`line->>'code' = any(${sql.param(itemCodesOfGroup(code))}::text[])`;
-      members = sql`select p.user_id, sum((line->>'cents')::int)::int as cents
+      members = sql`select p.user_id, sum((line->>'cents')::int)::bigint as cents
         from payments p join billing_periods bp on bp.id = p.billing_period_id,
           jsonb_array_elements(bp.quote->'lines') as line
         where p.activation_date between ${bounds.fromDate}::date and ${bounds.toDate}::date
@@ -63,7 +63,7 @@ export async function listOverviewAccounts(
     default: {
       const cause =
         figure === 'churned' && detail ? sql`and (cause = ${detail} or reason = ${detail})` : sql``;
-      members = sql`select user_id, null::int as cents from account_mrr_history
+      members = sql`select user_id, null::bigint as cents from account_mrr_history
         where movement = ${figure}
           and valid_from >= ${fromAt}::timestamptz and valid_from < ${toAt}::timestamptz ${cause}`;
     }
@@ -79,7 +79,7 @@ export async function listOverviewAccounts(
     db,
     sql`with members as (${members})
       select u.id as user_id, u.dealership, u.email, u.account_status as status,
-        sum(m.cents)::int as cents, count(*) over ()::int as total
+        sum(m.cents)::bigint as cents, count(*) over ()::int as total
       from members m join users u on u.id = m.user_id
       group by u.id
       order by sum(m.cents) desc nulls last, u.dealership, u.id
