@@ -481,6 +481,14 @@ export const payments = pgTable(
     // The console finds an account by a gateway transaction id or a card's last four (R12).
     index('payments_gateway_transaction_idx').on(table.gatewayTransactionId),
     index('payments_card_last4_idx').on(table.cardLast4),
+    // The overview's revenue and the finance exports read money by date (R18, decision 042).
+    index('payments_activation_date_idx').on(table.activationDate),
+    index('payments_refunded_at_idx')
+      .on(table.refundedAt)
+      .where(sql`refunded_at is not null`),
+    index('payments_charged_back_at_idx')
+      .on(table.chargedBackAt)
+      .where(sql`charged_back_at is not null`),
   ],
 );
 
@@ -888,6 +896,7 @@ export const refunds = pgTable(
   },
   (table) => [
     index('refunds_payment_idx').on(table.paymentId),
+    index('refunds_settled_at_idx').on(table.settledAt),
     check('refunds_amount_ck', sql`${table.amountCents} > 0`),
   ],
 );
@@ -998,3 +1007,55 @@ export const jobRuns = pgTable('job_runs', {
   /** The failure's message when the last run threw; null when it completed. */
   lastError: text('last_error'),
 });
+
+/**
+ * What each account added to MRR and from when (R18, issue 29, docs/decisions/042): one row per
+ * state of the account, written by every status change (`change-account-status.ts`), every
+ * selection and complimentary change and each price change's effective instant, closed
+ * (`valid_to`) when the next one starts. MRR at an instant is the sum of `mrr_cents` over the
+ * rows open at it, so a past month's end reads what was true then, never today's selection.
+ * `movement` and `cause` are the domain's reading of the change that opened the row
+ * (`overview/figures.ts`: new, reactivated, churned with its cause, dunning entered or left).
+ */
+export const accountMrrHistory = pgTable(
+  'account_mrr_history',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    validFrom: timestamp('valid_from', { withTimezone: true }).notNull(),
+    validTo: timestamp('valid_to', { withTimezone: true }),
+    status: text('status').notNull(),
+    complimentary: boolean('complimentary').notNull(),
+    /** 'monthly' by card, or 'annual' by check (R14) once that exists. */
+    cadence: text('cadence', { enum: ['monthly', 'annual'] })
+      .notNull()
+      .default('monthly'),
+    codes: text('codes').array().notNull(),
+    /** The selection's monthly total at the prices in force from `valid_from`. */
+    monthlyCents: integer('monthly_cents').notNull(),
+    /** What the account adds to MRR (the domain's `mrrContributionCents`). */
+    mrrCents: integer('mrr_cents').notNull(),
+    movement: text('movement', {
+      enum: ['new', 'reactivated', 'churned', 'dunningEntered', 'dunningRecovered'],
+    }),
+    cause: text('cause', {
+      enum: ['cancellation', 'failedDunning', 'chargeback', 'trialCancellation'],
+    }),
+    /** The cancellation's reason (000 §3) on a churn by cancellation. */
+    reason: text('reason'),
+    /** On a dunning recovery: when the account entered validating payment. */
+    dunningSince: timestamp('dunning_since', { withTimezone: true }),
+  },
+  (table) => [
+    index('account_mrr_history_user_idx').on(table.userId, table.validFrom),
+    index('account_mrr_history_from_idx').on(table.validFrom),
+    index('account_mrr_history_movement_idx')
+      .on(table.validFrom, table.movement)
+      .where(sql`movement is not null`),
+    uniqueIndex('account_mrr_history_open_uq')
+      .on(table.userId)
+      .where(sql`valid_to is null`),
+  ],
+);

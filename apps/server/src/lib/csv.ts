@@ -1,45 +1,5 @@
 /**
- * CSV for spreadsheets (RFC 4180): fields separated by commas, records by CRLF; a field holding
- * a separator of either kind (`,`, or the `;` a spreadsheet in a European locale splits by), a
- * quote, CR, LF or a tab is quoted and its quotes doubled (issue 24, item 8).
- *
- * A cell a spreadsheet would read as a formula (its text starting with = + - @, a tab or CR,
- * after any spaces or quotes) gets a leading apostrophe, so a value a dealer or staff member
- * typed cannot run in the reader's spreadsheet (OWASP: CSV injection). A cell starts at the
- * field's start and also after every `,` `;` tab, CR or LF inside it: a reader that splits by
- * another separator than ours takes a quote inside a record as text, so it splits a quoted
- * `ok;=1+1;x` into three cells; the middle one gets the apostrophe too (docs/decisions/030).
+ * The CSV rules live in the domain (RFC 4180, formulas neutralized; docs/decisions/030) so the
+ * console's chart downloads (issue 29) write the same cells as the server's exports.
  */
-export function csvField(value: unknown): string {
-  const text =
-    value === null || value === undefined
-      ? ''
-      : typeof value === 'string'
-        ? value
-        : typeof value === 'object'
-          ? JSON.stringify(value)
-          : String(value);
-  const safe = neutralizeFormulas(text);
-  return /[",;\r\n\t]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-export function csvRecord(values: readonly unknown[]): string {
-  return `${values.map(csvField).join(',')}\r\n`;
-}
-
-const CELL_BREAK = new Set([',', ';', '\t', '\r', '\n']);
-
-/** An apostrophe before every cell start that a spreadsheet would read as a formula. */
-function neutralizeFormulas(text: string): string {
-  const formulaLead = /[ "]*[=+\-@\t\r]/y;
-  let out = '';
-  let cellStart = true;
-  for (let i = 0; i < text.length; i++) {
-    formulaLead.lastIndex = i;
-    if (cellStart && formulaLead.test(text)) out += "'";
-    const char = text[i]!;
-    out += char;
-    cellStart = CELL_BREAK.has(char);
-  }
-  return out;
-}
+export { csvField, csvRecord } from '@dealerpass/domain/csv';

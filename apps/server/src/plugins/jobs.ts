@@ -11,6 +11,7 @@ import {
 import { purgeExpiredOidcPayloads } from '../identity/provider/db-adapter.ts';
 import { measureBillingRun } from './metrics.ts';
 import { remindExpiringCards } from '../services/billing/remind-expiring-cards.ts';
+import { refreshMrrHistory } from '../services/overview/refresh-mrr-history.ts';
 
 export interface JobOptions {
   /** False: no job runs on a timer, only through `app.jobs.run(name)` (the tests). */
@@ -105,6 +106,14 @@ function builtInJobs(app: FastifyInstance): JobDefinition[] {
       schedule: { everySeconds: 300 },
       runs: 'every-instance',
       run: () => app.prices.refresh(),
+    },
+    // R18's MRR history (decision 042): the backfill of accounts without one and each price
+    // change's effective instant. Idempotent, so every instance may run it.
+    {
+      name: 'mrr-history-refresh',
+      schedule: { everySeconds: 300 },
+      runs: 'every-instance',
+      run: () => refreshMrrHistory(app.db, { prices: app.prices.table(), now: app.now() }),
     },
     // Card expiry reminders (issue 27 item 12, decision 044): once a business day; each card and
     // threshold is claimed in the transaction of its e-mail, so a second run sends nothing.

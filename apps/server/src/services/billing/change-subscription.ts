@@ -14,6 +14,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { Transaction } from '../../db/client.ts';
 import { billingPeriods, subscriptionChanges, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { recordMrrState } from '../overview/record-mrr-state.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { CHARGE_LEASE_MS } from './charge-lease.ts';
 import type { BillingDeps, ClaimedRenewal } from './ledger/billing-deps.ts';
@@ -63,6 +64,7 @@ async function applyPlan(
     .update(users)
     .set({ subscriptions: [...plan.inForceNow.codes], updatedAt: now })
     .where(eq(users.id, userId));
+  await recordMrrState(tx, { userId, at: now, event: null });
 }
 
 /**

@@ -39,6 +39,7 @@ import { paymentRecord } from '../billing/ledger/payment-record.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount } from './demo-accounts.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
+import { seedDemoHistory } from './seed-demo-history.ts';
 
 /** The AutoCheck credentials stored (encrypted) on the active demo account. */
 export const DEMO_AUTOCHECK = { id: 'DPDEMO1001', password: 'AutoCheck!Demo1' } as const;
@@ -72,6 +73,8 @@ interface SeedOptions {
   company?: { name: string; supportPhone: string };
   /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
   includeE2eAccounts?: boolean;
+  /** Also 14 months of a business around them (seed-demo-history.ts), for the console's overview. */
+  history?: boolean;
 }
 
 /** One account being seeded: who it is, its profile, and what the earlier steps made of it. */
@@ -98,6 +101,14 @@ export async function seedDemoData(
     const seed = await openEmptySeed(tx, options);
     if (!seed) return { seeded: false, accounts: 0 };
     for (const account of accounts) await seedAccount(seed, account);
+    // The business around the demo accounts: 14 months for the console's overview (issue 29).
+    if (options.history)
+      await seedDemoHistory(tx, {
+        now: seed.now,
+        timeZone: options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE,
+        table: seed.table,
+        company: options.company ?? DEMO_COMPANY,
+      });
     return { seeded: true, accounts: accounts.length };
   });
 }

@@ -16,6 +16,7 @@ import {
   users,
 } from '../../db/schema.ts';
 import { recordPayment } from '../billing/ledger/record-payment.ts';
+import { recordMrrState } from '../overview/record-mrr-state.ts';
 import { createIdentity } from '../identity/create-identity.ts';
 import { findPromotion } from './promotions.ts';
 import { sendVerificationMail } from './send-verification-mail.ts';
@@ -267,5 +268,6 @@ async function insertAccount(
     at: now,
     details: { promotionCode: attempt.promotionCode, amountCents: attempt.amountCents },
   });
+  await recordMrrState(tx, { userId, at: now, event: 'signUp' });
   return period.id;
 }

@@ -5,6 +5,7 @@ import type { TStaffActionResult } from '@dealerpass/domain/staff/account-action
 import type { Database } from '../../db/client.ts';
 import { accountEvents, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { recordMrrState } from '../overview/record-mrr-state.ts';
 import { staffEventDetails, takeStaffAction, type StaffActionInput } from './take-staff-action.ts';
 
 /**
@@ -36,5 +37,6 @@ export async function setComplimentary(
       at: input.now,
       details: { ...staffEventDetails(input.actor), reason: input.reason },
     });
+    await recordMrrState(tx, { userId: user.id, at: input.now, event: null });
   });
 }

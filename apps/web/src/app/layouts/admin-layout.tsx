@@ -19,7 +19,7 @@ import {
 import { AdminHeader, GateHeader } from '../../features/admin/components/admin-header.tsx';
 import { LoadFailed, Loading } from '../../components/ui/query-state.tsx';
 import { SecondFactor } from '../../features/admin/components/second-factor.tsx';
-import { StaffMemberProvider } from '../../features/admin/staff-member.tsx';
+import { StaffMemberProvider, useRoleAllows } from '../../features/admin/staff-member.tsx';
 // The console's styles are a file of their own, linked only here: the app's one stylesheet
 // (decision 027) is every page's render-blocking CSS, and the console's has no place in it.
 import adminStylesheet from '../../features/admin/admin.css?url';
@@ -29,6 +29,7 @@ import { RouteErrorBoundary } from '../route-error.tsx';
 // Each console page is a chunk of its own, declared here rather than in router.tsx: the public
 // entry then holds one route for the whole console (docs/decisions/006).
 const AccountsPage = lazyPage(() => import('../../features/admin/routes/accounts-page.tsx'));
+const OverviewPage = lazyPage(() => import('../../features/admin/routes/overview-page.tsx'));
 const AccountPage = lazyPage(() => import('../../features/admin/routes/account-page.tsx'));
 const PromotionsPage = lazyPage(() => import('../../features/admin/routes/promotions-page.tsx'));
 const PricesPage = lazyPage(() => import('../../features/admin/routes/prices-page.tsx'));
@@ -44,7 +45,8 @@ const SIGNED_OUT_PATH = '/admin/signed-out';
 /** The console's pages; paths are whole (our router matches the full path in nested Routes). */
 export const ADMIN_ROUTES = (
   <Route path="admin" element={<Outlet />}>
-    <Route index element={<AccountsPage />} />
+    <Route index element={<ConsoleHome />} />
+    <Route path="accounts" element={<AccountsPage />} />
     <Route path="accounts/:userId" element={<AccountPage />} />
     <Route path="promotions" element={<PromotionsPage />} />
     <Route path="prices" element={<PricesPage />} />
@@ -55,6 +57,14 @@ export const ADMIN_ROUTES = (
     <Route path="*" element={<Navigate to="/admin" replace />} />
   </Route>
 );
+
+/**
+ * The console's landing page (issue 29): the business's figures for billing and admin, the
+ * account search for support (its queues and search stay its work).
+ */
+function ConsoleHome() {
+  return useRoleAllows('billing') ? <OverviewPage /> : <AccountsPage />;
+}
 
 /** The server's staff sign-in (decision 026): the staff client of the embedded provider. */
 export const STAFF_LOGIN_URL = '/admin/login';

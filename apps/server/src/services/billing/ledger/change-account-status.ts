@@ -7,6 +7,7 @@ import type { TAccountStatus } from '@dealerpass/domain/account/status';
 import { and, eq } from 'drizzle-orm';
 import type { Transaction } from '../../../db/client.ts';
 import { accountEvents, users } from '../../../db/schema.ts';
+import { recordMrrState } from '../../overview/record-mrr-state.ts';
 
 /** A status change the domain's state machine does not allow: a bug, never a user's mistake. */
 export class AccountTransitionRefused extends Error {
@@ -63,5 +64,7 @@ export async function changeAccountStatus(
     at: now,
     details: { ...change.details, description: STATUS_DESCRIPTIONS[to] },
   });
+  // R18's history: MRR and the movements at past dates read what was true then (decision 042).
+  await recordMrrState(tx, { userId, at: now, event, fromStatus: from });
   return to;
 }

@@ -3,6 +3,7 @@ import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { applyPendingRemovals as removeCodes } from '@dealerpass/domain/billing/proration';
 import type { Transaction } from '../../../db/client.ts';
 import { subscriptions, users } from '../../../db/schema.ts';
+import { recordMrrState } from '../../overview/record-mrr-state.ts';
 
 /** What the claim reads of a due account's selection. */
 export interface DueSelection {
@@ -52,6 +53,7 @@ export async function applyDueRemovals(
       .update(users)
       .set({ subscriptions: [...next.codes], updatedAt: now })
       .where(eq(users.id, account.userId));
+    await recordMrrState(tx, { userId: account.userId, at: now, event: null });
     account.codes = [...next.codes];
     account.autoExtras = [...next.autoExtras];
     account.pendingRemovals = [];

@@ -15,7 +15,8 @@ interface INavItem {
   also?: RegExp;
 }
 
-const NAV: INavItem[] = [
+/** Support lands on the account search; billing and admin on the overview (issue 29). */
+const SUPPORT_NAV: INavItem[] = [
   { to: '/admin', label: 'Accounts', also: /^\/admin\/accounts(\/|$)/ },
   { to: '/admin/promotions', label: 'Promotions' },
   { to: '/admin/prices', label: 'Prices' },
@@ -23,9 +24,16 @@ const NAV: INavItem[] = [
   { to: '/admin/inbox', label: 'Inbox' },
 ];
 
+const BILLING_NAV: INavItem[] = [
+  { to: '/admin', label: 'Overview' },
+  { to: '/admin/accounts', label: 'Accounts' },
+  ...SUPPORT_NAV.slice(1),
+];
+
 function isCurrent(item: INavItem, pathname: string): boolean {
   const here = pathname.replace(/\/+$/, '').toLowerCase() || '/';
   if (item.to === '/admin') return here === '/admin' || Boolean(item.also?.test(here));
+  if (item.to === '/admin/accounts') return here.startsWith('/admin/accounts');
   return here === item.to || here.startsWith(`${item.to}/`);
 }
 
@@ -73,6 +81,7 @@ export function GateHeader({ signedIn }: { signedIn: boolean }) {
 export function AdminHeader() {
   const member = useStaffMember();
   const isAdmin = useRoleAllows('admin');
+  const NAV = useRoleAllows('billing') ? BILLING_NAV : SUPPORT_NAV;
   const { pathname } = useLocation();
   const items = isAdmin ? [...NAV, { to: '/admin/staff', label: 'Staff' }] : NAV;
 

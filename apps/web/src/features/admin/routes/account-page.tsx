@@ -59,7 +59,7 @@ export default function AccountPage() {
         {missing ? (
           <div className="admin-problem" role="alert">
             <p>There is no account with this id.</p>
-            <Link to="/admin">Search accounts</Link>
+            <Link to="/admin/accounts">Search accounts</Link>
           </div>
         ) : (
           <LoadFailed
@@ -76,7 +76,7 @@ export default function AccountPage() {
   return (
     <div className="admin-page">
       <p className="admin-breadcrumb">
-        <Link to="/admin">Accounts</Link>
+        <Link to="/admin/accounts">Accounts</Link>
       </p>
       <div className="admin-title">
         <h1>{name}</h1>
