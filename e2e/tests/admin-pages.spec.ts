@@ -62,6 +62,10 @@ test.describe('the console with the keyboard, axe and 320 px (issue 19)', () => 
     await expectAccessible(page);
     const nav = page.getByRole('navigation', { name: 'Console' });
 
+    // The overview first (billing and admin land on it), then the accounts' search.
+    await tabTo(page, nav.getByRole('link', { name: 'Accounts' }));
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/admin\/accounts$/);
     // Search and open an account.
     await tabTo(page, page.getByLabel('Search accounts'));
     await page.keyboard.type(DEALER.signIn);
@@ -166,6 +170,8 @@ test.describe('the console with the keyboard, axe and 320 px (issue 19)', () => 
     await page.setViewportSize(PHONE);
     await signInStaff(page, 'admin');
     await expectReflows(page, '/admin');
+    await page.goto('/admin/accounts');
+    await expectReflows(page, '/admin/accounts');
     await page.getByLabel('Search accounts').fill(DEALER.signIn);
     await page.getByRole('button', { name: 'Search' }).click();
     const result = accountRow(page, DEALER.signIn).getByRole('link');

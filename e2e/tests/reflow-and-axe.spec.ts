@@ -164,7 +164,7 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
       const accountPaths: string[] = [];
       for (const key of ['active', 'validatingPayment'] as const) {
         const account = DEMO_ACCOUNTS.find((candidate) => candidate.key === key)!;
-        await page.goto(`/admin?q=${encodeURIComponent(account.signIn)}`);
+        await page.goto(`/admin/accounts?q=${encodeURIComponent(account.signIn)}`);
         const result = accountRow(page, account.signIn).getByRole('link');
         await expect(result).toBeVisible();
         await consoleChecks(page, viewport.width, `search for ${key}`);
