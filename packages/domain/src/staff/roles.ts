@@ -32,6 +32,7 @@ export const STAFF_ACTIONS = {
   chargeback: 'billing',
   balanceAdjustment: 'billing',
   retryRenewal: 'billing',
+  adjustSubscription: 'billing',
   complimentaryOn: 'billing',
   complimentaryOff: 'billing',
   createPromotion: 'billing',
