@@ -37,6 +37,7 @@ export const STAFF_ACTIONS = {
   complimentaryOff: 'billing',
   createPromotion: 'billing',
   disablePromotion: 'billing',
+  exportFinance: 'billing',
   // admin
   schedulePrice: 'admin',
   withdrawPrice: 'admin',

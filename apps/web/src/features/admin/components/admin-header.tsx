@@ -74,7 +74,12 @@ export function AdminHeader() {
   const member = useStaffMember();
   const isAdmin = useRoleAllows('admin');
   const { pathname } = useLocation();
-  const items = isAdmin ? [...NAV, { to: '/admin/staff', label: 'Staff' }] : NAV;
+  const isBilling = useRoleAllows('billing');
+  const items = [
+    ...NAV,
+    ...(isBilling ? [{ to: '/admin/finance', label: 'Finance' }] : []),
+    ...(isAdmin ? [{ to: '/admin/staff', label: 'Staff' }] : []),
+  ];
 
   return (
     <header className="admin-header">
