@@ -12,7 +12,7 @@ import { csvRecord } from '../../lib/csv.ts';
 import { movementsQuery, type FinanceRange } from './finance-movements.ts';
 
 /** Rows fetched from the cursor at a time, and written to the stream as one chunk. */
-const FETCH_ROWS = 2_000;
+const FETCH_ROWS = 5_000;
 
 interface MovementRow {
   business_date: string;
@@ -22,11 +22,13 @@ interface MovementRow {
   account_id: string;
   account_email: string;
   dealership: string;
-  quote: { lines?: { name: string; cents: number }[]; platformFeeCents?: number } | string | null;
+  /** The period's quote as JSON text. */
+  quote: string | null;
   gateway_transaction_id: string | null;
   payment_id: string;
   movement_id: string;
-  recorded_at: Date | string;
+  /** ISO 8601 in UTC. */
+  recorded_at: string;
 }
 
 /** Resolves once the reader has taken what was written, or has gone away. */
@@ -54,17 +56,31 @@ export function financeRangeOf(query: TFinanceExportQuery, timeZone: string): Fi
   };
 }
 
-/** The period's priced lines as one cell: 'Manheim Market Report 65.00; Platform fee 3.00'. */
-function itemsText(quote: MovementRow['quote']): string {
-  const parsed = typeof quote === 'string' ? (JSON.parse(quote) as MovementRow['quote']) : quote;
-  if (!parsed || typeof parsed !== 'object') return '';
-  const lines = (parsed.lines ?? []).map((line) => `${line.name} ${dollarsText(line.cents)}`);
-  if (parsed.platformFeeCents) lines.push(`Platform fee ${dollarsText(parsed.platformFeeCents)}`);
-  return lines.join('; ');
+interface Quote {
+  lines?: { name: string; cents: number }[];
+  platformFeeCents?: number;
 }
 
-function recordOf(row: MovementRow): string {
-  const at = row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at);
+/**
+ * The period's priced lines as one cell: 'Manheim Market Report 65.00; Platform fee 3.00'. A
+ * month's periods share a few quotes, so each distinct text is read once per export.
+ */
+function itemsText(quote: string | null, seen: Map<string, string>): string {
+  if (!quote) return '';
+  let text = seen.get(quote);
+  if (text === undefined) {
+    const parsed = JSON.parse(quote) as Quote | null;
+    const lines = (parsed?.lines ?? []).map((line) => `${line.name} ${dollarsText(line.cents)}`);
+    if (parsed?.platformFeeCents) {
+      lines.push(`Platform fee ${dollarsText(parsed.platformFeeCents)}`);
+    }
+    text = lines.join('; ');
+    seen.set(quote, text);
+  }
+  return text;
+}
+
+function recordOf(row: MovementRow, quotes: Map<string, string>): string {
   const cents = Number(row.amount_cents);
   return csvRecord([
     row.business_date,
@@ -76,11 +92,11 @@ function recordOf(row: MovementRow): string {
     row.account_id,
     row.account_email,
     row.dealership,
-    itemsText(row.quote),
+    itemsText(row.quote, quotes),
     row.gateway_transaction_id,
     row.payment_id,
     row.movement_id,
-    at.toISOString(),
+    row.recorded_at,
   ]);
 }
 
@@ -100,6 +116,7 @@ export function streamFinanceExport(
     .transaction(
       async (tx) => {
         let rows = 0;
+        const quotes = new Map<string, string>();
         await tx.execute(sql`declare finance_export no scroll cursor for ${movementsQuery(range)}`);
         if (!stream.write(csvRecord(FINANCE_EXPORT_COLUMNS))) await drained(stream);
         for (;;) {
@@ -110,7 +127,7 @@ export function streamFinanceExport(
           if (page.rows.length === 0) break;
           rows += page.rows.length;
           let chunk = '';
-          for (const row of page.rows) chunk += recordOf(row);
+          for (const row of page.rows) chunk += recordOf(row, quotes);
           if (!stream.write(chunk)) await drained(stream);
         }
         await tx.execute(sql`close finance_export`);

@@ -16,7 +16,7 @@ export interface FinanceRange {
  * One kind of money movement as the export's rows: a SELECT giving, for every movement in the
  * range, `business_date` (text), `kind_rank`, `kind`, `method`, `amount_cents` (negative for
  * money going back), `account_id`, `account_email`, `dealership`, `quote` (the billing period's
- * priced lines, jsonb), `gateway_transaction_id`, `payment_id`, `movement_id` and `recorded_at`.
+ * priced lines, as JSON text: the same few documents repeat, so each is read once), `gateway_transaction_id`, `payment_id`, `movement_id` and `recorded_at`.
  */
 export interface MovementSource {
   kind: TFinanceMovementKind;
@@ -25,6 +25,12 @@ export interface MovementSource {
 
 const inRange = (column: SQL, range: FinanceRange) =>
   sql`${column} >= ${range.start.toISOString()}::timestamptz and ${column} < ${range.end.toISOString()}::timestamptz`;
+/**
+ * An instant as ISO 8601 text in UTC with milliseconds, as JavaScript writes it: sent as text, it
+ * is not parsed into a Date per row, and such texts sort as their instants do.
+ */
+const isoText = (column: SQL) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 const businessDate = (column: SQL, range: FinanceRange) =>
   sql`((${column} at time zone ${range.timeZone})::date)::text`;
 
@@ -41,8 +47,8 @@ export const MOVEMENT_SOURCES: readonly MovementSource[] = [
     select: (range) => sql`
       select p.activation_date::text as business_date, 0 as kind_rank, 'payment' as kind,
              'card' as method, p.amount_cents, p.user_id::text as account_id, u.email as account_email,
-             u.dealership, bp.quote, p.gateway_transaction_id, p.id::text as payment_id,
-             p.id::text as movement_id, p.created_at as recorded_at
+             u.dealership, bp.quote::text as quote, p.gateway_transaction_id, p.id::text as payment_id,
+             p.id::text as movement_id, ${isoText(sql`p.created_at`)} as recorded_at
         from payments p
         join users u on u.id = p.user_id
         join billing_periods bp on bp.id = p.billing_period_id
@@ -54,9 +60,9 @@ export const MOVEMENT_SOURCES: readonly MovementSource[] = [
     select: (range) => sql`
       select ${businessDate(sql`r.settled_at`, range)} as business_date, 1 as kind_rank,
              'refund' as kind, 'card' as method, -r.amount_cents as amount_cents,
-             r.user_id::text as account_id, u.email as account_email, u.dealership, bp.quote,
+             r.user_id::text as account_id, u.email as account_email, u.dealership, bp.quote::text as quote,
              r.gateway_refund_id as gateway_transaction_id, r.payment_id::text as payment_id,
-             r.id::text as movement_id, r.settled_at as recorded_at
+             r.id::text as movement_id, ${isoText(sql`r.settled_at`)} as recorded_at
         from refunds r
         join payments p on p.id = r.payment_id
         join users u on u.id = r.user_id
@@ -71,9 +77,9 @@ export const MOVEMENT_SOURCES: readonly MovementSource[] = [
       select ${businessDate(sql`p.refunded_at`, range)} as business_date, 1 as kind_rank,
              'refund' as kind, 'card' as method,
              -coalesce(p.refund_claimed_cents, p.amount_cents) as amount_cents,
-             p.user_id::text as account_id, u.email as account_email, u.dealership, bp.quote,
+             p.user_id::text as account_id, u.email as account_email, u.dealership, bp.quote::text as quote,
              null as gateway_transaction_id, p.id::text as payment_id,
-             'trial-refund:' || p.id as movement_id, p.refunded_at as recorded_at
+             'trial-refund:' || p.id as movement_id, ${isoText(sql`p.refunded_at`)} as recorded_at
         from payments p
         join users u on u.id = p.user_id
         join billing_periods bp on bp.id = p.billing_period_id
@@ -90,9 +96,9 @@ export const MOVEMENT_SOURCES: readonly MovementSource[] = [
              'chargeback' as kind, 'card' as method,
              -(p.amount_cents - coalesce((select sum(r.amount_cents) from refunds r
                 where r.payment_id = p.id and r.status = 'succeeded'), 0))::int as amount_cents,
-             p.user_id::text as account_id, u.email as account_email, u.dealership, bp.quote,
+             p.user_id::text as account_id, u.email as account_email, u.dealership, bp.quote::text as quote,
              p.gateway_transaction_id, p.id::text as payment_id,
-             'chargeback:' || p.id as movement_id, p.charged_back_at as recorded_at
+             'chargeback:' || p.id as movement_id, ${isoText(sql`p.charged_back_at`)} as recorded_at
         from payments p
         join users u on u.id = p.user_id
         join billing_periods bp on bp.id = p.billing_period_id

@@ -109,7 +109,7 @@ export default function FinancePage() {
               <div className="choice" key={value}>
                 <input
                   type="radio"
-                  id={`${id}-${value}`}
+                  id={`${id}-mode-${value}`}
                   name={`${id}-mode`}
                   value={value}
                   checked={mode === value}
@@ -118,7 +118,7 @@ export default function FinancePage() {
                     setErrors({});
                   }}
                 />
-                <label htmlFor={`${id}-${value}`}>{label}</label>
+                <label htmlFor={`${id}-mode-${value}`}>{label}</label>
               </div>
             ))}
           </fieldset>
@@ -126,7 +126,9 @@ export default function FinancePage() {
             <TextField
               id={ids.month}
               label="Month"
-              type="month"
+              // Text, not type="month": not every browser has a month picker, and the hint says how.
+              inputMode="numeric"
+              autoComplete="off"
               hint="As YYYY-MM, e.g. 2026-03."
               required
               value={month}
