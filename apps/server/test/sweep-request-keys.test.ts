@@ -57,6 +57,11 @@ const ACCEPTED: Record<string, Record<string, unknown>> = {
     codes: ['NADA', 'MMR'],
     basedOn: { codes: ['NADA'], pendingRemovals: [] },
   },
+  '/api/admin/accounts/:userId/subscription-change': {
+    codes: ['NADA', 'MMR'],
+    basedOn: { codes: ['NADA'], pendingRemovals: [] },
+    reason: 'Sweep: an accepted body',
+  },
 };
 
 /**
@@ -213,6 +218,25 @@ describe('request keys over the route table', () => {
         .set({ nextRetryAt: new Date(NOW.getTime() + 86_400_000) })
         .where(eq(subscriptions.userId, user.id));
       return { params: { userId: user.id }, body: {}, cookie: cookies.admin.cookie };
+    },
+    // A change on the dealer's behalf (issue 28): a removal, pending until the next bill date.
+    [`${ACCOUNT}/subscription-change`]: async () => {
+      const { user } = await renewingDealer(t, {
+        now: NOW,
+        today: '2026-03-10',
+        previous: '2026-02-10',
+        codes: ['NADA', 'MMR'],
+      });
+      return {
+        params: { userId: user.id },
+        body: { codes: ['NADA'], basedOn: { codes: ['NADA', 'MMR'], pendingRemovals: [] }, reason },
+        other: {
+          codes: ['MMR'],
+          basedOn: { codes: ['NADA', 'MMR'], pendingRemovals: [] },
+          reason,
+        },
+        cookie: cookies.admin.cookie,
+      };
     },
     [`${ACCOUNT}/balance-adjustments`]: async () => ({
       params: { userId: (await plainDealer(t)).id },
@@ -397,7 +421,10 @@ describe('request keys over the route table', () => {
       );
       // The accepted body first: the sign-up counts every request against its rate limit.
       const accepted = ACCEPTED[route.url];
-      if (accepted) samples.unshift([accepted, {}]);
+      // The accepted body on a target its parameters' schema accepts (an account's id), first: the
+      // sign-up counts every request against its rate limit.
+      const target = params ? fc.sample(validValue(params), { numRuns: 1, seed: 42 })[0] : {};
+      if (accepted) samples.unshift([accepted, target]);
       let answered = false;
       for (const [payload, values] of samples) {
         // Never the account whose key it is: a repeat there would be that action's own replay.

@@ -31,6 +31,9 @@ const CELL_BREAK = new Set([',', ';', '\t', '\r', '\n']);
 
 /** An apostrophe before every cell start that a spreadsheet would read as a formula. */
 function neutralizeFormulas(text: string): string {
+  // Most fields hold no separator: only their start can begin a cell (the finance export writes
+  // a million of them a minute; the loop below is for the rest).
+  if (!/[,;\t\r\n]/.test(text)) return /^[ "]*[=+\-@\t\r]/.test(text) ? `'${text}` : text;
   const formulaLead = /[ "]*[=+\-@\t\r]/y;
   let out = '';
   let cellStart = true;

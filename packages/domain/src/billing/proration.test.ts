@@ -295,4 +295,14 @@ describe('planSubscriptionChange (R10 with the sign-up rules of R3)', () => {
   ] as const)('changeAllowance(%s, complimentary %s) = %s', (status, comp, allowance) => {
     expect(changeAllowance(status, comp)).toBe(allowance);
   });
+
+  it.each([
+    ['active', true, 'any'],
+    ['active', false, 'any'],
+    ['validating payment', false, 'removalsOnly'],
+    ['pending cancel', true, 'none'],
+    ['inactive', false, 'none'],
+  ] as const)('changeAllowance(%s, complimentary %s, staff) = %s', (status, comp, allowance) => {
+    expect(changeAllowance(status, comp, 'staff')).toBe(allowance);
+  });
 });

@@ -148,8 +148,19 @@ export function applyPendingRemovals(
 /** R10: which changes an account's status allows (validating payment: removals only). */
 export type TChangeAllowance = 'any' | 'removalsOnly' | 'none';
 
-export function changeAllowance(status: string, complimentary: boolean): TChangeAllowance {
-  if (complimentary) return 'none';
+/** Who asks for a change: the dealer on their change page, or billing staff on their behalf. */
+export type TChangeRequester = 'dealer' | 'staff';
+
+/**
+ * A complimentary account's selection is changed by Customer Support (the dealer's page says
+ * so), on the same status rules, and nothing is charged for it (R4, issue 28's "Adjust").
+ */
+export function changeAllowance(
+  status: string,
+  complimentary: boolean,
+  by: TChangeRequester = 'dealer',
+): TChangeAllowance {
+  if (complimentary && by === 'dealer') return 'none';
   if (status === 'active') return 'any';
   if (status === 'validating payment') return 'removalsOnly';
   return 'none';

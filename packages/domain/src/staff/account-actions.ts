@@ -3,6 +3,11 @@
  * the console's dialogs validate and the server validates again, and what every action answers.
  */
 import { z } from 'zod';
+import {
+  ZSubscriptionChangePreviewSchema,
+  ZSubscriptionChangeRequestSchema,
+  ZSubscriptionChangeResultSchema,
+} from '../schemas/subscription-change.ts';
 
 export const STAFF_ACTION_MESSAGES = {
   requestKeyInvalid: 'The action request is not valid. Please reload the page.',
@@ -133,3 +138,53 @@ export const ZRetryRenewalResultSchema = ZStaffActionResultSchema.extend({
   declineReason: z.string().nullable(),
 });
 export type TRetryRenewalResult = z.infer<typeof ZRetryRenewalResultSchema>;
+
+/**
+ * "Adjust" (issue 28): billing staff change a dealer's selection on their behalf, with the dealer's
+ * own rules (R10) and preview, based on the selection the console showed (a 409 when it changed
+ * meanwhile, decision 035), with a reason for the audit (R12).
+ */
+export const ZAdjustSubscriptionRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  codes: ZSubscriptionChangeRequestSchema.shape.codes,
+  basedOn: ZSubscriptionChangeRequestSchema.shape.basedOn,
+  reason: ZStaffReasonSchema,
+});
+export type TAdjustSubscriptionRequest = z.infer<typeof ZAdjustSubscriptionRequestSchema>;
+
+/** The console's preview: the dealer's, and whether the account is complimentary (nothing charged). */
+export const ZAdjustSubscriptionPreviewSchema = ZSubscriptionChangePreviewSchema.extend({
+  complimentary: z.boolean(),
+});
+export type TAdjustSubscriptionPreview = z.infer<typeof ZAdjustSubscriptionPreviewSchema>;
+
+/**
+ * What an adjustment came to. 'applied': nothing was charged (a removal, an addition two paid
+ * items make free, a complimentary account). 'charged': the prorated charge was paid by the card on
+ * file, and the dealer is sent its receipt. 'declined': the card declined and nothing changed
+ * (R10). 'pending': the gateway did not answer; the same request again (its key) finishes it, and
+ * the charge is taken once at most.
+ */
+export const ADJUST_SUBSCRIPTION_OUTCOMES = ['applied', 'charged', 'declined', 'pending'] as const;
+export type TAdjustSubscriptionOutcome = (typeof ADJUST_SUBSCRIPTION_OUTCOMES)[number];
+
+export const ZAdjustSubscriptionResultSchema = ZStaffActionResultSchema.extend({
+  outcome: z.enum(ADJUST_SUBSCRIPTION_OUTCOMES),
+  change: ZSubscriptionChangeResultSchema,
+  declineReason: z.string().nullable(),
+});
+export type TAdjustSubscriptionResult = z.infer<typeof ZAdjustSubscriptionResultSchema>;
+
+/**
+ * The console's words for a refused adjustment (the dealer's page has its own, in the second
+ * person): the same codes and statuses as the dealer's change.
+ */
+export const ADJUST_SUBSCRIPTION_MESSAGES = {
+  notAllowed:
+    'This account’s subscriptions cannot be changed in its current status (pending cancel and inactive accounts reactivate first; validating payment may only remove).',
+  stale:
+    'The subscriptions changed since this preview (the dealer or another member changed them). Nothing was charged or changed; review the change again.',
+  cardRequired:
+    'This change is charged today and there is no card on file. Ask the dealer to add a card in Billing Details first.',
+  inProgress: 'A change of this account is still being charged. Wait a moment and try again.',
+} as const;

@@ -32,10 +32,12 @@ export const STAFF_ACTIONS = {
   chargeback: 'billing',
   balanceAdjustment: 'billing',
   retryRenewal: 'billing',
+  adjustSubscription: 'billing',
   complimentaryOn: 'billing',
   complimentaryOff: 'billing',
   createPromotion: 'billing',
   disablePromotion: 'billing',
+  exportFinance: 'billing',
   // admin
   schedulePrice: 'admin',
   withdrawPrice: 'admin',

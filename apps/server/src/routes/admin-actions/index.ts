@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ZSubscriptionChangePreviewQuerySchema } from '@dealerpass/domain/schemas/subscription-change';
 import {
+  ZAdjustSubscriptionPreviewSchema,
+  ZAdjustSubscriptionRequestSchema,
+  ZAdjustSubscriptionResultSchema,
   ZBalanceAdjustmentRequestSchema,
   ZBlockAccountRequestSchema,
   ZChargebackRequestSchema,
@@ -15,6 +19,7 @@ import {
 import { STAFF_ACTIONS, type TStaffAction } from '@dealerpass/domain/staff/roles';
 import { staffOf } from '../../plugins/staff-session.ts';
 import { adjustBalance } from '../../services/staff/adjust-balance.ts';
+import { adjustSubscription, previewAdjustment } from '../../services/staff/adjust-subscription.ts';
 import { setAccountBlocked } from '../../services/staff/block-account.ts';
 import { endAccountSessions } from '../../services/staff/end-account-sessions.ts';
 import { recordStaffChargeback } from '../../services/staff/record-staff-chargeback.ts';
@@ -258,6 +263,65 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       const data = await retryRenewal(app.deps.billing, {
         ...common(request, request.body),
         userId: request.params.userId,
+      });
+      sent();
+      return { data };
+    },
+  );
+
+  app.get(
+    `${ACCOUNT}/subscription-change`,
+    {
+      config: accessFor('adjustSubscription'),
+      schema: {
+        summary:
+          'Preview a change of the dealer’s subscriptions made on their behalf: the dealer’s own preview (R10)',
+        tags: ['Admin'],
+        // 404: no such account; 409: its status allows no change, or not this one
+        // (ACTION_NOT_ALLOWED).
+        errors: [404, 409],
+        params: ZAccountParamsSchema,
+        querystring: ZSubscriptionChangePreviewQuerySchema,
+        response: { 200: z.object({ data: ZAdjustSubscriptionPreviewSchema }) },
+      },
+    },
+    async (request) => ({
+      data: await previewAdjustment(app.deps.billing, request.params.userId, request.query.codes),
+    }),
+  );
+
+  app.post(
+    `${ACCOUNT}/subscription-change`,
+    {
+      config: accessFor('adjustSubscription'),
+      bodyLimit: 4096,
+      schema: {
+        summary:
+          'Change the dealer’s subscriptions on their behalf (“Adjust”): the dealer’s rules (R10), charged to the card on file, with a reason',
+        description:
+          'Answers 200 with what happened: `outcome` is `applied` (nothing to charge: a removal ' +
+          'waiting for the next bill date, an addition two paid items make free, or a ' +
+          'complimentary account), `charged` (the prorated addition was paid by the card on ' +
+          'file; the dealer is e-mailed the receipt), `declined` (with `declineReason`; nothing ' +
+          'changed) or `pending` (the gateway did not answer; the same request again finishes ' +
+          'it, charging once at most). 402 CHANGE_CARD_REQUIRED: the change is charged today and ' +
+          'there is no card on file. 409: the selection changed since `basedOn` ' +
+          '(CHANGE_SELECTION_STALE), another change is being charged (CHANGE_IN_PROGRESS), or the ' +
+          'account’s status allows no change or not this one (ACTION_NOT_ALLOWED).',
+        tags: ['Admin'],
+        errors: [402, 404, 409],
+        params: ZAccountParamsSchema,
+        body: ZAdjustSubscriptionRequestSchema,
+        response: { 200: z.object({ data: ZAdjustSubscriptionResultSchema }) },
+      },
+    },
+    async (request) => {
+      const data = await adjustSubscription(app.deps.billing, {
+        ...common(request, request.body),
+        reason: request.body.reason,
+        userId: request.params.userId,
+        codes: request.body.codes,
+        basedOn: request.body.basedOn,
       });
       sent();
       return { data };

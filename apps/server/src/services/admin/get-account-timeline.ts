@@ -1,4 +1,5 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import {
@@ -170,7 +171,7 @@ export async function getAccountTimeline(db: Database, userId: string): Promise<
   for (const row of actions)
     add(row.at, {
       kind: 'staff',
-      summary: `${row.action} by ${row.staffEmail}${row.reason ? `: ${row.reason}` : ''}`,
+      summary: `${staffActionSummary(row)} by ${row.staffEmail}${row.reason ? `: ${row.reason}` : ''}`,
       details: {
         auditId: row.id,
         action: row.action,
@@ -183,4 +184,27 @@ export async function getAccountTimeline(db: Database, userId: string): Promise<
 
   entries.sort((a, b) => b.time - a.time || KIND_ORDER[b.kind]! - KIND_ORDER[a.kind]!);
   return entries.slice(0, limit).map(({ time: _time, ...entry }) => entry);
+}
+
+/**
+ * What a staff action's timeline entry says it did: its name, or for a change made on the
+ * dealer's behalf (issue 28) what was added and removed and what was charged today.
+ */
+const named = (code: string) => nameOf(code as TSubscriptionCode);
+
+function staffActionSummary(row: { action: string; after: unknown }): string {
+  if (row.action !== 'adjustSubscription') return row.action;
+  const after = (row.after ?? {}) as {
+    added?: string[];
+    removed?: string[];
+    chargeTodayCents?: number;
+  };
+  const parts = [
+    after.added?.length ? `added ${after.added.map(named).join(', ')}` : null,
+    after.removed?.length
+      ? `removed at the next bill ${after.removed.map(named).join(', ')}`
+      : null,
+    after.chargeTodayCents ? `prorated charge ${formatCurrency(after.chargeTodayCents)}` : null,
+  ].filter(Boolean);
+  return `Subscriptions changed for the dealer (${parts.join('; ')})`;
 }

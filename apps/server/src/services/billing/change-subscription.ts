@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import {
   planSubscriptionChange,
   type ISubscriptionChangePlan,
+  type TChangeRequester,
 } from '@dealerpass/domain/billing/proration';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type {
@@ -37,9 +38,10 @@ export async function previewSubscriptionChange(
   deps: BillingDeps,
   userId: string,
   requested: readonly string[],
+  by: TChangeRequester = 'dealer',
 ): Promise<ISubscriptionChangePreview> {
   const { user, subscription } = await accountRows(deps.db, userId, false);
-  return evaluate(deps, user, subscription, requested, deps.now()).preview;
+  return evaluate(deps, user, subscription, requested, deps.now(), by).preview;
 }
 
 /** Writes the new selection: additions in force now, removals pending until their bill date. */
@@ -71,9 +73,21 @@ async function applyPlan(
  * How a change request started: applied at once, or a change whose charge is to be sent
  * (`send`: by this request; a repeat sends it only once the first one's lease has run out).
  */
-type Started =
+export type Started =
   | { kind: 'applied'; result: ISubscriptionChangeResult }
   | { kind: 'charging'; changeId: string; send: boolean };
+
+/** A change as its requester sends it: the codes, its key, and the selection it was based on. */
+export interface ChangeRequest {
+  codes: readonly string[];
+  /** The dealer's `idempotencyKey` or the console's `requestKey` (decision 031). */
+  key: string;
+  basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] };
+}
+
+/** The stored answer of a repeated key: a change in flight is sent again only after its lease. */
+export const repeatedStart = (first: Started): Started =>
+  first.kind === 'charging' ? { ...first, send: false } : first;
 
 /**
  * `POST /api/users/subscriptions/change` (R10). Exactly once per idempotency key (`oncePerKey`,
@@ -95,20 +109,39 @@ export async function changeSubscription(
   const now = deps.now();
   const keyed = { owner: { userId }, action: 'changeSubscription', target: {}, body: request };
   const started = await oncePerKey<Started>(deps.db, keyed, {
-    act: (tx) => startChange(deps, tx, userId, request, now),
-    repeat: (first) => (first.kind === 'charging' ? { ...first, send: false } : first),
+    act: (tx) =>
+      startChange(deps, tx, userId, { ...request, key: request.idempotencyKey }, now, 'dealer'),
+    repeat: repeatedStart,
   });
-  if (started.kind === 'applied') return started.result;
+  const settled = await settleChange(deps, started, now);
+  if ('result' in settled) return settled.result;
+  // The gateway did not answer: the change stays in flight and the next request finishes it.
+  if (settled.change.status === 'charging') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
+  return answerOf(settled.change);
+}
+
+/**
+ * A started change brought to its end: applied at once, or its charge sent (by the request that
+ * started it, or by a repeat once the first one's lease has run out) and settled. A change whose
+ * charge got no answer comes back still `charging`; one another request is charging is 409.
+ * The dealer's change and the console's adjustment both end here (R10, issue 28).
+ */
+export async function settleChange(
+  deps: BillingDeps,
+  started: Started,
+  now: Date,
+): Promise<{ result: ISubscriptionChangeResult } | { change: ChangeRow }> {
+  if (started.kind === 'applied') return { result: started.result };
   const [change] = await deps.db
     .select()
     .from(subscriptionChanges)
     .where(eq(subscriptionChanges.id, started.changeId));
   if (!change) throw new Error('change vanished');
-  if (change.status !== 'charging') return answerOf(change);
+  if (change.status !== 'charging') return { change };
   if (!started.send && change.createdAt.getTime() + CHARGE_LEASE_MS > now.getTime()) {
     throw new AppError(ERROR_CODES.CHANGE_IN_PROGRESS);
   }
-  return answerOf(await finishChange(deps, change));
+  return { change: await finishChange(deps, change) };
 }
 
 /**
@@ -116,16 +149,13 @@ export async function changeSubscription(
  * request's change in flight refused (or finished, once its lease has run out); then the plan
  * applied at once when nothing is charged, or the change and its charge's period written.
  */
-async function startChange(
+export async function startChange(
   deps: BillingDeps,
   tx: Transaction,
   userId: string,
-  request: {
-    codes: readonly string[];
-    idempotencyKey: string;
-    basedOn: { codes: readonly string[]; pendingRemovals: readonly string[] };
-  },
+  request: ChangeRequest,
   now: Date,
+  by: TChangeRequester,
 ): Promise<Started> {
   // The account first, then its subscription (docs/decisions/028).
   await lockAccount(tx, userId);
@@ -146,7 +176,7 @@ async function startChange(
   if (!sameSelection(subscription, request.basedOn)) {
     throw new AppError(ERROR_CODES.CHANGE_SELECTION_STALE);
   }
-  const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now);
+  const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now, by);
   if (plan.added.length === 0 && sameList(plan.removed, knownCodes(subscription.pendingRemovals))) {
     throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
       message: SUBSCRIPTION_CHANGE_MESSAGES.noChange,
@@ -160,7 +190,7 @@ async function startChange(
     await tx.insert(subscriptionChanges).values({
       id: changeId,
       userId,
-      idempotencyKey: request.idempotencyKey,
+      idempotencyKey: request.key,
       status: 'applied',
       codesBefore: subscription.codes,
       codesRequested: [...plan.fromNextBill.codes],
@@ -194,7 +224,7 @@ async function startChange(
     .values({
       id: changeId,
       userId,
-      idempotencyKey: request.idempotencyKey,
+      idempotencyKey: request.key,
       status: 'charging',
       codesBefore: subscription.codes,
       codesRequested: [...plan.fromNextBill.codes],
@@ -229,11 +259,16 @@ function sameSelection(
   );
 }
 
-type ChangeRow = typeof subscriptionChanges.$inferSelect;
+export type ChangeRow = typeof subscriptionChanges.$inferSelect;
 
 /** The stored answer of a settled change: its result, or the decline it met. */
 function answerOf(change: ChangeRow): ISubscriptionChangeResult {
   if (change.status === 'declined') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
+  return resultOf(change);
+}
+
+/** A change's result as it was answered (a settled change's with its payment). */
+export function resultOf(change: ChangeRow): ISubscriptionChangeResult {
   // A change stored before the preview listed its additions answers without them.
   const stored = change.result as ISubscriptionChangeResult;
   return {
@@ -246,7 +281,8 @@ function answerOf(change: ChangeRow): ISubscriptionChangeResult {
 /**
  * Sends a change's prorated charge (again, after a crash: the same key and card) and settles it:
  * approved, the payment is recorded and the selection changes, in one transaction; declined, the
- * period is marked failed and nothing else changes (R10).
+ * period is marked failed and nothing else changes (R10); unanswered, the change is returned as it
+ * is, still charging.
  */
 async function finishChange(deps: BillingDeps, change: ChangeRow): Promise<ChangeRow> {
   const [period] = await deps.db
@@ -266,7 +302,8 @@ async function finishChange(deps: BillingDeps, change: ChangeRow): Promise<Chang
     cardLast4: period.cardLast4,
   };
   const outcome = await sendCharge(deps, claimed);
-  if (outcome.status === 'retry') throw new AppError(ERROR_CODES.CHANGE_DECLINED);
+  // No answer from the gateway: still in flight, sent again under the same key later.
+  if (outcome.status === 'retry') return change;
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     await lockAccount(tx, change.userId);

@@ -34,6 +34,7 @@ const AccountPage = lazyPage(() => import('../../features/admin/routes/account-p
 const PromotionsPage = lazyPage(() => import('../../features/admin/routes/promotions-page.tsx'));
 const PricesPage = lazyPage(() => import('../../features/admin/routes/prices-page.tsx'));
 const DunningPage = lazyPage(() => import('../../features/admin/routes/dunning-page.tsx'));
+const FinancePage = lazyPage(() => import('../../features/admin/routes/finance-page.tsx'));
 const InboxPage = lazyPage(() => import('../../features/admin/routes/inbox-page.tsx'));
 const MessagePage = lazyPage(() => import('../../features/admin/routes/contact-message-page.tsx'));
 const StaffPage = lazyPage(() => import('../../features/admin/routes/staff-page.tsx'));
@@ -51,6 +52,7 @@ export const ADMIN_ROUTES = (
     <Route path="promotions" element={<PromotionsPage />} />
     <Route path="prices" element={<PricesPage />} />
     <Route path="dunning" element={<DunningPage />} />
+    <Route path="finance" element={<FinancePage />} />
     <Route path="inbox" element={<InboxPage />} />
     <Route path="inbox/:messageId" element={<MessagePage />} />
     <Route path="staff" element={<StaffPage />} />

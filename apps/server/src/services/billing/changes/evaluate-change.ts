@@ -9,6 +9,7 @@ import { nextBillDateOf } from '@dealerpass/domain/billing/dunning';
 import {
   changeAllowance,
   planSubscriptionChange,
+  type TChangeRequester,
   prorateChange,
   type ISubscriptionChangePlan,
 } from '@dealerpass/domain/billing/proration';
@@ -74,8 +75,9 @@ export function evaluate(
   subscription: SubscriptionRow,
   requested: readonly string[],
   now: Date,
+  by: TChangeRequester = 'dealer',
 ): Evaluated {
-  const allowance = changeAllowance(user.accountStatus, user.complimentary);
+  const allowance = changeAllowance(user.accountStatus, user.complimentary, by);
   if (allowance === 'none') throw notAllowed();
   const current = {
     codes: sanitizeCodes(subscription.codes),
@@ -113,7 +115,9 @@ export function evaluate(
     periodEnd: subscription.currentPeriodEnd,
     table,
   });
-  const chargeTodayCents = periodOver ? 0 : proration.chargeCents;
+  // A complimentary account (staff change it) is charged nothing now, and its bills are waived (R4).
+  const waived = user.complimentary;
+  const chargeTodayCents = periodOver || waived ? 0 : proration.chargeCents;
   // R10: the next bill charges the selection in force that day at that day's prices.
   const billAt = startOfDayIn(isoDate(removalsOn), deps.timeZone);
   // What each addition costs in the selection it joins (R3): an extra two paid items make free is
@@ -132,7 +136,7 @@ export function evaluate(
     daysLeft: periodOver ? 0 : proration.daysLeft,
     daysInPeriod: proration.daysInPeriod,
     currentMonthlyCents: proration.currentMonthlyCents,
-    nextBillCents: quote(plan.fromNextBill.codes, billAt, table).totalCents,
+    nextBillCents: waived ? 0 : quote(plan.fromNextBill.codes, billAt, table).totalCents,
     nextBillDate: removalsOn,
     allowance,
     additions,

@@ -12,6 +12,7 @@ import {
   type IActionInput,
   type IActionOutcome,
 } from './action-dialog.tsx';
+import { AdjustSubscriptionButton } from './adjust-subscription.tsx';
 import { money } from './format.ts';
 
 const BALANCE_KINDS = [
@@ -162,9 +163,12 @@ export function AccountActions({
     });
   }
 
-  if (actions.length === 0) return null;
+  // Issue 28's "Adjust": the dealer's change (R10) on their behalf, with its own dialog.
+  const adjustable = mayTake('adjustSubscription') && detail.subscription !== null;
+  if (actions.length === 0 && !adjustable) return null;
   return (
     <div className="admin-actions" role="group" aria-label="Account actions">
+      {adjustable ? <AdjustSubscriptionButton detail={detail} onDone={onChanged} /> : null}
       {actions.map((action) => (
         <ActionButton
           key={action.key}

@@ -83,7 +83,12 @@ export function AdminHeader() {
   const isAdmin = useRoleAllows('admin');
   const NAV = useRoleAllows('billing') ? BILLING_NAV : SUPPORT_NAV;
   const { pathname } = useLocation();
-  const items = isAdmin ? [...NAV, { to: '/admin/staff', label: 'Staff' }] : NAV;
+  const isBilling = useRoleAllows('billing');
+  const items = [
+    ...NAV,
+    ...(isBilling ? [{ to: '/admin/finance', label: 'Finance' }] : []),
+    ...(isAdmin ? [{ to: '/admin/staff', label: 'Staff' }] : []),
+  ];
 
   return (
     <header className="admin-header">
