@@ -466,7 +466,6 @@ function redact(name: unknown, value: string): string {
   return typeof name === 'string' && /SECRET|KEY|PASSWORD|TOKEN|URL/.test(name) ? '***' : value;
 }
 
-
 /** `line one|line two` as trimmed, non-empty lines. */
 function addressLines(text: string): string[] {
   return text

@@ -89,6 +89,7 @@ export const ERROR_CODES = {
   CHECK_AMOUNT_MISMATCH: 'CHECK_AMOUNT_MISMATCH',
   CHECK_NOT_RETURNABLE: 'CHECK_NOT_RETURNABLE',
   ANNUAL_PERIOD_BILLED: 'ANNUAL_PERIOD_BILLED',
+  ANNUAL_OFFER_CHANGED: 'ANNUAL_OFFER_CHANGED',
   // One intent, one key (docs/decisions/031)
   REQUEST_KEY_REUSED: 'REQUEST_KEY_REUSED',
 } as const;
@@ -224,6 +225,8 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   CHECK_NOT_RETURNABLE: 'This invoice has no check that can be recorded as returned.',
   ANNUAL_PERIOD_BILLED:
     'The period this invoice is for has started and was billed by card. Void the invoice and return the check.',
+  ANNUAL_OFFER_CHANGED:
+    'The annual offer changed since the page showed it. Please review the new figures and confirm again.',
   // Ours (docs/decisions/031): a request key sent again with another action, target or body.
   REQUEST_KEY_REUSED:
     'This request was already sent with different details. Please reload the page and try again.',
@@ -305,6 +308,7 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CHECK_AMOUNT_MISMATCH: 409,
   CHECK_NOT_RETURNABLE: 409,
   ANNUAL_PERIOD_BILLED: 409,
+  ANNUAL_OFFER_CHANGED: 409,
   REQUEST_KEY_REUSED: 409,
 };
 

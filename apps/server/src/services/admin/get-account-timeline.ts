@@ -119,7 +119,8 @@ export async function getAccountTimeline(db: Database, userId: string): Promise<
   for (const row of events) {
     const changesStatus = row.fromStatus !== null || row.toStatus !== null;
     // R14: invoices issued and voided, checks recorded and returned, whoever acted.
-    const annualKind = ANNUAL_EVENT_KINDS[row.event] ?? (/^check .+ returned$/.test(row.event) ? 'check' : null);
+    const annualKind =
+      ANNUAL_EVENT_KINDS[row.event] ?? (/^check .+ returned$/.test(row.event) ? 'check' : null);
     if (annualKind && !changesStatus) {
       const details = row.details as Record<string, unknown>;
       add(row.at, {

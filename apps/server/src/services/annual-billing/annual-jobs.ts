@@ -11,10 +11,7 @@
  */
 import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
-import {
-  ANNUAL_RENEWAL_INVOICE_DAYS,
-  nextAnnualPeriod,
-} from '@dealerpass/domain/billing/annual';
+import { ANNUAL_RENEWAL_INVOICE_DAYS, nextAnnualPeriod } from '@dealerpass/domain/billing/annual';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { sanitizeCodes } from '@dealerpass/domain/selection';
 import { addDays, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';

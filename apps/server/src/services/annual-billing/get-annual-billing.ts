@@ -9,7 +9,12 @@ import { invoices, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
-import { annualPeriodOf, businessDate, invoiceViews, listAccountInvoices } from './invoice-records.ts';
+import {
+  annualPeriodOf,
+  businessDate,
+  invoiceViews,
+  listAccountInvoices,
+} from './invoice-records.ts';
 import { annualOfferOf } from './request-annual-billing.ts';
 
 /** `GET /api/users/annualBilling`: the offer or why not, the open invoice, the year paid, every invoice. */

@@ -117,7 +117,10 @@ export async function invoiceViewById(
 
 /** The days paid by check still ahead or running on `today`; null when none. */
 export function annualPeriodOf(
-  subscription: Pick<typeof subscriptions.$inferSelect, 'annualPeriodStart' | 'annualPeriodEnd'> | null | undefined,
+  subscription:
+    | Pick<typeof subscriptions.$inferSelect, 'annualPeriodStart' | 'annualPeriodEnd'>
+    | null
+    | undefined,
   today: string,
 ): IAnnualPeriod | null {
   if (!subscription?.annualPeriodStart || !subscription.annualPeriodEnd) return null;

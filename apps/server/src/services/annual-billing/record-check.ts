@@ -42,7 +42,9 @@ export const ANNUAL_DISCOUNT_LINE_CODE = 'DISCOUNT';
  * discount as a negative line, the platform fee × 12; lines and fee add up to the total.
  */
 export function annualPeriodQuote(invoice: InvoiceRow): IQuote {
-  const priced = invoice.quote as IAnnualQuote & { lines: { label: string; amountCents: number }[] };
+  const priced = invoice.quote as IAnnualQuote & {
+    lines: { label: string; amountCents: number }[];
+  };
   const feeLine = priced.lines.find((line) => line.label.startsWith('Platform fee'));
   const platformFeeCents = feeLine?.amountCents ?? 0;
   const lines = priced.lines

@@ -49,8 +49,13 @@ function displayDate(isoDate: string): string {
 
 /** A wrong invoice is never stored: the lines less the discount are the total. */
 function assertConsistent(invoice: IInvoiceDocument): void {
-  const amounts = [invoice.discountCents, invoice.totalCents, ...invoice.lines.map((l) => l.amountCents)];
-  if (!amounts.every(Number.isSafeInteger)) throw new Error('invoice amounts must be integer cents');
+  const amounts = [
+    invoice.discountCents,
+    invoice.totalCents,
+    ...invoice.lines.map((l) => l.amountCents),
+  ];
+  if (!amounts.every(Number.isSafeInteger))
+    throw new Error('invoice amounts must be integer cents');
   if (invoice.lines.length === 0) throw new Error('an invoice needs at least one line');
   const sum = invoice.lines.reduce((total, line) => total + line.amountCents, 0);
   if (sum - invoice.discountCents !== invoice.totalCents) {
@@ -77,9 +82,9 @@ export function renderInvoicePdf(invoice: IInvoiceDocument): Buffer {
   page.fillRect(0, at(10), page.width, 10, ACCENT);
   const { seller, billTo, remitTo } = invoice;
   text(LEFT, 70, seller.name, { font: 'Sans-Bold', size: 20, color: ACCENT, maxWidth: 250 });
-  seller.lines.slice(0, 4).forEach((line, i) =>
-    text(LEFT, 88 + i * 13, line, { size: 9, color: MUTED, maxWidth: 250 }),
-  );
+  seller.lines
+    .slice(0, 4)
+    .forEach((line, i) => text(LEFT, 88 + i * 13, line, { size: 9, color: MUTED, maxWidth: 250 }));
   text(RIGHT, 70, 'Invoice', { font: 'Sans-Bold', size: 22, align: 'right', tag: 'H1' });
   const meta: [string, string][] = [
     ['Invoice number', invoice.number],
@@ -160,9 +165,11 @@ export function renderInvoicePdf(invoice: IInvoiceDocument): Buffer {
     text(LEFT, top + 16 + i * 14, line, { size: 10, maxWidth: RIGHT - LEFT }),
   );
   top += 16 + howTo.length * 14;
-  [remitTo.payee, ...remitTo.lines].slice(0, 6).forEach((line, i) =>
-    text(LEFT + 16, top + i * 14, line, { size: 10, font: i === 0 ? 'Sans-Bold' : 'Sans' }),
-  );
+  [remitTo.payee, ...remitTo.lines]
+    .slice(0, 6)
+    .forEach((line, i) =>
+      text(LEFT + 16, top + i * 14, line, { size: 10, font: i === 0 ? 'Sans-Bold' : 'Sans' }),
+    );
   top += 6 * 14;
   text(
     LEFT,
@@ -181,7 +188,11 @@ export function renderInvoicePdf(invoice: IInvoiceDocument): Buffer {
 
   return writePdf(
     page,
-    { title: `${seller.name} invoice ${invoice.number}`, producer: seller.name, creationDate: invoice.issuedAt },
+    {
+      title: `${seller.name} invoice ${invoice.number}`,
+      producer: seller.name,
+      creationDate: invoice.issuedAt,
+    },
     { compress: false },
   );
 }

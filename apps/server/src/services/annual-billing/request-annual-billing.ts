@@ -18,12 +18,7 @@ import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
 import { issueInvoice } from './issue-invoice.ts';
-import {
-  annualPeriodOf,
-  businessDate,
-  invoiceViewById,
-  invoicingOf,
-} from './invoice-records.ts';
+import { annualPeriodOf, businessDate, invoiceViewById, invoicingOf } from './invoice-records.ts';
 
 type UserRow = typeof users.$inferSelect;
 type SubscriptionRow = typeof subscriptions.$inferSelect;
@@ -74,7 +69,11 @@ export interface AnnualRequestInput {
   userId: string;
   now: Date;
   /** The request's body (its key included) and the route's parameters, for oncePerKey. */
-  body: { requestKey: string; reason?: string };
+  body: {
+    requestKey: string;
+    reason?: string;
+    basedOn?: { periodStart: string; discountedTotalCents: number } | undefined;
+  };
   params: Record<string, string>;
   /** Staff asking on the dealer's behalf (a phone request), audited with the reason (R12). */
   staff?: { actor: StaffActor; reason: string };
@@ -107,7 +106,7 @@ export async function requestAnnualBilling(
           .from(subscriptions)
           .where(eq(subscriptions.userId, user.id))
           .for('update');
-        const { ineligibleReason } = await annualOfferOf(
+        const { offer, ineligibleReason } = await annualOfferOf(
           tx,
           deps,
           user,
@@ -118,6 +117,14 @@ export async function requestAnnualBilling(
           throw new AppError(ERROR_CODES.ANNUAL_NOT_AVAILABLE, {
             message: ineligibleReason ?? undefined,
           });
+        }
+        const basedOn = input.body.basedOn;
+        if (
+          basedOn &&
+          (basedOn.periodStart !== offer?.periodStart ||
+            basedOn.discountedTotalCents !== offer.discountedTotalCents)
+        ) {
+          throw new AppError(ERROR_CODES.ANNUAL_OFFER_CHANGED);
         }
         const period = annualPeriodFor(
           subscription.cycleAnchor,
@@ -177,4 +184,3 @@ export async function requestAnnualBilling(
   );
   return invoiceViewById(db, answer.invoiceId);
 }
-

@@ -19,7 +19,7 @@ export async function resendInvoice(
     userId: string;
     invoiceId: string;
     now: Date;
-    body: { requestKey: string };
+    body: { requestKey: string; reason?: string | undefined };
     params: Record<string, string>;
     actor: StaffActor;
   },
@@ -64,7 +64,7 @@ export async function resendInvoice(
           userId: user.id,
           before: { invoiceId: invoice.id, number: invoice.number, status: invoice.status },
           after: { invoiceId: invoice.id, number: invoice.number, status: invoice.status },
-          reason: null,
+          reason: input.body.reason ?? null,
           requestKey: input.body.requestKey,
           at: input.now,
         });

@@ -1,12 +1,24 @@
 import { eq } from 'drizzle-orm';
 import { canTake } from '@dealerpass/domain/account/status-transitions';
-import { billDateOfCycle, cycleIndexOn, PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
+import {
+  billDateOfCycle,
+  cycleIndexOn,
+  PAYMENT_RETRY_DAYS,
+} from '@dealerpass/domain/billing/renewal-calendar';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { formatCurrency } from '@dealerpass/domain/money';
 import type { IInvoice } from '@dealerpass/domain/schemas/annual-billing';
 import { parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { Database } from '../../db/client.ts';
-import { accountEvents, billingPeriods, checks, invoices, payments, subscriptions, users } from '../../db/schema.ts';
+import {
+  accountEvents,
+  billingPeriods,
+  checks,
+  invoices,
+  payments,
+  subscriptions,
+  users,
+} from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { addBalanceEntries, periodChargeEntry } from '../billing/account-balance.ts';
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
@@ -115,14 +127,21 @@ export async function returnCheck(
           .where(eq(checks.id, check.id));
         await tx
           .update(invoices)
-          .set({ status: 'void', voidedOn: today, voidedBy: 'returned check', voidReason: input.body.reason })
+          .set({
+            status: 'void',
+            voidedOn: today,
+            voidedBy: 'returned check',
+            voidReason: input.body.reason,
+          })
           .where(eq(invoices.id, invoice.id));
 
         // The year is the account's due period again: back to its start if the run moved past it.
         const anchor = isoDate(subscription.cycleAnchor);
         const start = isoDate(paid.periodStart);
         const rewind = subscription.currentPeriodEnd > paid.periodStart;
-        const previousStart = toIsoDate(billDateOfCycle(anchor, Math.max(0, cycleIndexOn(anchor, start) - 1)));
+        const previousStart = toIsoDate(
+          billDateOfCycle(anchor, Math.max(0, cycleIndexOn(anchor, start) - 1)),
+        );
         await tx
           .update(subscriptions)
           .set({
@@ -148,7 +167,11 @@ export async function returnCheck(
             note: `check ${check.number} returned`,
             actor: 'staff',
             now,
-            details: { staffId: input.actor.staffId, staffEmail: input.actor.email, reason: input.body.reason },
+            details: {
+              staffId: input.actor.staffId,
+              staffEmail: input.actor.email,
+              reason: input.body.reason,
+            },
           });
         } else {
           await tx.insert(accountEvents).values({
@@ -179,7 +202,12 @@ export async function returnCheck(
           actor: input.actor,
           action: 'returnedCheck',
           userId: user.id,
-          before: { invoiceId: invoice.id, status: 'paid', checkNumber: check.number, accountStatus: user.accountStatus },
+          before: {
+            invoiceId: invoice.id,
+            status: 'paid',
+            checkNumber: check.number,
+            accountStatus: user.accountStatus,
+          },
           after: { invoiceId: invoice.id, status: 'void', owedCents: paid.amountCents },
           reason: input.body.reason,
           requestKey: input.body.requestKey,

@@ -98,7 +98,7 @@ export async function voidInvoice(
         const invoice = await findAccountInvoice(tx, user.id, input.invoiceId, true);
         await voidOpenInvoice(tx, deps, user, invoice, {
           by: input.staff ? 'staff' : 'dealer',
-          reason: input.staff?.reason ?? null,
+          reason: input.staff?.reason ?? input.body.reason ?? null,
           now: input.now,
         });
         if (input.staff) {
