@@ -499,5 +499,5 @@ describe('concurrent writes on one account, over the route table', () => {
     expect(problems).toEqual([]);
     // Every answer is its effect or a refusal the API description documents.
     expect(t.conformanceFailures).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 });
