@@ -34,6 +34,14 @@ import {
 
 type UserRow = typeof users.$inferSelect;
 
+/**
+ * A check payment's transaction id is `check:{number}`: no gateway took it, so no gateway refund
+ * or chargeback applies to it (a check that bounced is recorded as returned).
+ */
+export const CHECK_TRANSACTION_PREFIX = 'check:';
+export const isCheckPayment = (payment: { gatewayTransactionId: string }) =>
+  payment.gatewayTransactionId.startsWith(CHECK_TRANSACTION_PREFIX);
+
 /** The receipt line code of the annual discount (R14): not a catalogue code. */
 export const ANNUAL_DISCOUNT_LINE_CODE = 'DISCOUNT';
 
@@ -220,7 +228,7 @@ export async function payByCheck(
     userId: user.id,
     billingPeriodId: period.id,
     amountCents: check.amountCents,
-    gatewayTransactionId: `check:${check.checkNumber}`,
+    gatewayTransactionId: `${CHECK_TRANSACTION_PREFIX}${check.checkNumber}`,
     cardBrand: 'Check',
     cardLast4: check.checkNumber.slice(-4),
     activationDate: today,
