@@ -42,6 +42,8 @@ export const DEMO_ANNUAL_ACCOUNTS = [
     state: 'OH',
     zip: '43604',
     phone: '4195550171',
+    auctionAccessId: '100517734',
+    dealershipAuctionAccessId: '5107731',
   },
   {
     key: 'annualOpen',
@@ -56,6 +58,8 @@ export const DEMO_ANNUAL_ACCOUNTS = [
     state: 'WI',
     zip: '53703',
     phone: '6085550112',
+    auctionAccessId: '100622481',
+    dealershipAuctionAccessId: '5106248',
   },
 ] as const;
 
@@ -138,6 +142,8 @@ export async function seedAnnualDemoAccounts(
         lastName: account.lastName,
         dealership: account.dealership,
         phone: account.phone,
+        auctionAccessId: account.auctionAccessId,
+        dealershipAuctionAccessId: account.dealershipAuctionAccessId,
         address1: account.address1,
         city: account.city,
         state: account.state,
