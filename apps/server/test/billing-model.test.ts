@@ -34,11 +34,12 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TRANSITIONS } from '@dealerpass/domain/account/status-transitions';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { accountEvents, staffSessions, staffUsers, users } from '../src/db/schema.ts';
+import { accountEvents, staffSessions, staffUsers, subscriptions, users } from '../src/db/schema.ts';
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { getBalanceCents } from '../src/services/billing/account-balance.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
+import { runAnnualBillingJobs } from '../src/services/annual-billing/annual-jobs.ts';
 import { createStaffSession } from '../src/services/staff/staff-session-store.ts';
 import { STAFF_SESSION_COOKIE } from '../src/plugins/staff-session.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from './helper.ts';
@@ -94,7 +95,16 @@ type Op =
   | { kind: 'refund'; part: 'rest' | 'half' }
   | { kind: 'chargeback' }
   | { kind: 'retry' }
-  | { kind: 'adjust'; credit: boolean; cents: number };
+  | { kind: 'adjust'; credit: boolean; cents: number }
+  // Annual billing by check (R14): the dealer asks and voids, staff record a check (its exact
+  // amount, or not) or its return, the jobs run (void at the due date, renewal invoices) with
+  // the run, and the dealer adds an item (prorated on the year during one).
+  | { kind: 'requestAnnual' }
+  | { kind: 'voidInvoice' }
+  | { kind: 'recordCheck'; exact: boolean }
+  | { kind: 'returnedCheck' }
+  | { kind: 'runAll' }
+  | { kind: 'addItem' };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'runBilling' as const }), weight: 3 },
@@ -116,6 +126,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     weight: 3,
   },
   { arbitrary: fc.constant({ kind: 'chargeback' as const }), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'requestAnnual' as const }), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'voidInvoice' as const }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('recordCheck' as const),
+      exact: fc.constantFrom(true, true, true, false),
+    }),
+    weight: 3,
+  },
+  { arbitrary: fc.constant({ kind: 'returnedCheck' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'runAll' as const }), weight: 3 },
+  { arbitrary: fc.constant({ kind: 'addItem' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'retry' as const }), weight: 3 },
   {
     arbitrary: fc.record({
@@ -252,9 +274,17 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       select p.id, p.amount_cents,
         (select coalesce(sum(r.amount_cents), 0)::int from refunds r
           where r.payment_id = p.id and r.status in ('pending', 'succeeded')) as refunded
-      from payments p where p.user_id = ${userId}
+      from payments p where p.user_id = ${userId} and p.gateway_transaction_id not like 'check:%'
       order by p.created_at desc, p.id limit 1`);
     return payment;
+  }
+
+  /** The account's latest invoice in a status (R14), if any. */
+  async function invoiceOf(userId: string, status: 'open' | 'paid') {
+    const [invoice] = await rowsOf<{ id: string; total_cents: number }>(sql`
+      select id, total_cents from invoices where user_id = ${userId} and status = ${status}
+      order by created_at desc limit 1`);
+    return invoice;
   }
 
   interface Outcome {
@@ -334,6 +364,82 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
           op,
           response: await send('POST', `${account}/retry-renewal`, await staffCookie(), key),
         };
+      case 'requestAnnual':
+        return {
+          op,
+          response: await send('POST', '/api/users/annualBilling', await dealerCookie(userId), {
+            requestKey: randomUUID(),
+          }),
+        };
+      case 'voidInvoice': {
+        const invoice = await invoiceOf(userId, 'open');
+        if (!invoice) return { op, response: null };
+        return {
+          op,
+          response: await send(
+            'POST',
+            `/api/users/annualBilling/invoices/${invoice.id}/void`,
+            await dealerCookie(userId),
+            { requestKey: randomUUID() },
+          ),
+        };
+      }
+      case 'recordCheck': {
+        const invoice = await invoiceOf(userId, 'open');
+        if (!invoice) return { op, response: null };
+        return {
+          op,
+          response: await send(
+            'POST',
+            `${account}/invoices/${invoice.id}/check`,
+            await staffCookie(),
+            {
+              requestKey: randomUUID(),
+              checkNumber: `${1000 + counter}`,
+              amountCents: op.exact ? invoice.total_cents : invoice.total_cents + 100,
+              receivedOn: toIsoDate(calendarDateIn(now, TIME_ZONE)),
+            },
+          ),
+        };
+      }
+      case 'returnedCheck': {
+        const invoice = await invoiceOf(userId, 'paid');
+        if (!invoice) return { op, response: null };
+        return {
+          op,
+          response: await send(
+            'POST',
+            `${account}/invoices/${invoice.id}/check/returned`,
+            await staffCookie(),
+            key,
+          ),
+        };
+      }
+      case 'runAll':
+        // The full run's R14 jobs (due invoices voided, renewal invoices), then this account's run.
+        await runAnnualBillingJobs(t.app.deps.billing);
+        await runBilling(t.app.deps.billing, { userId });
+        return { op, response: null };
+      case 'addItem': {
+        const [row] = await t.app.db
+          .select({ codes: subscriptions.codes, pendingRemovals: subscriptions.pendingRemovals })
+          .from(subscriptions)
+          .where(eq(subscriptions.userId, userId));
+        if (!row || row.codes.includes('KBB')) return { op, response: null };
+        return {
+          op,
+          response: await send(
+            'POST',
+            '/api/users/subscriptions/change',
+            await dealerCookie(userId),
+            {
+              codes: [...row.codes.filter((code) => !row.pendingRemovals.includes(code)), 'KBB'],
+              idempotencyKey: randomUUID(),
+              basedOn: { codes: row.codes, pendingRemovals: row.pendingRemovals },
+            },
+          ),
+        };
+      }
       case 'adjust': {
         const response = await send('POST', `${account}/balance-adjustments`, await staffCookie(), {
           ...key,
@@ -436,6 +542,9 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
           where bp.user_id = ${real.userId} and (
             (bp.kind = 'renewal' and (bp.status in ('paid', 'failed') or bp.attempt > 1))
             or (bp.kind in ('reactivation', 'change') and bp.status = 'paid')
+            -- R14: a year is charged when its check is recorded, and again when it is returned
+            -- (the year owed anew); the returned check's payment stays as a payment.
+            or bp.kind = 'annual'
             -- A charged-back period is no longer billed (decision 034); its charge and payment stay.
             or exists (select 1 from payments p
                        where p.billing_period_id = bp.id and p.charged_back_at is not null))), 0)
@@ -469,6 +578,8 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
         where p.user_id = ${userId}
           -- A period the balance's credit pays in full sends nothing to the gateway (send-charge.ts).
           and not (p.amount_cents = 0 and p.gateway_transaction_id = 'no-charge')
+          -- A check (R14) went through no gateway.
+          and p.gateway_transaction_id not like 'check:%'
           and not exists (select 1 from charges ch where ch.id = p.gateway_transaction_id)`);
     expect(unpaired, context).toEqual([]);
 
@@ -508,6 +619,44 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
         and split_part(idempotency_key, ':', 2) = ${userId}::text
       group by 1 having count(*) > 1`);
     expect(doubleCharges, context).toEqual([]);
+
+    // R14: at most one open invoice per account.
+    const open = await rowsOf<{ n: number }>(
+      sql`select count(*)::int as n from invoices where user_id = ${userId} and status = 'open'`,
+    );
+    expect(open[0]!.n, context).toBeLessThanOrEqual(1);
+    // R14: invoice numbers unique and without gaps, per prefix and year, across every account.
+    const numbering = await rowsOf<{
+      year: string;
+      n: number;
+      distinct_n: number;
+      top: number;
+    }>(sql`
+      select split_part(number, '-', 2) as year, count(*)::int as n,
+        count(distinct number)::int as distinct_n,
+        max(split_part(number, '-', 3)::int)::int as top
+      from invoices group by 1`);
+    for (const row of numbering) {
+      expect(
+        { unique: row.distinct_n, top: row.top },
+        `${context}
+year ${row.year}`,
+      ).toEqual({
+        unique: row.n,
+        top: row.n,
+      });
+    }
+    // R14: no card is charged for a period a check paid: no renewal starts inside a paid year.
+    const cardInYear = await rowsOf(sql`
+      select r.period_start from billing_periods r join billing_periods a
+        on a.user_id = r.user_id and a.kind = 'annual' and a.status = 'paid'
+        and r.period_start >= a.period_start and r.period_start < a.period_end
+      where r.user_id = ${userId} and r.kind = 'renewal'`);
+    expect(
+      cardInYear,
+      `a card renewal inside a year paid by check
+${context}`,
+    ).toEqual([]);
 
     // The status followed the state machine, in one chain ending at the current status; a staff
     // member never made the account inactive except by recording a chargeback (R16).

@@ -14,7 +14,9 @@ import { crc32 } from 'node:zlib';
 import { R3_PRICE_TABLE, quote } from '@dealerpass/domain/prices';
 import {
   billingPeriods,
+  checks,
   identities,
+  invoices,
   paymentDeclines,
   payments,
   sandboxGatewayPaymentProfiles,
@@ -26,6 +28,7 @@ import { runBilling } from '../src/services/billing/run-billing.ts';
 import { createSandboxGateway } from '../src/sandboxes/payments/sandbox-gateway.ts';
 import { open } from '../src/lib/secret-box.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/services/demo/demo-accounts.ts';
+import { DEMO_ANNUAL_ACCOUNTS } from '../src/services/demo/seed-demo-annual.ts';
 import { DEMO_AUTOCHECK, seedDemoData } from '../src/services/demo/seed-demo-data.ts';
 import {
   authenticateLegacy,
@@ -52,14 +55,17 @@ describe('seedDemoData', () => {
   const allUsers = () => t.app.db.select(USER_ROW_FIELDS).from(users);
 
   it('seeds an empty database once, and leaves it alone afterwards', async () => {
-    expect(await seed()).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length });
+    const seededAccounts = DEMO_ACCOUNTS.length + DEMO_ANNUAL_ACCOUNTS.length;
+    expect(await seed()).toEqual({ seeded: true, accounts: seededAccounts });
     const first = await allUsers();
-    expect(first).toHaveLength(DEMO_ACCOUNTS.length);
+    expect(first).toHaveLength(seededAccounts);
 
     expect(await seed()).toEqual({ seeded: false, accounts: 0 });
     expect(await allUsers()).toEqual(first);
     const [identityCount] = await t.app.db.select({ n: count() }).from(identities);
-    expect(identityCount?.n).toBe(DEMO_ACCOUNTS.filter((a) => a.method === 'email').length);
+    expect(identityCount?.n).toBe(
+      DEMO_ACCOUNTS.filter((a) => a.method === 'email').length + DEMO_ANNUAL_ACCOUNTS.length,
+    );
   });
 
   it('has one account per state', async () => {
@@ -140,6 +146,25 @@ describe('seedDemoData', () => {
     // Only the migrated account has legacy credentials.
     const rows = await allUsers();
     expect(rows.filter((row) => row.legacyUsername !== null)).toHaveLength(1);
+  });
+
+  it('has one account on a year paid by check and one with an open invoice (R14)', async () => {
+    const rows = await t.app.db.select().from(invoices);
+    const byAccount = new Map<string, string[]>();
+    for (const row of rows)
+      byAccount.set(row.userId, [...(byAccount.get(row.userId) ?? []), row.status]);
+    expect([...byAccount.values()].map((statuses) => statuses.join()).sort()).toEqual([
+      'open',
+      'paid',
+    ]);
+    const [paid] = await t.app.db.select().from(checks);
+    expect(paid).toMatchObject({ number: '4417', returnedOn: null });
+    const [annual] = await t.app.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, paid!.userId));
+    expect(annual!.annualPeriodStart! <= '2026-03-02').toBe(true);
+    expect(annual!.annualPeriodEnd! > '2026-03-02').toBe(true);
   });
 
   it('holds realistic, valid account data', async () => {
@@ -444,9 +469,10 @@ describe('seedDemoData with a real gateway configured (Authorize.Net)', () => {
       encryptionKey: t.app.keys.encryption,
       cards: false,
     });
-    expect(seeded).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length });
+    const all = DEMO_ACCOUNTS.length + DEMO_ANNUAL_ACCOUNTS.length;
+    expect(seeded).toEqual({ seeded: true, accounts: all });
     const accounts = await t.app.db.select().from(users);
-    expect(accounts).toHaveLength(DEMO_ACCOUNTS.length);
+    expect(accounts).toHaveLength(all);
     for (const user of accounts) {
       expect(user).toMatchObject({ cardBrand: null, cardLast4: null, cardExpiration: null });
     }

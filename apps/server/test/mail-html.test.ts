@@ -16,6 +16,7 @@ import {
 } from '@dealerpass/domain/billing/price-change';
 import { mailText, type IMailContent } from '@dealerpass/domain/mail/mail-content';
 import { accountInactiveMail } from '../src/services/mail/messages/account-inactive-mail.ts';
+import { annualBillingMail } from '../src/services/mail/messages/annual-billing-mail.ts';
 import { cardExpiryMail } from '../src/services/mail/messages/card-expiry-mail.ts';
 import { contactNotificationMail } from '../src/services/mail/messages/contact-notification-mail.ts';
 import { contactReplyMail } from '../src/services/mail/messages/contact-reply-mail.ts';
@@ -38,6 +39,21 @@ const LONG_LINK = `https://dealerpass.example/identity/set-password?token=${'k'.
 const SAMPLES: Record<string, { content: IMailContent; automatic: boolean }> = {
   'account-inactive-mail': {
     content: accountInactiveMail({ company, firstName: HOSTILE, owedCents: 13800 }),
+    automatic: true,
+  },
+  'annual-billing-mail': {
+    content: annualBillingMail({
+      company: company.name,
+      subject: `${company.name}: your invoice DP-2026-000017 for annual billing`,
+      text: [
+        `Hello ${HOSTILE},`,
+        '',
+        'Your invoice DP-2026-000017 for a year billed annually by check is attached: $1,468.80.',
+        'Please send a check payable to DealerPass, with the invoice number on it, to:',
+        '  DealerPass',
+        '  100 Main Street, Detroit, MI 48226',
+      ].join('\n'),
+    }),
     automatic: true,
   },
   'card-expiry-mail': {

@@ -4,6 +4,7 @@
  * or secret can (R7, R12): a card is brand, last four and expiry; a secret is a boolean.
  */
 import { z } from 'zod';
+import { ZAnnualPeriodSchema, ZInvoiceSchema } from '../schemas/annual-billing.ts';
 
 const instant = z.string();
 const nullableInstant = z.string().nullable();
@@ -210,10 +211,22 @@ export const ZStaffAccountDetailSchema = z.object({
   sessions: z.array(ZStaffSessionViewSchema),
   integrations: ZStaffIntegrationsSchema,
   emails: z.array(ZStaffMailSchema),
+  /** Annual billing by check (R14): every invoice, newest first, and the period paid by check. */
+  invoices: z.array(ZInvoiceSchema),
+  annualPeriod: ZAnnualPeriodSchema.nullable(),
 });
 export type TStaffAccountDetail = z.infer<typeof ZStaffAccountDetailSchema>;
 
-export const TIMELINE_KINDS = ['status', 'payment', 'refund', 'email', 'signIn', 'staff'] as const;
+export const TIMELINE_KINDS = [
+  'status',
+  'payment',
+  'refund',
+  'email',
+  'signIn',
+  'staff',
+  'invoice',
+  'check',
+] as const;
 export type TTimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export const ZTimelineEntrySchema = z.object({

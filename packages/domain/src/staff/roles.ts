@@ -38,6 +38,12 @@ export const STAFF_ACTIONS = {
   createPromotion: 'billing',
   disablePromotion: 'billing',
   exportFinance: 'billing',
+  // billing: annual payment by check (R14)
+  requestAnnualBilling: 'billing',
+  voidInvoice: 'billing',
+  resendInvoice: 'billing',
+  recordCheck: 'billing',
+  returnedCheck: 'billing',
   // admin
   schedulePrice: 'admin',
   withdrawPrice: 'admin',

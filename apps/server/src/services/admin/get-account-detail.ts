@@ -1,5 +1,5 @@
 import { nextScheduledRetry, scheduledAttempts } from '@dealerpass/domain/billing/dunning';
-import { calendarDateIn } from '@dealerpass/domain/time/calendar-date';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { and, desc, eq, inArray, or, sql } from 'drizzle-orm';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
@@ -25,6 +25,7 @@ import { getBalanceCents } from '../billing/account-balance.ts';
 import { refundableCentsSql, staffRefundedCentsSql } from '../billing/payment-refunds.ts';
 import { nextBillDateShown } from '../users/serialize-user.ts';
 import { accountAddresses, receiptPath } from './account-records.ts';
+import { annualPeriodOf, listAccountInvoices } from '../annual-billing/invoice-records.ts';
 
 /** Rows per list on the account page: enough for years of monthly billing, bounded all the same. */
 const LIST_LIMIT = 200;
@@ -70,6 +71,13 @@ export async function getAccountDetail(
     sessions: readSessions(account),
     integrations: readIntegrations(account),
     emails: readEmails(account),
+    invoices: listAccountInvoices(db, userId),
+    annualPeriod: Promise.resolve(
+      annualPeriodOf(
+        account.subscription ?? null,
+        toIsoDate(calendarDateIn(clock.now, clock.timeZone)),
+      ),
+    ),
   });
 }
 

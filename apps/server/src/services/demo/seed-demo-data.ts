@@ -40,6 +40,7 @@ import { DEMO_ACCOUNTS, type IDemoAccount } from './demo-accounts.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
 import { seedDemoHistory } from './seed-demo-history.ts';
+import { seedAnnualDemoAccounts } from './seed-demo-annual.ts';
 
 /** The AutoCheck credentials stored (encrypted) on the active demo account. */
 export const DEMO_AUTOCHECK = { id: 'DPDEMO1001', password: 'AutoCheck!Demo1' } as const;
@@ -101,6 +102,13 @@ export async function seedDemoData(
     const seed = await openEmptySeed(tx, options);
     if (!seed) return { seeded: false, accounts: 0 };
     for (const account of accounts) await seedAccount(seed, account);
+    // Two accounts on annual payment by check (R14): a paid year, and an open invoice.
+    const annual = await seedAnnualDemoAccounts(tx, {
+      now: seed.now,
+      timeZone: options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE,
+      cards: options.cards !== false,
+      company: options.company ?? DEMO_COMPANY,
+    });
     // The business around the demo accounts: 14 months for the console's overview (issue 29).
     if (options.history)
       await seedDemoHistory(tx, {
@@ -109,7 +117,7 @@ export async function seedDemoData(
         table: seed.table,
         company: options.company ?? DEMO_COMPANY,
       });
-    return { seeded: true, accounts: accounts.length };
+    return { seeded: true, accounts: accounts.length + annual };
   });
 }
 

@@ -19,6 +19,8 @@ export interface MailToSend {
   receiptPaymentId?: string | undefined;
   /** A staff refund whose stored PDF receipt is attached (R12). */
   receiptRefundId?: string | undefined;
+  /** An invoice whose stored PDF is attached (R14). */
+  invoiceId?: string | undefined;
 }
 
 /** The stored parts of a mail: the plain text and its HTML alternative, from one content. */
@@ -54,6 +56,7 @@ export async function enqueueMail(
       automatic: parts.automatic,
       receiptPaymentId: mail.receiptPaymentId ?? null,
       receiptRefundId: mail.receiptRefundId ?? null,
+      invoiceId: mail.invoiceId ?? null,
       status: transportKind === 'smtp' ? 'pending' : 'stored',
     })
     .returning({ id: mailOutbox.id });
@@ -81,6 +84,7 @@ export async function enqueueMails(
     automatic: ['boolean', (mail) => mail.automatic ?? true],
     receipt_payment_id: ['uuid', (mail) => mail.receiptPaymentId ?? null],
     receipt_refund_id: ['uuid', (mail) => mail.receiptRefundId ?? null],
+    invoice_id: ['uuid', (mail) => mail.invoiceId ?? null],
     status: ['text', () => status],
   });
   await tx.execute(sql`insert into ${mailOutbox} (${rows.names}) ${rows.select}`);

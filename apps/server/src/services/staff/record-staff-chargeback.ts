@@ -3,6 +3,7 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/staff/account-actions';
 import type { Database } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
+import { isCheckPayment } from '../annual-billing/record-check.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { recordChargebackIn } from '../billing/record-chargeback.ts';
 import { staffEventDetails, takeStaffAction, type StaffActionInput } from './take-staff-action.ts';
@@ -23,10 +24,12 @@ export async function recordStaffChargeback(
   const { paymentId, ...action } = input;
   return takeStaffAction(db, { ...action, action: 'chargeback' }, async (tx, user) => {
     const [payment] = await tx
-      .select({ id: payments.id })
+      .select({ id: payments.id, gatewayTransactionId: payments.gatewayTransactionId })
       .from(payments)
       .where(and(eq(payments.id, paymentId), eq(payments.userId, user.id)));
     if (!payment) throw new AppError(ERROR_CODES.NOT_FOUND);
+    // R14: a check has no card network behind it; a bounced one is recorded as a returned check.
+    if (isCheckPayment(payment)) throw new AppError(ERROR_CODES.ACTION_NOT_ALLOWED);
     const recorded = await recordChargebackIn(tx, {
       paymentId,
       now: input.now,

@@ -5,6 +5,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import { PaymentGatewayError } from '../../adapters/payments/payment-gateway.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, refunds, users } from '../../db/schema.ts';
+import { isCheckPayment } from '../annual-billing/record-check.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { addBalanceEntries } from '../billing/account-balance.ts';
 import { CHARGE_LEASE_MS } from '../billing/charge-lease.ts';
@@ -100,6 +101,8 @@ async function openRefund(deps: RefundDeps, tx: Transaction, input: RefundInput)
     .where(and(eq(payments.id, input.paymentId), eq(payments.userId, input.userId)))
     .for('update');
   if (!payment) throw new AppError(ERROR_CODES.NOT_FOUND);
+  // R14: a check is not refunded through the card gateway; a bounced one is a returned check.
+  if (isCheckPayment(payment)) throw new AppError(ERROR_CODES.REFUND_NOT_ALLOWED);
   if (input.amountCents > (await refundableCents(tx, payment.id))) {
     throw new AppError(ERROR_CODES.REFUND_NOT_ALLOWED);
   }
