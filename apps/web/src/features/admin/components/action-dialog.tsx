@@ -53,6 +53,8 @@ export interface IActionDialogSpec {
   done: string | ((result: unknown) => IActionOutcome);
   /** R12 asks a reason of most actions; a few (resend, end sessions, retry) take one if given. */
   reasonOptional?: boolean;
+  /** An action whose request takes no reason at all (resending an invoice): no reason field. */
+  withoutReason?: boolean;
 }
 
 const REASON_MIN = 3;
@@ -67,7 +69,11 @@ function formSchema(spec: IActionDialogSpec) {
     .min(REASON_MIN, { message: `Give a reason of at least ${REASON_MIN} characters.` })
     .max(REASON_MAX, { message: `Keep the reason under ${REASON_MAX} characters.` });
   return z.object({
-    reason: spec.reasonOptional ? z.union([z.literal(''), reason]) : reason,
+    reason: spec.withoutReason
+      ? z.any().optional()
+      : spec.reasonOptional
+        ? z.union([z.literal(''), reason])
+        : reason,
     amount: spec.amount
       ? z
           .string()
@@ -193,7 +199,7 @@ function ActionForm({
   const onValid = async (values: z.output<ReturnType<typeof formSchema>>) => {
     summary.clear();
     const content = {
-      ...(values.reason ? { reason: values.reason } : {}),
+      ...(values.reason && !spec.withoutReason ? { reason: values.reason as string } : {}),
       ...(spec.amount ? { amountCents: values.amount as number } : {}),
       ...(spec.choice ? { choice: values.choice as string } : {}),
     };
@@ -249,18 +255,24 @@ function ActionForm({
           error={errors.amount?.message}
         />
       ) : null}
-      <TextAreaField
-        id={ids.reason}
-        label={spec.reasonOptional ? 'Reason (optional)' : 'Reason'}
-        hint="Kept in the audit log."
-        required={!spec.reasonOptional}
-        rows={3}
-        {...(spec.choice || spec.amount ? {} : { 'data-dialog-initial-focus': true })}
-        {...register('reason')}
-        error={errors.reason?.message}
-      />
+      {spec.withoutReason ? null : (
+        <TextAreaField
+          id={ids.reason}
+          label={spec.reasonOptional ? 'Reason (optional)' : 'Reason'}
+          hint="Kept in the audit log."
+          required={!spec.reasonOptional}
+          rows={3}
+          {...(spec.choice || spec.amount ? {} : { 'data-dialog-initial-focus': true })}
+          {...register('reason')}
+          error={errors.reason?.message}
+        />
+      )}
       <div className="dialog__footer">
-        <Button variant="secondary" onClick={onCancel}>
+        <Button
+          variant="secondary"
+          onClick={onCancel}
+          {...(spec.withoutReason ? { 'data-dialog-initial-focus': true } : {})}
+        >
           Cancel
         </Button>
         <SubmitButton busy={isSubmitting} className={spec.danger ? 'button--danger' : undefined}>

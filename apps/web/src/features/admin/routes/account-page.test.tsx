@@ -107,6 +107,8 @@ const DETAIL: TStaffAccountDetail = {
     autoCheck: { autoCheckId: null, enabled: false, autoPurchase: false, passwordSet: false },
   },
   emails: [],
+  invoices: [],
+  annualPeriod: null,
 };
 
 const ACTION_OK = { auditId: 9, repeated: false, account: ACCOUNT_STATE };
