@@ -343,6 +343,13 @@ export const subscriptions = pgTable(
      * validating-payment account, the one after the unpaid period).
      */
     pendingRemovalsAt: date('pending_removals_at'),
+    /**
+     * Annual billing by check (R14): the days paid by check, from the first annual period's start
+     * to the last paid day ("paid through"). Set when a check is recorded, extended by a renewal's;
+     * an end in the past is history (the account is back on monthly card billing).
+     */
+    annualPeriodStart: date('annual_period_start'),
+    annualPeriodEnd: date('annual_period_end'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('subscriptions_due_idx').on(table.currentPeriodEnd)],
@@ -370,7 +377,11 @@ export const billingPeriods = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     /** 'change': the prorated charge of a subscription change (R10), from its day to the bill date. */
-    kind: text('kind', { enum: ['signup', 'renewal', 'reactivation', 'change'] }).notNull(),
+    /**
+     * 'annual': a year paid by check against an invoice (R14), from the period's start to the bill
+     * date twelve months on; the billing run finds it paid and moves the account past it.
+     */
+    kind: text('kind', { enum: ['signup', 'renewal', 'reactivation', 'change', 'annual'] }).notNull(),
     periodStart: date('period_start').notNull(),
     periodEnd: date('period_end').notNull(),
     amountCents: integer('amount_cents').notNull(),
@@ -944,4 +955,119 @@ export const paymentDeclines = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull(),
   },
   (table) => [index('payment_declines_user_idx').on(table.userId, table.at)],
+);
+
+/*
+ * Annual payment by check (issue 28; DECISIONS R14; docs/decisions/041).
+ */
+
+/**
+ * The invoice number counters, one row per prefix and year. An invoice takes its number by
+ * incrementing the row inside the transaction that issues it: the row lock makes concurrent
+ * issues wait for each other (never one number twice, on any number of instances), and a
+ * rolled-back issue rolls the increment back with it (no gap).
+ */
+export const invoiceCounters = pgTable(
+  'invoice_counters',
+  {
+    prefix: text('prefix').notNull(),
+    year: integer('year').notNull(),
+    lastNumber: integer('last_number').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.prefix, table.year] })],
+);
+
+/**
+ * An invoice for a year paid by check (R14): a request for payment, outside the balance. What it
+ * says (number, lines, amounts, dates, seller and buyer) never changes once issued, a trigger
+ * refuses it; only its status moves, from open to paid or void (a correction is a void and a new
+ * invoice). At most one open invoice per account (the partial unique index).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    number: text('number').notNull().unique(),
+    /** 'request': the dealer's or staff's; 'renewal': issued 45 days before a period ends. */
+    kind: text('kind', { enum: ['request', 'renewal'] }).notNull(),
+    status: text('status', { enum: ['open', 'paid', 'void'] })
+      .notNull()
+      .default('open'),
+    issuedOn: date('issued_on').notNull(),
+    dueOn: date('due_on').notNull(),
+    periodStart: date('period_start').notNull(),
+    /** The last day the invoice pays for. */
+    periodEnd: date('period_end').notNull(),
+    /** The bill date after the period (periodEnd + 1 day): where the next period starts. */
+    nextStart: date('next_start').notNull(),
+    codes: text('codes').array().notNull(),
+    /** The items (× 12) and the platform fee (× 12), before the discount. */
+    lines: jsonb('lines').notNull(),
+    discountCents: integer('discount_cents').notNull(),
+    totalCents: integer('total_cents').notNull(),
+    /** The monthly quote at the period's start the amounts come from (R3, R11). */
+    quote: jsonb('quote').notNull(),
+    /** Seller, buyer and how to pay as printed: the configuration or the address may change later. */
+    seller: jsonb('seller').notNull(),
+    billTo: jsonb('bill_to').notNull(),
+    pdf: bytea('pdf').notNull(),
+    voidedOn: date('voided_on'),
+    /** 'dealer', 'staff' or 'due date'. */
+    voidedBy: text('voided_by'),
+    voidReason: text('void_reason'),
+    paidOn: date('paid_on'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('invoices_one_open_uq')
+      .on(table.userId)
+      .where(sql`status = 'open'`),
+    index('invoices_user_idx').on(table.userId, table.issuedOn),
+    index('invoices_open_due_idx')
+      .on(table.dueOn)
+      .where(sql`status = 'open'`),
+  ],
+);
+
+/**
+ * A check received for an invoice (R14): recorded by billing staff with its number, amount and
+ * date; its payment and the annual period are written with it. A returned check keeps its row,
+ * with when and why it came back; at most one check per invoice stands (not returned).
+ */
+export const checks = pgTable(
+  'checks',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    invoiceId: uuid('invoice_id')
+      .notNull()
+      .references(() => invoices.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    number: text('number').notNull(),
+    amountCents: integer('amount_cents').notNull(),
+    receivedOn: date('received_on').notNull(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    billingPeriodId: uuid('billing_period_id')
+      .notNull()
+      .references(() => billingPeriods.id),
+    returnedOn: date('returned_on'),
+    returnReason: text('return_reason'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('checks_standing_uq')
+      .on(table.invoiceId)
+      .where(sql`returned_on is null`),
+    index('checks_user_idx').on(table.userId),
+  ],
 );
