@@ -393,6 +393,23 @@ describe('the account pageâ€™s invoices (R14): every dialog reports the serverâ€
     );
   });
 
+  it('offers no set-up to an account R14 leaves out, and says why', async () => {
+    const complimentary = detail([]);
+    complimentary.status.accountStatusDetails = 'complimentary';
+    fetchMock.mockImplementation((input) => {
+      const path = String(input).split('?')[0]!;
+      if (path === `/api/admin/accounts/${USER_ID}`) {
+        return Promise.resolve(json(200, { data: complimentary }));
+      }
+      return Promise.resolve(json(200, { data: [] }));
+    });
+    renderPage();
+    const section = (await screen.findAllByRole('region', { name: 'Invoices' }))[0]!;
+    expect(within(section).queryByRole('button', { name: 'Set up annual billing' })).toBeNull();
+    expect(section.textContent).toContain('Complimentary accounts are not billed.');
+    expect(within(section).getByText('No invoices.')).toBeTruthy();
+  });
+
   it('refuses a check amount that is not dollars and cents before sending, in the dialog', async () => {
     serve(CASES[3]!, outcomesOf(CASES[3]!)[0]!);
     const user = userEvent.setup();

@@ -1,4 +1,5 @@
-import { accountFlags } from '@dealerpass/domain/account/status';
+import { accountFlags, normalizeStatus } from '@dealerpass/domain/account/status';
+import { annualIneligibleReason } from '@dealerpass/domain/billing/annual';
 import type { IInvoice, IInvoiceResult } from '@dealerpass/domain/schemas/annual-billing';
 import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
@@ -37,17 +38,17 @@ export function InvoicesSection({
   const userId = detail.profile.userId;
   const flags = accountFlags(detail.status);
   const open = detail.invoices.find((invoice) => invoice.status === 'open');
-  // R14's "who": an active account billed monthly, not complimentary, not validating payment,
-  // not pending cancel. The server decides; the button is not offered where it cannot succeed.
-  const eligible =
-    flags.active &&
-    !flags.blocked &&
-    !flags.complimentary &&
-    !flags.validatingPayment &&
-    !flags.pendingCancel &&
-    !flags.pendingReactivation &&
-    !open &&
-    !detail.annualPeriod;
+  // R14's "who", the domain's rule the server applies too; the button is offered only where it
+  // can succeed, and otherwise the reason is shown. The console has no quote of the selection:
+  // any item makes the monthly total above zero (R3), which is all the rule asks of it.
+  const ineligible = annualIneligibleReason({
+    status: normalizeStatus(detail.status.accountStatus),
+    complimentary: flags.complimentary,
+    onAnnualPeriod: detail.annualPeriod !== null,
+    hasOpenInvoice: open !== undefined,
+    monthlyTotalCents: (detail.subscription?.codes.length ?? 0) > 0 ? 1 : 0,
+  });
+  const eligible = ineligible === null && !flags.blocked;
 
   const setUp =
     mayBill && eligible ? (
@@ -88,6 +89,9 @@ export function InvoicesSection({
                 : 'Monthly by card'}
             </span>,
           ],
+          ...(ineligible && !open && !detail.annualPeriod
+            ? ([['Annual billing by check', ineligible]] as [string, string][])
+            : []),
         ]}
       />
       {detail.invoices.length === 0 ? (
