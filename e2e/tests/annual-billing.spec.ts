@@ -176,7 +176,8 @@ for (const viewport of [
       await check(staff, shots, 'account-open-invoice');
 
       // A check of another amount is refused in the dialog, with what the invoice leaves open.
-      const opener = row.getByRole('button', { name: 'Record a check' });
+      const actions = invoices.getByRole('group', { name: `Actions for invoice ${number}` });
+      const opener = actions.getByRole('button', { name: 'Record a check' });
       await opener.click();
       const dialog = staff.getByRole('dialog', { name: `Record a check for invoice ${number}` });
       await expect(dialog).toBeVisible();

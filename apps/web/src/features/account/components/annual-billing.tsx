@@ -407,7 +407,7 @@ function InvoiceList({
   if (invoices.length === 0) return null;
   return (
     <>
-      <h3>Your invoices</h3>
+      <h3 className="annual-invoices-title">Your invoices</h3>
       <TableRegion label="Your invoices">
         <table className="history-table" data-testid="annual-invoices">
           <thead>

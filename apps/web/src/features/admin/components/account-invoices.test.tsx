@@ -315,9 +315,12 @@ describe('the account pageâ€™s invoices (R14): every dialog reports the serverâ€
     const user = userEvent.setup();
     renderPage();
     const section = (await screen.findAllByRole('region', { name: 'Invoices' }))[0]!;
-    const scope = action.row
-      ? within(section).getByRole('row', { name: new RegExp(action.row) })
-      : section;
+    // The open invoice's actions are a group of their own; a paid one's are in its row.
+    const scope = !action.row
+      ? section
+      : action.row === OPEN.number
+        ? within(section).getByRole('group', { name: `Actions for invoice ${OPEN.number}` })
+        : within(section).getByRole('row', { name: new RegExp(action.row) });
     const opener = within(scope).getByRole('button', { name: action.button });
     await user.click(opener);
     const dialog = document.querySelector<HTMLDialogElement>('dialog[open]')!;

@@ -37,7 +37,9 @@ export function InvoicesSection({
   const mayBill = useRoleAllows('billing');
   const userId = detail.profile.userId;
   const flags = accountFlags(detail.status);
+  // R14: at most one open invoice per account; its actions stand above the list.
   const open = detail.invoices.find((invoice) => invoice.status === 'open');
+  const rowActions = mayBill && detail.invoices.some(returnable);
   // R14's "who", the domain's rule the server applies too; the button is offered only where it
   // can succeed, and otherwise the reason is shown. The console has no quote of the selection:
   // any item makes the monthly total above zero (R3), which is all the rule asks of it.
@@ -94,6 +96,16 @@ export function InvoicesSection({
             : []),
         ]}
       />
+      {open ? (
+        <div className="admin-invoice-open" data-testid="admin-open-invoice">
+          <p>
+            <strong>Open invoice {open.number}</strong>: {money(open.totalCents)}, due{' '}
+            {businessDate(open.dueOn)}, for {businessDate(open.periodStart)} to{' '}
+            {businessDate(open.periodEnd)}.
+          </p>
+          {mayBill ? <InvoiceActions userId={userId} invoice={open} onChanged={onChanged} /> : null}
+        </div>
+      ) : null}
       {detail.invoices.length === 0 ? (
         <Empty>No invoices.</Empty>
       ) : (
@@ -104,26 +116,30 @@ export function InvoicesSection({
                 <th scope="col">Invoice</th>
                 <th scope="col">Status</th>
                 <th scope="col">Amount</th>
-                <th scope="col">Issued</th>
                 <th scope="col">Due</th>
                 <th scope="col">Period</th>
                 <th scope="col">Check</th>
                 <th scope="col">PDF</th>
-                {mayBill ? <th scope="col">Actions</th> : null}
+                {rowActions ? <th scope="col">Actions</th> : null}
               </tr>
             </thead>
             <tbody>
               {detail.invoices.map((invoice) => (
                 <tr key={invoice.id} data-testid={`invoice-${invoice.number}`}>
-                  <th scope="row" className="admin-mono">
+                  <th scope="row" className="admin-mono admin-nowrap">
                     {invoice.number}
                   </th>
-                  <td data-testid="invoice-status">{statusOf(invoice)}</td>
-                  <td className="admin-amount">{money(invoice.totalCents)}</td>
-                  <td>{businessDate(invoice.issuedOn)}</td>
-                  <td>{businessDate(invoice.dueOn)}</td>
                   <td>
-                    {businessDate(invoice.periodStart)} to {businessDate(invoice.periodEnd)}
+                    <span data-testid="invoice-status">{statusOf(invoice)}</span>
+                    <span className="admin-muted admin-block">
+                      issued {businessDate(invoice.issuedOn)}
+                    </span>
+                  </td>
+                  <td className="admin-amount">{money(invoice.totalCents)}</td>
+                  <td className="admin-nowrap">{businessDate(invoice.dueOn)}</td>
+                  <td>
+                    <span className="admin-nowrap">{businessDate(invoice.periodStart)} to</span>{' '}
+                    <span className="admin-nowrap">{businessDate(invoice.periodEnd)}</span>
                   </td>
                   <td>{checkOf(invoice)}</td>
                   <td>
@@ -131,9 +147,11 @@ export function InvoicesSection({
                       PDF<span className="visually-hidden"> of invoice {invoice.number}</span>
                     </a>
                   </td>
-                  {mayBill ? (
+                  {rowActions ? (
                     <td>
-                      <InvoiceActions userId={userId} invoice={invoice} onChanged={onChanged} />
+                      {returnable(invoice) ? (
+                        <InvoiceActions userId={userId} invoice={invoice} onChanged={onChanged} />
+                      ) : null}
                     </td>
                   ) : null}
                 </tr>
@@ -156,11 +174,16 @@ function statusOf(invoice: IInvoice): string {
   return label;
 }
 
+/** A paid invoice whose check has not been returned: the bank may still return it (R14). */
+function returnable(invoice: IInvoice): boolean {
+  return invoice.status === 'paid' && invoice.check !== undefined && !invoice.check.returnedOn;
+}
+
 function checkOf(invoice: IInvoice): string {
   const check = invoice.check;
   if (!check) return '—';
-  const received = `No. ${check.number}, ${money(check.amountCents)}, received ${businessDate(check.receivedOn)}`;
-  return check.returnedOn ? `${received}; returned ${businessDate(check.returnedOn)}` : received;
+  const received = `${check.number}, ${money(check.amountCents)}, received ${businessDate(check.receivedOn)}`;
+  return check.returnedOn ? `${received}, returned ${businessDate(check.returnedOn)}` : received;
 }
 
 /** An open invoice: record a check, resend, void. A paid one: record its check as returned. */
@@ -176,7 +199,7 @@ function InvoiceActions({
   const { number } = invoice;
   if (invoice.status === 'open') {
     return (
-      <div className="admin-row-actions">
+      <div className="admin-row-actions" role="group" aria-label={`Actions for invoice ${number}`}>
         <RecordCheckButton
           invoice={invoice}
           run={(body) => takeInvoiceAction(userId, invoice.id, 'check', body)}
@@ -217,7 +240,7 @@ function InvoiceActions({
       </div>
     );
   }
-  if (invoice.status === 'paid' && invoice.check && !invoice.check.returnedOn) {
+  if (returnable(invoice) && invoice.check) {
     const check = invoice.check;
     return (
       <div className="admin-row-actions">
