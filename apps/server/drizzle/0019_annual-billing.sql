@@ -46,6 +46,7 @@ CREATE TABLE "invoices" (
 	CONSTRAINT "invoices_number_unique" UNIQUE("number")
 );
 --> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD COLUMN "invoice_id" uuid;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "annual_period_start" date;--> statement-breakpoint
 ALTER TABLE "subscriptions" ADD COLUMN "annual_period_end" date;--> statement-breakpoint
 ALTER TABLE "checks" ADD CONSTRAINT "checks_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -58,6 +59,7 @@ CREATE INDEX "checks_user_idx" ON "checks" USING btree ("user_id");--> statement
 CREATE UNIQUE INDEX "invoices_one_open_uq" ON "invoices" USING btree ("user_id") WHERE status = 'open';--> statement-breakpoint
 CREATE INDEX "invoices_user_idx" ON "invoices" USING btree ("user_id","issued_on");--> statement-breakpoint
 CREATE INDEX "invoices_open_due_idx" ON "invoices" USING btree ("due_on") WHERE status = 'open';--> statement-breakpoint
+ALTER TABLE "mail_outbox" ADD CONSTRAINT "mail_outbox_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 -- R14: an issued invoice never changes what it says; only its status moves on (open to paid or
 -- void, never back), with the date and who or why. A correction is a void and a new invoice.
 CREATE FUNCTION "invoices_immutable"() RETURNS trigger LANGUAGE plpgsql AS $$

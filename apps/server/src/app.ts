@@ -54,6 +54,7 @@ import adminAuthRoutes from './routes/admin-auth/index.ts';
 import adminAccountRoutes from './routes/admin-accounts/index.ts';
 import adminBusinessRoutes from './routes/admin-business/index.ts';
 import subscriptionRoutes from './routes/subscriptions/index.ts';
+import annualBillingRoutes from './routes/annual-billing/index.ts';
 import './types.ts';
 
 export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
@@ -250,6 +251,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(paymentHistoryRoutes);
   await app.register(billingRoutes);
   await app.register(subscriptionRoutes);
+  await app.register(annualBillingRoutes);
   await app.register(signupRoutes);
   await app.register(configRoutes);
   await app.register(carfaxRoutes);

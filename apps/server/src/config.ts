@@ -19,6 +19,26 @@ import {
   type AutoCheckConfig,
 } from './adapters/autocheck/autocheck-config.ts';
 
+/** R14's invoices: the number's prefix, the seller printed on them and where checks go. */
+export interface InvoicingConfig {
+  prefix: string;
+  seller: { name: string; lines: string[] };
+  remitTo: { payee: string; lines: string[] };
+}
+
+/** The demo's seller and remit-to address; a deployment sets its own (INVOICE_*). */
+export const DEFAULT_INVOICING: InvoicingConfig = {
+  prefix: 'DP',
+  seller: {
+    name: 'DealerPass, Inc.',
+    lines: ['100 Demo Way, Suite 200', 'Springfield, IL 62701', 'United States'],
+  },
+  remitTo: {
+    payee: 'DealerPass, Inc.',
+    lines: ['Attn: Accounts Receivable', 'PO Box 1000', 'Springfield, IL 62705', 'United States'],
+  },
+};
+
 /**
  * Every setting DealerPass reads from its environment, validated once at start.
  * A wrong value stops the server with a message that names the variable (README, "Configuration").
@@ -100,6 +120,16 @@ const ZEnvSchema = z
     COMPANY_NAME: z.string().min(1).default('DealerPass'),
     COMPANY_EMAIL_DOMAIN: z.string().min(3).default('dealerpass.example'),
     LAUNCH_APP_URL: z.url().default('https://app.dealerpass.example/'),
+    /** R14's invoices: `{prefix}-{year}-{6 digits}`; the seller and the check's payee and address. */
+    INVOICE_PREFIX: z
+      .string()
+      .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 to 10 capital letters or digits, from a letter')
+      .default(DEFAULT_INVOICING.prefix),
+    INVOICE_SELLER_NAME: z.string().min(1).default(DEFAULT_INVOICING.seller.name),
+    /** Address lines separated by `|`. */
+    INVOICE_SELLER_ADDRESS: z.string().min(1).default(DEFAULT_INVOICING.seller.lines.join('|')),
+    INVOICE_PAYEE: z.string().min(1).default(DEFAULT_INVOICING.remitTo.payee),
+    INVOICE_REMIT_TO: z.string().min(1).default(DEFAULT_INVOICING.remitTo.lines.join('|')),
     RECAPTCHA_SITE_KEY: z.string().min(1).optional(),
     RECAPTCHA_SECRET_KEY: z.string().min(1).optional(),
     RECAPTCHA_VERIFY_URL: z.url().default('https://www.google.com/recaptcha/api/siteverify'),
@@ -247,6 +277,8 @@ export interface Config {
   trustProxy: TrustProxy;
   mail: { smtpUrl: string | undefined; from: string; supportAddress: string };
   company: { name: string; emailDomain: string; supportPhone: string; launchAppUrl: string };
+  /** R14's invoices: the number's prefix, the seller printed on them and where checks go. */
+  invoicing: InvoicingConfig;
   captcha:
     | { kind: 'altcha'; difficulty: number; ttlSeconds: number }
     | {
@@ -354,6 +386,11 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       supportPhone: env.SUPPORT_PHONE,
       launchAppUrl: env.LAUNCH_APP_URL,
     },
+    invoicing: {
+      prefix: env.INVOICE_PREFIX,
+      seller: { name: env.INVOICE_SELLER_NAME, lines: addressLines(env.INVOICE_SELLER_ADDRESS) },
+      remitTo: { payee: env.INVOICE_PAYEE, lines: addressLines(env.INVOICE_REMIT_TO) },
+    },
     captcha:
       env.RECAPTCHA_SITE_KEY && env.RECAPTCHA_SECRET_KEY
         ? {
@@ -427,4 +464,12 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
 
 function redact(name: unknown, value: string): string {
   return typeof name === 'string' && /SECRET|KEY|PASSWORD|TOKEN|URL/.test(name) ? '***' : value;
+}
+
+/** `line one|line two` as trimmed, non-empty lines. */
+function addressLines(text: string): string[] {
+  return text
+    .split('|')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
 }

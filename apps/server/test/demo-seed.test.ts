@@ -26,6 +26,7 @@ import { runBilling } from '../src/services/billing/run-billing.ts';
 import { createSandboxGateway } from '../src/sandboxes/payments/sandbox-gateway.ts';
 import { open } from '../src/lib/secret-box.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from '../src/services/demo/demo-accounts.ts';
+import { DEMO_ANNUAL_ACCOUNTS } from '../src/services/demo/seed-demo-annual.ts';
 import { DEMO_AUTOCHECK, seedDemoData } from '../src/services/demo/seed-demo-data.ts';
 import {
   authenticateLegacy,
@@ -49,14 +50,17 @@ describe('seedDemoData', () => {
   const allUsers = () => t.app.db.select(USER_ROW_FIELDS).from(users);
 
   it('seeds an empty database once, and leaves it alone afterwards', async () => {
-    expect(await seed()).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length });
+    const seededAccounts = DEMO_ACCOUNTS.length + DEMO_ANNUAL_ACCOUNTS.length;
+    expect(await seed()).toEqual({ seeded: true, accounts: seededAccounts });
     const first = await allUsers();
-    expect(first).toHaveLength(DEMO_ACCOUNTS.length);
+    expect(first).toHaveLength(seededAccounts);
 
     expect(await seed()).toEqual({ seeded: false, accounts: 0 });
     expect(await allUsers()).toEqual(first);
     const [identityCount] = await t.app.db.select({ n: count() }).from(identities);
-    expect(identityCount?.n).toBe(DEMO_ACCOUNTS.filter((a) => a.method === 'email').length);
+    expect(identityCount?.n).toBe(
+      DEMO_ACCOUNTS.filter((a) => a.method === 'email').length + DEMO_ANNUAL_ACCOUNTS.length,
+    );
   });
 
   it('has one account per state', async () => {

@@ -23,6 +23,7 @@ import {
 import { SESSION_COOKIE } from '../src/plugins/session.ts';
 import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
 import { runBilling } from '../src/services/billing/run-billing.ts';
+import { requestAnnualBilling } from '../src/services/annual-billing/request-annual-billing.ts';
 import {
   APPROVED_CARD,
   consolePost,
@@ -59,6 +60,9 @@ interface Fixture {
   userId: string;
   paymentId: string | null;
   paymentCents: number;
+  /** A paid account's open annual invoice (R14), for the invoice routes. */
+  invoiceId: string | null;
+  invoiceCents: number;
 }
 
 interface Answer {
@@ -122,8 +126,24 @@ describe('concurrent writes on one account, over the route table', () => {
   /** The dealer routes' bodies and the state each needs to act (R4, R10). */
   const DEALER_RECIPES: Record<
     string,
-    { needs: AccountState | null; body: () => Promise<object | null> }
+    {
+      needs: AccountState | null;
+      body: () => Promise<object | null>;
+      /** The route's URL for the account, when it has parameters. */
+      url?: (account: Fixture) => string;
+    }
   > = {
+    // R14: asking to pay annually (a paid account has an open invoice: refused, 409, or raced
+    // with a staff void and issued), and "Keep paying monthly by card" on its open invoice.
+    'POST /api/users/annualBilling': {
+      needs: 'paid',
+      body: async () => ({ requestKey: crypto.randomUUID() }),
+    },
+    'POST /api/users/annualBilling/invoices/:invoiceId/void': {
+      needs: 'paid',
+      body: async () => ({ requestKey: crypto.randomUUID() }),
+      url: (account) => `/api/users/annualBilling/invoices/${account.invoiceId}/void`,
+    },
     'PUT /api/users/paymentProfile': {
       needs: null,
       body: async () => ({ ...(await token('5555555555554444')), requestKey: crypto.randomUUID() }),
@@ -160,7 +180,11 @@ describe('concurrent writes on one account, over the route table', () => {
       if (!isUnsafeMethod(route.method) || isStaffAccess(route.access)) return false;
       if (route.access === 'public' || !route.url.startsWith('/api/users/')) return false;
       const tags = (route.schema as { tags?: string[] } | undefined)?.tags ?? [];
-      return tags.includes('Billing') || tags.includes('Subscriptions');
+      return (
+        tags.includes('Billing') ||
+        tags.includes('Subscriptions') ||
+        tags.includes('Annual billing')
+      );
     });
   }
 
@@ -182,7 +206,7 @@ describe('concurrent writes on one account, over the route table', () => {
         const body = await recipe.body();
         const response = await t.app.inject({
           method: route.method as 'PUT',
-          url: route.url,
+          url: recipe.url ? recipe.url(account) : route.url,
           headers: {
             cookie: `${browser.cookie}; ${SESSION_COOKIE}=${await sessionFor(t, account.userId, NOW)}`,
             'x-csrf-token': browser.token,
@@ -212,9 +236,14 @@ describe('concurrent writes on one account, over the route table', () => {
         // A refund of the whole payment, so the one it races with meets nothing left.
         if (route.url.endsWith('/refund')) body.amountCents = account.paymentCents || 1000;
         if (route.url.endsWith('/balance-adjustments')) body.amountCents = 500;
+        // A check for what the invoice leaves open, so it pays it unless the other write won.
+        if (route.url.endsWith('/check')) {
+          Object.assign(body, { amountCents: account.invoiceCents || 1000, receivedOn: TODAY });
+        }
         const url = route.url
           .replace(':userId', account.userId)
-          .replace(':paymentId', account.paymentId ?? crypto.randomUUID());
+          .replace(':paymentId', account.paymentId ?? crypto.randomUUID())
+          .replace(':invoiceId', account.invoiceId ?? crypto.randomUUID());
         return answerOf(await consolePost(t, browser, billing, url, body), requestKey);
       },
     };
@@ -273,10 +302,22 @@ describe('concurrent writes on one account, over the route table', () => {
         .set({ nextRetryAt: NOW })
         .where(eq(subscriptions.userId, user.id));
     }
+    // R14: a paid account has asked to pay annually; its invoice is open.
+    const invoice =
+      state === 'paid'
+        ? await requestAnnualBilling(t.app.db, t.app.deps.billing, {
+            userId: user.id,
+            now: NOW,
+            body: { requestKey: crypto.randomUUID() },
+            params: {},
+          })
+        : null;
     return {
       userId: user.id,
       paymentId: payment?.id ?? null,
       paymentCents: payment?.amountCents ?? 0,
+      invoiceId: invoice?.id ?? null,
+      invoiceCents: invoice?.totalCents ?? 0,
     };
   }
 
@@ -318,7 +359,7 @@ describe('concurrent writes on one account, over the route table', () => {
     const charged = approved.map((charge) => charge.id).sort();
     const recorded = paid
       .map((payment) => payment.gatewayTransactionId)
-      .filter((id) => id !== 'no-charge')
+      .filter((id) => id !== 'no-charge' && !id.startsWith('check:'))
       .sort();
     if (JSON.stringify(charged) !== JSON.stringify(recorded)) {
       problems.push(`gateway charges ${charged.length} ≠ payments ${recorded.length}`);
@@ -458,5 +499,5 @@ describe('concurrent writes on one account, over the route table', () => {
     expect(problems).toEqual([]);
     // Every answer is its effect or a refusal the API description documents.
     expect(t.conformanceFailures).toEqual([]);
-  }, 300_000);
+  }, 600_000);
 });

@@ -21,6 +21,8 @@ import { rowCounts, sweptRoutes } from './route-sweeps.ts';
 import { createAccount, sessionFor } from './sign-in.ts';
 import { createStaffUser } from './staff-sign-in.ts';
 import { issueSandboxToken } from '../src/sandboxes/payments/sandbox-tokens.ts';
+import { recordCheck } from '../src/services/annual-billing/record-check.ts';
+import { annualDealer } from './annual-fixtures.ts';
 
 /** Tries per route at a body its schema accepts (refinements can refuse a generated one). */
 const BODY_TRIES = 60;
@@ -105,6 +107,8 @@ describe('request keys over the route table', () => {
     billingState: 'MI',
     billingZip: '48901',
   });
+  const annual = (invoice: boolean) =>
+    annualDealer(t, { now: NOW, today: '2026-03-10', previous: '2026-02-10', invoice });
   const fresh = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
 
   /** Per keyed route, a first request that succeeds, on things made for it. */
@@ -277,6 +281,71 @@ describe('request keys over the route table', () => {
       other: await cardBody('5555555555554444'),
       cookie: await dealerCookie((await plainDealer(t)).id),
     }),
+    // Annual billing by check (R14): an eligible dealer, or one with an open (or paid) invoice.
+    '/api/users/annualBilling': async () => {
+      const { user } = await annual(false);
+      return {
+        params: {},
+        body: {},
+        other: { basedOn: { periodStart: '2026-04-10', discountedTotalCents: 1 } },
+        cookie: await dealerCookie(user.id),
+      };
+    },
+    '/api/users/annualBilling/invoices/:invoiceId/void': async () => {
+      const { user, invoice } = await annual(true);
+      return {
+        params: { invoiceId: invoice!.id },
+        body: {},
+        other: { reason: 'Paying by card after all' },
+        cookie: await dealerCookie(user.id),
+      };
+    },
+    [`${ACCOUNT}/annual-billing`]: async () => ({
+      params: { userId: (await annual(false)).user.id },
+      body: { reason },
+      cookie: cookies.billing.cookie,
+    }),
+    [`${ACCOUNT}/invoices/:invoiceId/void`]: async () => {
+      const { user, invoice } = await annual(true);
+      return {
+        params: { userId: user.id, invoiceId: invoice!.id },
+        body: { reason },
+        cookie: cookies.billing.cookie,
+      };
+    },
+    [`${ACCOUNT}/invoices/:invoiceId/resend`]: async () => {
+      const { user, invoice } = await annual(true);
+      return {
+        params: { userId: user.id, invoiceId: invoice!.id },
+        body: {},
+        cookie: cookies.billing.cookie,
+      };
+    },
+    [`${ACCOUNT}/invoices/:invoiceId/check`]: async () => {
+      const { user, invoice } = await annual(true);
+      return {
+        params: { userId: user.id, invoiceId: invoice!.id },
+        body: { checkNumber: '1234', amountCents: invoice!.totalCents, receivedOn: '2026-03-10' },
+        cookie: cookies.billing.cookie,
+      };
+    },
+    [`${ACCOUNT}/invoices/:invoiceId/check/returned`]: async () => {
+      const { user, invoice } = await annual(true);
+      const params = { userId: user.id, invoiceId: invoice!.id };
+      await recordCheck(t.app.db, t.app.deps.billing, {
+        ...params,
+        now: NOW,
+        body: {
+          requestKey: randomUUID(),
+          checkNumber: '1234',
+          amountCents: invoice!.totalCents,
+          receivedOn: '2026-03-10',
+        },
+        params,
+        actor: { staffId: cookies.billing.staffId, email: cookies.billing.email },
+      });
+      return { params, body: { reason }, cookie: cookies.billing.cookie };
+    },
     // During pending cancel: restored, no card and no charge (R4); the key is recorded all the same.
     '/api/users/reactivate': async () => ({
       params: {},

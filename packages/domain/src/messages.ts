@@ -83,6 +83,13 @@ export const ERROR_CODES = {
   CHARGEBACK_REFUNDED_IN_FULL: 'CHARGEBACK_REFUNDED_IN_FULL',
   ALREADY_EXISTS: 'ALREADY_EXISTS',
   PROMO_CODE_EXISTS: 'PROMO_CODE_EXISTS',
+  // Annual payment by check (R14)
+  ANNUAL_NOT_AVAILABLE: 'ANNUAL_NOT_AVAILABLE',
+  INVOICE_NOT_OPEN: 'INVOICE_NOT_OPEN',
+  CHECK_AMOUNT_MISMATCH: 'CHECK_AMOUNT_MISMATCH',
+  CHECK_NOT_RETURNABLE: 'CHECK_NOT_RETURNABLE',
+  ANNUAL_PERIOD_BILLED: 'ANNUAL_PERIOD_BILLED',
+  ANNUAL_OFFER_CHANGED: 'ANNUAL_OFFER_CHANGED',
   // One intent, one key (docs/decisions/031)
   REQUEST_KEY_REUSED: 'REQUEST_KEY_REUSED',
 } as const;
@@ -210,6 +217,16 @@ const ERROR_TEXTS: Record<TErrorCode, string> = {
   // Ours: a unique value taken by another request at the same moment (the field is named).
   ALREADY_EXISTS: 'This value is already in use.',
   PROMO_CODE_EXISTS: 'A promotion code with this name already exists.',
+  // Ours (R14): the answer names the reason (the domain's ANNUAL_INELIGIBLE_MESSAGES).
+  ANNUAL_NOT_AVAILABLE: 'Annual billing by check is not available for this account now.',
+  INVOICE_NOT_OPEN: 'This invoice is no longer open: it was paid or voided.',
+  // The answer names the amount the invoice leaves open.
+  CHECK_AMOUNT_MISMATCH: 'The check’s amount must equal what the invoice leaves open.',
+  CHECK_NOT_RETURNABLE: 'This invoice has no check that can be recorded as returned.',
+  ANNUAL_PERIOD_BILLED:
+    'The period this invoice is for has started and was billed by card. Void the invoice and return the check.',
+  ANNUAL_OFFER_CHANGED:
+    'The annual offer changed since the page showed it. Please review the new figures and confirm again.',
   // Ours (docs/decisions/031): a request key sent again with another action, target or body.
   REQUEST_KEY_REUSED:
     'This request was already sent with different details. Please reload the page and try again.',
@@ -286,6 +303,12 @@ export const ERROR_HTTP_STATUS: Record<TErrorCode, number> = {
   CHARGEBACK_REFUNDED_IN_FULL: 409,
   ALREADY_EXISTS: 409,
   PROMO_CODE_EXISTS: 409,
+  ANNUAL_NOT_AVAILABLE: 409,
+  INVOICE_NOT_OPEN: 409,
+  CHECK_AMOUNT_MISMATCH: 409,
+  CHECK_NOT_RETURNABLE: 409,
+  ANNUAL_PERIOD_BILLED: 409,
+  ANNUAL_OFFER_CHANGED: 409,
   REQUEST_KEY_REUSED: 409,
 };
 

@@ -77,6 +77,10 @@ export const mailOutbox = pgTable(
     receiptRefundId: uuid('receipt_refund_id').references((): AnyPgColumn => refunds.id, {
       onDelete: 'set null',
     }),
+    /** An invoice whose stored PDF goes with the mail (R14), read when it is sent. */
+    invoiceId: uuid('invoice_id').references((): AnyPgColumn => invoices.id, {
+      onDelete: 'set null',
+    }),
     /** pending → sent, or failed after the last attempt; `stored` when kept in the embedded mailbox. */
     status: text('status', { enum: ['pending', 'sent', 'failed', 'stored'] }).notNull(),
     attempts: integer('attempts').notNull().default(0),

@@ -86,6 +86,7 @@ export default fp(
       mailKind: transport.kind,
       prices: priceBook,
       log: app.log,
+      invoicing: app.config.invoicing,
     };
     app.decorate('deps', {
       billing: billingDeps,

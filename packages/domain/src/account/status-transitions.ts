@@ -31,6 +31,11 @@ export type TAccountEvent =
   | 'renewalFailedAfterStatusChange'
   /** The last retry (5 days after the failure) failed too. */
   | 'finalRetryFailed'
+  /**
+   * R14: the check that paid an annual period came back unpaid: the amount is owed and R4's
+   * retries charge the card on file, as after a failed renewal (a pending cancellation included).
+   */
+  | 'checkReturned'
   | 'chargeback'
   | 'block'
   /** Staff lift a block (R12): the account returns to the standing it had when blocked. */
@@ -76,6 +81,11 @@ export const ACCOUNT_TRANSITIONS: Readonly<Record<TAccountEvent, TTransitions>> 
     'pending cancel': 'inactive',
     'pending reactivation': 'inactive',
     inactive: 'inactive',
+  },
+  checkReturned: {
+    active: 'validating payment',
+    'validating payment': 'validating payment',
+    'pending cancel': 'validating payment',
   },
   chargeback: { ...EVERY_STATUS_TO('inactive'), blocked: 'blocked' },
   // Blocking a blocked account is no change, and refused as one.

@@ -28,11 +28,28 @@ export type TInvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 // ---------------------------------------------------------------- requests
 
-/** `POST /api/users/annualBilling` and `POST …/invoices/:invoiceId/void` (dealer). */
+/**
+ * `POST /api/users/annualBilling` (dealer). `basedOn`, optional: the offer the page showed; when
+ * the period's start or the amount is no longer that (a day passed, a price took effect), the
+ * server refuses with 409 ANNUAL_OFFER_CHANGED rather than issue an invoice the dealer never saw.
+ */
 export const ZAnnualBillingDealerRequestSchema = z.strictObject({
   requestKey: ZRequestKeySchema,
+  basedOn: z
+    .strictObject({
+      periodStart: ZIsoDateSchema,
+      discountedTotalCents: z.number().int().min(0).max(100_000_000),
+    })
+    .optional(),
 });
 export type TAnnualBillingDealerRequest = z.infer<typeof ZAnnualBillingDealerRequestSchema>;
+
+/** `POST /api/users/annualBilling/invoices/:invoiceId/void` (dealer): an optional note why. */
+export const ZVoidOwnInvoiceRequestSchema = z.strictObject({
+  requestKey: ZRequestKeySchema,
+  reason: z.string().trim().max(500).optional(),
+});
+export type TVoidOwnInvoiceRequest = z.infer<typeof ZVoidOwnInvoiceRequestSchema>;
 
 /** `POST /api/admin/accounts/:userId/annual-billing` and `…/invoices/:invoiceId/void` (staff). */
 export const ZStaffAnnualBillingRequestSchema = z.strictObject({
@@ -41,9 +58,10 @@ export const ZStaffAnnualBillingRequestSchema = z.strictObject({
 });
 export type TStaffAnnualBillingRequest = z.infer<typeof ZStaffAnnualBillingRequestSchema>;
 
-/** `POST /api/admin/accounts/:userId/invoices/:invoiceId/resend`. */
+/** `POST /api/admin/accounts/:userId/invoices/:invoiceId/resend`: an optional reason. */
 export const ZResendInvoiceRequestSchema = z.strictObject({
   requestKey: z.uuid({ message: STAFF_REQUEST_MESSAGES.requestKey }),
+  reason: ZStaffReasonSchema.optional(),
 });
 export type TResendInvoiceRequest = z.infer<typeof ZResendInvoiceRequestSchema>;
 

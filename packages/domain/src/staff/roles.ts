@@ -36,6 +36,12 @@ export const STAFF_ACTIONS = {
   complimentaryOff: 'billing',
   createPromotion: 'billing',
   disablePromotion: 'billing',
+  // billing: annual payment by check (R14)
+  requestAnnualBilling: 'billing',
+  voidInvoice: 'billing',
+  resendInvoice: 'billing',
+  recordCheck: 'billing',
+  returnedCheck: 'billing',
   // admin
   schedulePrice: 'admin',
   withdrawPrice: 'admin',

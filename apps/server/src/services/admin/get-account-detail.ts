@@ -28,6 +28,7 @@ import { AppError } from '../../errors/app-error.ts';
 import { getBalanceCents } from '../billing/account-balance.ts';
 import { refundableCentsSql, staffRefundedCentsSql } from '../billing/payment-refunds.ts';
 import { accountAddresses, receiptPath } from './account-records.ts';
+import { annualPeriodOf, listAccountInvoices } from '../annual-billing/invoice-records.ts';
 
 /** Rows per list on the account page: enough for years of monthly billing, bounded all the same. */
 const LIST_LIMIT = 200;
@@ -74,6 +75,7 @@ export async function getAccountDetail(
     entries,
     sessionRows,
     mails,
+    invoiceViews,
   ] = await Promise.all([
     user.karId
       ? db
@@ -175,6 +177,7 @@ export async function getAccountDetail(
       .where(inArray(sql`lower(${mailOutbox.toAddress})`, addresses))
       .orderBy(desc(mailOutbox.createdAt))
       .limit(LIST_LIMIT),
+    listAccountInvoices(db, userId),
   ]);
 
   const declines: TStaffAccountDetail['declines'] = [];
@@ -348,5 +351,7 @@ export async function getAccountDetail(
       createdAt: mail.createdAt.toISOString(),
       sentAt: iso(mail.sentAt),
     })),
+    invoices: invoiceViews,
+    annualPeriod: annualPeriodOf(sub, toIsoDate(calendarDateIn(clock.now, clock.timeZone))),
   };
 }

@@ -19,6 +19,14 @@ import {
 import { AppError } from '../../errors/app-error.ts';
 import { accountAddresses, receiptPath } from './account-records.ts';
 
+/** The account events of annual billing (R14) and the timeline kind each is shown as. */
+const ANNUAL_EVENT_KINDS: Readonly<Record<string, 'invoice' | 'check'>> = {
+  'annual billing requested': 'invoice',
+  'annual invoice issued': 'invoice',
+  'invoice voided': 'invoice',
+  'check recorded': 'check',
+};
+
 interface Dated extends TTimelineEntry {
   time: number;
 }
@@ -110,6 +118,18 @@ export async function getAccountTimeline(db: Database, userId: string): Promise<
 
   for (const row of events) {
     const changesStatus = row.fromStatus !== null || row.toStatus !== null;
+    // R14: invoices issued and voided, checks recorded and returned, whoever acted.
+    const annualKind =
+      ANNUAL_EVENT_KINDS[row.event] ?? (/^check .+ returned$/.test(row.event) ? 'check' : null);
+    if (annualKind && !changesStatus) {
+      const details = row.details as Record<string, unknown>;
+      add(row.at, {
+        kind: annualKind,
+        summary: `${row.event[0]!.toUpperCase()}${row.event.slice(1)}${typeof details.number === 'string' ? `: ${details.number}` : ''}`,
+        details: { event: row.event, actor: row.actor, ...details },
+      });
+      continue;
+    }
     // A staff action's event that changes no status (a credit, complimentary, a refund) is
     // already the staff entry of its audit row: listed twice it read "new → unchanged" (issue 25).
     if (!changesStatus && row.actor === 'staff') continue;

@@ -5,8 +5,9 @@ import {
   type TAccountSearchResult,
 } from '@dealerpass/domain/staff/console-views';
 import type { Database } from '../../db/client.ts';
-import { payments, users } from '../../db/schema.ts';
+import { invoices, payments, users } from '../../db/schema.ts';
 
+const INVOICE_NUMBER = /^[A-Za-z][A-Za-z0-9]{0,9}-\d{4}-\d{6}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** `%`, `_` and the escape character itself match literally in the ILIKE pattern. */
@@ -18,7 +19,7 @@ export function likePattern(text: string): string {
  * The console's account search (R12, docs/decisions/026): part of an e-mail (either address), a
  * first, last or full name, the dealership or the DealerPass user id; exactly a card's last four
  * (the card on file or one a payment was taken from), a payment's id (ours or the gateway's
- * transaction id) or the account's own id. Every value is a bound parameter; the pattern's
+ * transaction id), an invoice number (R14) or the account's own id. Every value is a bound parameter; the pattern's
  * wildcards are escaped, so `%` searches for a percent sign.
  */
 export async function searchAccounts(db: Database, text: string): Promise<TAccountSearchResult[]> {
@@ -44,6 +45,12 @@ export async function searchAccounts(db: Database, text: string): Promise<TAccou
     const id = q.toLowerCase();
     conditions.push(sql`${users.id} = ${id}::uuid`);
     paymentMatches.push(sql`p.id = ${id}::uuid`);
+  }
+  // R14: an invoice number, exactly (case aside: staff type it from a check's memo line).
+  if (INVOICE_NUMBER.test(q)) {
+    conditions.push(
+      sql`"users"."id" in (select i.user_id from ${invoices} i where i.number = ${q.toUpperCase()})`,
+    );
   }
   // "users"."id" spelled out: drizzle leaves a single table's columns unqualified.
   conditions.push(

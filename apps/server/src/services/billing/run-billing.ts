@@ -12,6 +12,7 @@ import { recordPayments } from './ledger/record-payment.ts';
 import { sendCharge, type Outcome } from './ledger/send-charge.ts';
 import { claimDueAccounts, type ClaimedBatch } from './run/claim-due-accounts.ts';
 import { preferIndexLookups } from './run/prefer-index-lookups.ts';
+import { runAnnualBillingJobs } from '../annual-billing/annual-jobs.ts';
 
 // The run's callers (the schedule, the script, the tests) know it by this module.
 export { CHARGE_LEASE_MS, RETRYABLE_FAILURE_DELAY_MS } from './charge-lease.ts';
@@ -61,6 +62,8 @@ export async function runBilling(
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const workers = options.userId ? 1 : Math.max(1, options.workers ?? DEFAULT_WORKERS);
   const run = async () => {
+    // R14, before any claim: due invoices voided, renewal invoices issued (annual-jobs.ts).
+    if (!options.userId && !options.abandonedOnly) await runAnnualBillingJobs(deps);
     await Promise.all(
       Array.from({ length: workers }, async () => {
         // One attempt outside the schedule at most (R16): what is due after it (a card saved

@@ -4,6 +4,7 @@ import { identities, staffUsers, users } from '../../db/schema.ts';
 import { DEMO_ACCOUNTS } from './demo-accounts.ts';
 import { DEMO_STAFF, E2E_STAFF } from './demo-staff.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
+import { DEMO_ANNUAL_ACCOUNTS } from './seed-demo-annual.ts';
 import { demoAccountEmail } from './seed-demo-data.ts';
 
 export interface DemoDataFound {
@@ -25,7 +26,12 @@ export async function findDemoData(db: Database): Promise<DemoDataFound> {
     account.signIn.toLowerCase(),
     demoAccountEmail(account).toLowerCase(),
   ];
-  const wanted = [...new Set(accounts.flatMap(names))];
+  const wanted = [
+    ...new Set([
+      ...accounts.flatMap(names),
+      ...DEMO_ANNUAL_ACCOUNTS.map((account) => account.signIn.toLowerCase()),
+    ]),
+  ];
   const userRows = await db
     .select({
       dealerpassUserId: users.dealerpassUserId,

@@ -39,6 +39,7 @@ import { paymentRecord } from '../billing/ledger/payment-record.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount } from './demo-accounts.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
 import { E2E_ACCOUNTS } from './e2e-accounts.ts';
+import { seedAnnualDemoAccounts } from './seed-demo-annual.ts';
 
 /** The AutoCheck credentials stored (encrypted) on the active demo account. */
 export const DEMO_AUTOCHECK = { id: 'DPDEMO1001', password: 'AutoCheck!Demo1' } as const;
@@ -272,7 +273,13 @@ export async function seedDemoData(
         }
       }
     }
-    return { seeded: true, accounts: accounts.length };
+    const annual = await seedAnnualDemoAccounts(tx, {
+      now,
+      timeZone: options.timeZone ?? DEFAULT_BUSINESS_TIME_ZONE,
+      cards: options.cards !== false,
+      company: options.company ?? DEMO_COMPANY,
+    });
+    return { seeded: true, accounts: accounts.length + annual };
   });
 }
 

@@ -13,6 +13,8 @@ export interface MailToSend {
   receiptPaymentId?: string | undefined;
   /** A staff refund whose stored PDF receipt is attached (R12). */
   receiptRefundId?: string | undefined;
+  /** An invoice whose stored PDF is attached (R14). */
+  invoiceId?: string | undefined;
 }
 
 /**
@@ -35,6 +37,7 @@ export async function enqueueMail(
       htmlBody: mail.html ?? null,
       receiptPaymentId: mail.receiptPaymentId ?? null,
       receiptRefundId: mail.receiptRefundId ?? null,
+      invoiceId: mail.invoiceId ?? null,
       status: transportKind === 'smtp' ? 'pending' : 'stored',
     })
     .returning({ id: mailOutbox.id });
@@ -58,6 +61,7 @@ export async function enqueueMails(
     html_body: ['text', (mail) => mail.html ?? null],
     receipt_payment_id: ['uuid', (mail) => mail.receiptPaymentId ?? null],
     receipt_refund_id: ['uuid', (mail) => mail.receiptRefundId ?? null],
+    invoice_id: ['uuid', (mail) => mail.invoiceId ?? null],
     status: ['text', () => status],
   });
   await tx.execute(sql`insert into ${mailOutbox} (${rows.names}) ${rows.select}`);

@@ -16,16 +16,21 @@ export async function listMailbox(db: Database, timeZone: string, limit = 100) {
       createdAt: mailOutbox.createdAt,
       receiptPaymentId: mailOutbox.receiptPaymentId,
       receiptRefundId: mailOutbox.receiptRefundId,
+      invoiceId: mailOutbox.invoiceId,
     })
     .from(mailOutbox)
     .where(eq(mailOutbox.status, 'stored'))
     .orderBy(desc(mailOutbox.createdAt))
     .limit(limit);
   return Promise.all(
-    rows.map(async ({ receiptPaymentId, receiptRefundId, ...message }) => {
+    rows.map(async ({ receiptPaymentId, receiptRefundId, invoiceId, ...message }) => {
       const stored =
-        receiptPaymentId || receiptRefundId
-          ? await loadMailAttachments(db, { receiptPaymentId, receiptRefundId }, timeZone)
+        receiptPaymentId || receiptRefundId || invoiceId
+          ? await loadMailAttachments(
+              db,
+              { receiptPaymentId, receiptRefundId, invoiceId },
+              timeZone,
+            )
           : [];
       return {
         ...message,
@@ -50,6 +55,7 @@ export async function getMailboxAttachment(
     .select({
       receiptPaymentId: mailOutbox.receiptPaymentId,
       receiptRefundId: mailOutbox.receiptRefundId,
+      invoiceId: mailOutbox.invoiceId,
     })
     .from(mailOutbox)
     .where(and(eq(mailOutbox.id, mailId), eq(mailOutbox.status, 'stored')));

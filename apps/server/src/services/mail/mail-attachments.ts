@@ -3,7 +3,7 @@ import { receiptFileName, refundReceiptFileName } from '@dealerpass/domain/billi
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { MailAttachment } from '../../adapters/mail/mail-transport.ts';
 import type { Database } from '../../db/client.ts';
-import { payments, refunds } from '../../db/schema.ts';
+import { invoices, payments, refunds } from '../../db/schema.ts';
 
 export const RECEIPT_CONTENT_TYPE = 'application/pdf';
 
@@ -17,6 +17,8 @@ export interface MailAttachmentInfo {
 export interface MailAttachmentSource {
   receiptPaymentId: string | null;
   receiptRefundId: string | null;
+  /** An invoice (R14), attached as `{number}.pdf`. */
+  invoiceId?: string | null;
 }
 
 /**
@@ -52,6 +54,18 @@ export async function loadMailAttachments(
         filename: refundReceiptFileName(toIsoDate(calendarDateIn(refund.settledAt, timeZone))),
         contentType: RECEIPT_CONTENT_TYPE,
         content: refund.pdf,
+      });
+  }
+  if (row.invoiceId) {
+    const [invoice] = await db
+      .select({ number: invoices.number, pdf: invoices.pdf })
+      .from(invoices)
+      .where(eq(invoices.id, row.invoiceId));
+    if (invoice)
+      attachments.push({
+        filename: `${invoice.number}.pdf`,
+        contentType: RECEIPT_CONTENT_TYPE,
+        content: invoice.pdf,
       });
   }
   return attachments;

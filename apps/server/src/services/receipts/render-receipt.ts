@@ -39,6 +39,11 @@ export interface IReceipt {
   /** Must equal the lines plus the platform fee. */
   totalCents: TCents;
   card: { brand: string; lastFour: string };
+  /**
+   * A payment that is not a card's: what paid, printed as "Paid with {paidWith}" (R14: a check's
+   * receipt says "Check {number}"); the card is then not printed.
+   */
+  paidWith?: string;
   /** The payment's activationDate, 'YYYY-MM-DD' in the business time zone. */
   paymentDate: string;
   paymentId: string;
@@ -95,7 +100,9 @@ function assertConsistent(receipt: IReceipt): void {
     throw new Error(`receipt total ${receipt.totalCents} is not lines + fee (${sum})`);
   }
   // R5: a receipt shows the last four digits and nothing more of a card.
-  if (!/^\d{4}$/.test(receipt.card.lastFour)) throw new Error('card.lastFour must be four digits');
+  if (receipt.paidWith === undefined && !/^\d{4}$/.test(receipt.card.lastFour)) {
+    throw new Error('card.lastFour must be four digits');
+  }
   for (const date of [receipt.paymentDate, receipt.period.from, receipt.period.to]) {
     if (!parseIsoDate(date)) throw new Error(`not a YYYY-MM-DD date: ${date}`);
   }
@@ -241,7 +248,9 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
   text(
     LEFT,
     top + 17,
-    `Paid with ${cardBrandName(receipt.card.brand)} ending in ${receipt.card.lastFour}`,
+    receipt.paidWith !== undefined
+      ? `Paid with ${receipt.paidWith}`
+      : `Paid with ${cardBrandName(receipt.card.brand)} ending in ${receipt.card.lastFour}`,
     {
       maxWidth: totalsLabelX - LEFT - 100,
     },

@@ -6,6 +6,7 @@
 import { eq } from 'drizzle-orm';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { nextBillDateOf } from '@dealerpass/domain/billing/dunning';
+import { prorateAnnualAddition } from '@dealerpass/domain/billing/annual';
 import {
   changeAllowance,
   planSubscriptionChange,
@@ -104,15 +105,30 @@ export function evaluate(
     waiting < nextCycle &&
     plan.removed.some((code) => subscription.pendingRemovals.includes(code));
   const removalsOn = keepsWaiting ? waiting : nextCycle;
-  const proration = prorateChange({
-    currentCodes: current.codes,
-    newCodes: plan.inForceNow.codes,
-    at: now,
-    timeZone: deps.timeZone,
-    periodStart: subscription.currentPeriodStart,
-    periodEnd: subscription.currentPeriodEnd,
-    table,
-  });
+  const onAnnual = isAnnualPeriod(subscription);
+  const proration = onAnnual
+    ? annualAsMonthly(
+        // R14: during a year paid by check, R10's formula on the discounted annual amounts.
+        prorateAnnualAddition({
+          currentCodes: current.codes,
+          newCodes: plan.inForceNow.codes,
+          at: now,
+          timeZone: deps.timeZone,
+          periodStart: subscription.currentPeriodStart,
+          nextStart: subscription.currentPeriodEnd,
+          table,
+        }),
+        quote(current.codes, now, table).totalCents,
+      )
+    : prorateChange({
+        currentCodes: current.codes,
+        newCodes: plan.inForceNow.codes,
+        at: now,
+        timeZone: deps.timeZone,
+        periodStart: subscription.currentPeriodStart,
+        periodEnd: subscription.currentPeriodEnd,
+        table,
+      });
   const chargeTodayCents = periodOver ? 0 : proration.chargeCents;
   // R10: the next bill charges the selection in force that day at that day's prices.
   const billAt = startOfDayIn(isoDate(removalsOn), deps.timeZone);
@@ -157,6 +173,32 @@ export function evaluate(
         }
       : null;
   return { plan, preview, charged };
+}
+
+/**
+ * Whether the account's current period is a year paid by check (R14): the run moved it to the
+ * year, so the period runs from the year's start to the day after its last paid day.
+ */
+export function isAnnualPeriod(subscription: SubscriptionRow): boolean {
+  const { annualPeriodStart, annualPeriodEnd } = subscription;
+  if (!annualPeriodStart || !annualPeriodEnd) return false;
+  return (
+    subscription.currentPeriodStart >= annualPeriodStart &&
+    subscription.currentPeriodStart <= annualPeriodEnd &&
+    subscription.currentPeriodEnd > annualPeriodEnd
+  );
+}
+
+function annualAsMonthly(
+  annual: ReturnType<typeof prorateAnnualAddition>,
+  currentMonthlyCents: number,
+) {
+  return {
+    currentMonthlyCents,
+    daysLeft: annual.daysLeft,
+    daysInPeriod: annual.daysInPeriod,
+    chargeCents: annual.chargeCents,
+  };
 }
 
 /** The gateway's customer and payment profile a change's charge goes to (R5). */

@@ -1,5 +1,6 @@
 import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.ts';
 import type { Database } from '../../../db/client.ts';
+import type { InvoicingConfig } from '../../../config.ts';
 import type { PriceBook } from '../../prices/price-book.ts';
 
 export interface BillingDeps {
@@ -13,6 +14,8 @@ export interface BillingDeps {
   prices: PriceBook;
   /** Where the run reports charges it will retry; a Fastify logger or the console. */
   log: { warn(details: object, message: string): void };
+  /** R14's invoices (prefix, seller, remit-to); DEFAULT_INVOICING when not given (tests). */
+  invoicing?: InvoicingConfig;
   /** How often a live run renews its leases (default LEASE_RENEWAL_MS; tests shorten it). */
   leaseRenewalMs?: number;
 }

@@ -17,6 +17,7 @@ import { advancePeriod } from '../ledger/advance-periods.ts';
 import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/billing-deps.ts';
 import { recordDecline } from '../ledger/record-decline.ts';
 import { changeAccountStatus } from '../ledger/change-account-status.ts';
+import { passPaidAnnualPeriods } from '../../annual-billing/annual-jobs.ts';
 import { applyDueRemovals } from './apply-pending-removals.ts';
 import { endCancellation } from './end-cancellation.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
@@ -71,9 +72,12 @@ export async function claimDueAccounts(
     if (due.length === 0) return null;
     // R10: removals whose bill date has come leave the selection before it is billed.
     await applyDueRemovals(tx, due, now);
+    // R14: a bill date that starts a year paid by check charges nothing; the account moves past it.
+    const paidByCheck = await passPaidAnnualPeriods(tx, due, now);
     const renewals: ClaimedRenewal[] = [];
     const toOpen: DueAccount[] = [];
     for (const account of due) {
+      if (paidByCheck.has(account.userId)) continue;
       if (isWaived(account.status, account.complimentary)) {
         await waivePeriod(tx, account, now);
         continue;
