@@ -1,6 +1,6 @@
 import type {
   IInvoiceResult,
-  TAnnualBillingDealerRequest,
+  TVoidOwnInvoiceRequest,
 } from '@dealerpass/domain/schemas/annual-billing';
 import { request } from '../../../lib/api-client.ts';
 
@@ -10,7 +10,7 @@ import { request } from '../../../lib/api-client.ts';
  */
 export async function voidOwnInvoice(
   invoiceId: string,
-  body: TAnnualBillingDealerRequest,
+  body: TVoidOwnInvoiceRequest,
 ): Promise<IInvoiceResult> {
   const response = await request<{ data: IInvoiceResult }>(
     `/api/users/annualBilling/invoices/${encodeURIComponent(invoiceId)}/void`,

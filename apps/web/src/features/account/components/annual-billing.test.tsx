@@ -224,7 +224,12 @@ describe('AnnualBilling (R14): the dealer’s offer, invoice and messages', () =
     expect(screen.getByTestId('annual-invoice-number').textContent).toBe('DP-2026-000017');
     expect(screen.getByTestId('annual-invoice-amount').textContent).toBe('$788.40');
     expect(screen.getByTestId('annual-invoice-due').textContent).toBe('Jan 05, 2027');
-    expect(postBodies()).toEqual([{ requestKey: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
+    expect(postBodies()).toEqual([
+      {
+        requestKey: expect.stringMatching(/^[0-9a-f-]{36}$/) as unknown,
+        basedOn: { periodStart: '2027-01-05', discountedTotalCents: 78840 },
+      },
+    ]);
   });
 
   it.each(failures)(
@@ -313,11 +318,11 @@ describe('AnnualBilling (R14): the dealer’s offer, invoice and messages', () =
     const saved: string[] = [];
     const createObjectURL = vi.fn(() => 'blob:invoice');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
-    const click = vi
-      .spyOn(HTMLAnchorElement.prototype, 'click')
-      .mockImplementation(function (this: HTMLAnchorElement) {
-        saved.push(this.download);
-      });
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
     fetchMock.mockImplementation((input) =>
       Promise.resolve(
         String(input) === `${ENDPOINT}/invoices/${INVOICE_ID}/pdf`

@@ -11,6 +11,7 @@ import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calend
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
 import { failureMessage } from '../../../lib/error-text.ts';
 import { useRequestKey } from '../../../lib/use-request-key.ts';
 import { downloadInvoice, invoiceFileName } from '../api/download-invoice.ts';
@@ -20,6 +21,9 @@ import { voidOwnInvoice } from '../api/void-own-invoice.ts';
 import { saveFile } from '../save-file.ts';
 
 const T = ANNUAL_BILLING_TEXTS;
+
+/** The server's refusal of an offer that changed since the page showed it. */
+const OFFER_CHANGED = 'ANNUAL_OFFER_CHANGED';
 
 /** A business date (YYYY-MM-DD) as the billing page writes dates ('MMM DD, YYYY'). */
 export function day(iso: string | null | undefined): string {
@@ -176,6 +180,7 @@ function AnnualOffer({
   offer: IAnnualOffer;
   onIssued: (invoice: IInvoice) => Promise<void>;
 }) {
+  const queryClient = useQueryClient();
   const keys = useRequestKey();
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -189,13 +194,25 @@ function AnnualOffer({
     try {
       // One key per intent (decision 031): a double click or a resend after a lost answer issues
       // one invoice.
-      const { invoice } = await requestAnnualBilling({ requestKey: keys.keyFor({}) });
+      // Based on the offer shown: a start or amount changed since is refused (409), never
+      // invoiced unseen; the page then shows the offer as it is now.
+      const basedOn = {
+        periodStart: offer.periodStart,
+        discountedTotalCents: offer.discountedTotalCents,
+      };
+      const { invoice } = await requestAnnualBilling({
+        requestKey: keys.keyFor(basedOn),
+        basedOn,
+      });
       keys.settle(undefined);
       await onIssued(invoice);
       setConfirming(false);
     } catch (error) {
       keys.settle(error);
       setProblem(failureMessage(error));
+      if (error instanceof ApiError && error.code === OFFER_CHANGED) {
+        await invalidateAnnualBilling(queryClient).catch(() => undefined);
+      }
     } finally {
       setBusy(false);
     }
@@ -452,8 +469,13 @@ function InvoiceList({
 export function invoiceStatusText(invoice: IInvoice): string {
   const label = STATUS_LABELS[invoice.status];
   if (invoice.status === 'open') return `${label}, due ${day(invoice.dueOn)}`;
-  if (invoice.status === 'void')
-    return invoice.voidedOn ? `${label} since ${day(invoice.voidedOn)}` : label;
+  if (invoice.status === 'void') {
+    // A returned check leaves its invoice void (docs/annual-billing-api.md).
+    const since = invoice.voidedOn ? `${label} since ${day(invoice.voidedOn)}` : label;
+    return invoice.check?.returnedOn
+      ? `${since}, check ${invoice.check.number} returned ${day(invoice.check.returnedOn)}`
+      : since;
+  }
   const check = invoice.check ? ` by check ${invoice.check.number}` : '';
   const returned = invoice.check?.returnedOn
     ? `, check returned ${day(invoice.check.returnedOn)}`

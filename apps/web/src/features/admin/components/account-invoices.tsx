@@ -5,7 +5,7 @@ import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { invoicePdfUrl } from '../api/account-file-urls.ts';
 import { setUpAnnualBilling, takeInvoiceAction } from '../api/take-invoice-action.ts';
-import { useRoleAllows } from '../staff-member.tsx';
+import { useMayTake } from '../staff-member.tsx';
 import { ActionButton, type IActionOutcome } from './action-dialog.tsx';
 import { businessDate, money } from './format.ts';
 import { RecordCheckButton } from './record-check-dialog.tsx';
@@ -34,12 +34,12 @@ export function InvoicesSection({
   detail: TDetail;
   onChanged: (outcome: IActionOutcome) => void;
 }) {
-  const mayBill = useRoleAllows('billing');
+  const mayTake = useMayTake();
   const userId = detail.profile.userId;
   const flags = accountFlags(detail.status);
   // R14: at most one open invoice per account; its actions stand above the list.
   const open = detail.invoices.find((invoice) => invoice.status === 'open');
-  const rowActions = mayBill && detail.invoices.some(returnable);
+  const rowActions = mayTake('returnedCheck') && detail.invoices.some(returnable);
   // R14's "who", the domain's rule the server applies too; the button is offered only where it
   // can succeed, and otherwise the reason is shown. The console has no quote of the selection:
   // any item makes the monthly total above zero (R3), which is all the rule asks of it.
@@ -53,7 +53,7 @@ export function InvoicesSection({
   const eligible = ineligible === null && !flags.blocked;
 
   const setUp =
-    mayBill && eligible ? (
+    mayTake('requestAnnualBilling') && eligible ? (
       <ActionButton
         spec={{
           label: 'Set up annual billing',
@@ -103,7 +103,7 @@ export function InvoicesSection({
             {businessDate(open.dueOn)}, for {businessDate(open.periodStart)} to{' '}
             {businessDate(open.periodEnd)}.
           </p>
-          {mayBill ? <InvoiceActions userId={userId} invoice={open} onChanged={onChanged} /> : null}
+          <InvoiceActions userId={userId} invoice={open} onChanged={onChanged} />
         </div>
       ) : null}
       {detail.invoices.length === 0 ? (
@@ -196,47 +196,61 @@ function InvoiceActions({
   invoice: IInvoice;
   onChanged: (outcome: IActionOutcome) => void;
 }) {
+  const mayTake = useMayTake();
   const { number } = invoice;
   if (invoice.status === 'open') {
+    if (!mayTake('recordCheck') && !mayTake('resendInvoice') && !mayTake('voidInvoice'))
+      return null;
     return (
       <div className="admin-row-actions" role="group" aria-label={`Actions for invoice ${number}`}>
-        <RecordCheckButton
-          invoice={invoice}
-          run={(body) => takeInvoiceAction(userId, invoice.id, 'check', body)}
-          onDone={onChanged}
-        />
-        <ActionButton
-          spec={{
-            label: 'Resend invoice',
-            title: `Resend invoice ${number}`,
-            description: <p>The dealer is e-mailed invoice {number} again, with its PDF.</p>,
-            confirmLabel: 'Resend',
-            withoutReason: true,
-            done: `Invoice ${number} was e-mailed again.`,
-          }}
-          run={({ requestKey }) => takeInvoiceAction(userId, invoice.id, 'resend', { requestKey })}
-          onDone={onChanged}
-        />
-        <ActionButton
-          spec={{
-            label: 'Void invoice',
-            title: `Void invoice ${number}`,
-            description: (
-              <p>
-                Invoice {number} for {money(invoice.totalCents)} is voided and the dealer e-mailed.
-                The card goes on being billed monthly. A voided invoice cannot be paid; a new one is
-                a new request.
-              </p>
-            ),
-            confirmLabel: 'Void invoice',
-            danger: true,
-            done: `Invoice ${number} was voided.`,
-          }}
-          run={({ requestKey, reason = '' }) =>
-            takeInvoiceAction(userId, invoice.id, 'void', { requestKey, reason })
-          }
-          onDone={onChanged}
-        />
+        {mayTake('recordCheck') ? (
+          <RecordCheckButton
+            invoice={invoice}
+            run={(body) => takeInvoiceAction(userId, invoice.id, 'check', body)}
+            onDone={onChanged}
+          />
+        ) : null}
+        {mayTake('resendInvoice') ? (
+          <ActionButton
+            spec={{
+              label: 'Resend invoice',
+              title: `Resend invoice ${number}`,
+              description: <p>The dealer is e-mailed invoice {number} again, with its PDF.</p>,
+              confirmLabel: 'Resend',
+              reasonOptional: true,
+              done: `Invoice ${number} was e-mailed again.`,
+            }}
+            run={({ requestKey, reason }) =>
+              takeInvoiceAction(userId, invoice.id, 'resend', {
+                requestKey,
+                ...(reason ? { reason } : {}),
+              })
+            }
+            onDone={onChanged}
+          />
+        ) : null}
+        {mayTake('voidInvoice') ? (
+          <ActionButton
+            spec={{
+              label: 'Void invoice',
+              title: `Void invoice ${number}`,
+              description: (
+                <p>
+                  Invoice {number} for {money(invoice.totalCents)} is voided and the dealer
+                  e-mailed. The card goes on being billed monthly. A voided invoice cannot be paid;
+                  a new one is a new request.
+                </p>
+              ),
+              confirmLabel: 'Void invoice',
+              danger: true,
+              done: `Invoice ${number} was voided.`,
+            }}
+            run={({ requestKey, reason = '' }) =>
+              takeInvoiceAction(userId, invoice.id, 'void', { requestKey, reason })
+            }
+            onDone={onChanged}
+          />
+        ) : null}
       </div>
     );
   }

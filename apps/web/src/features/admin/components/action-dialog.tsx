@@ -53,8 +53,6 @@ export interface IActionDialogSpec {
   done: string | ((result: unknown) => IActionOutcome);
   /** R12 asks a reason of most actions; a few (resend, end sessions, retry) take one if given. */
   reasonOptional?: boolean;
-  /** An action whose request takes no reason at all (resending an invoice): no reason field. */
-  withoutReason?: boolean;
 }
 
 const REASON_MIN = 3;
@@ -69,11 +67,7 @@ function formSchema(spec: IActionDialogSpec) {
     .min(REASON_MIN, { message: `Give a reason of at least ${REASON_MIN} characters.` })
     .max(REASON_MAX, { message: `Keep the reason under ${REASON_MAX} characters.` });
   return z.object({
-    reason: spec.withoutReason
-      ? z.any().optional()
-      : spec.reasonOptional
-        ? z.union([z.literal(''), reason])
-        : reason,
+    reason: spec.reasonOptional ? z.union([z.literal(''), reason]) : reason,
     amount: spec.amount
       ? z
           .string()
@@ -199,7 +193,7 @@ function ActionForm({
   const onValid = async (values: z.output<ReturnType<typeof formSchema>>) => {
     summary.clear();
     const content = {
-      ...(values.reason && !spec.withoutReason ? { reason: values.reason as string } : {}),
+      ...(values.reason ? { reason: values.reason } : {}),
       ...(spec.amount ? { amountCents: values.amount as number } : {}),
       ...(spec.choice ? { choice: values.choice as string } : {}),
     };
@@ -255,24 +249,18 @@ function ActionForm({
           error={errors.amount?.message}
         />
       ) : null}
-      {spec.withoutReason ? null : (
-        <TextAreaField
-          id={ids.reason}
-          label={spec.reasonOptional ? 'Reason (optional)' : 'Reason'}
-          hint="Kept in the audit log."
-          required={!spec.reasonOptional}
-          rows={3}
-          {...(spec.choice || spec.amount ? {} : { 'data-dialog-initial-focus': true })}
-          {...register('reason')}
-          error={errors.reason?.message}
-        />
-      )}
+      <TextAreaField
+        id={ids.reason}
+        label={spec.reasonOptional ? 'Reason (optional)' : 'Reason'}
+        hint="Kept in the audit log."
+        required={!spec.reasonOptional}
+        rows={3}
+        {...(spec.choice || spec.amount ? {} : { 'data-dialog-initial-focus': true })}
+        {...register('reason')}
+        error={errors.reason?.message}
+      />
       <div className="dialog__footer">
-        <Button
-          variant="secondary"
-          onClick={onCancel}
-          {...(spec.withoutReason ? { 'data-dialog-initial-focus': true } : {})}
-        >
+        <Button variant="secondary" onClick={onCancel}>
           Cancel
         </Button>
         <SubmitButton busy={isSubmitting} className={spec.danger ? 'button--danger' : undefined}>
