@@ -128,6 +128,22 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
       // The card dialogs: Remove card, and EDIT PAYMENT INFO (both closed without a change).
       await page.goto(ACCOUNT_ROUTES.billing);
       await settled(page);
+      // Annual billing by check (R14): the offer's confirmation or the open invoice's "Keep paying
+      // monthly by card", whichever the account has, opened and closed unsent.
+      for (const [opener, name, close] of [
+        ['Pay annually by check', 'Pay annually by check', 'Cancel'],
+        ['Keep paying monthly by card', 'Keep paying monthly by card', 'Keep the invoice'],
+      ] as const) {
+        const button = page.getByRole('button', { name: opener, exact: true });
+        if (!(await button.isVisible())) continue;
+        await button.click();
+        const dialog = page.getByRole('dialog', { name });
+        await expect(dialog).toBeVisible();
+        await expectReflowsAccessibly(page, `${account.key} ${name} dialog`);
+        await dialog.getByRole('button', { name: close }).click();
+        await expect(dialog).toBeHidden();
+        await expect(button).toBeFocused();
+      }
       const removeButton = page.getByRole('button', { name: /^REMOVE/ });
       if (await removeButton.isVisible()) {
         await removeButton.click();
@@ -162,7 +178,15 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
       await page.setViewportSize(viewport);
       await signInStaff(page, 'admin');
       const accountPaths: string[] = [];
-      for (const key of ['active', 'validatingPayment'] as const) {
+      // The demo accounts on annual billing by check (R14) show the invoice actions.
+      const keys: string[] = [
+        'active',
+        'validatingPayment',
+        ...DEMO_ACCOUNTS.map((candidate) => candidate.key as string).filter((key) =>
+          /annual/i.test(key),
+        ),
+      ];
+      for (const key of keys) {
         const account = DEMO_ACCOUNTS.find((candidate) => candidate.key === key)!;
         await page.goto(`/admin/accounts?q=${encodeURIComponent(account.signIn)}`);
         const result = accountRow(page, account.signIn).getByRole('link');
@@ -172,11 +196,21 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
         await settled(page);
         accountPaths.push(new URL(page.url()).pathname);
       }
+      // An account with an open invoice (R14), from the Invoices due queue: its invoice dialogs.
+      await page.goto('/admin/invoices');
+      await settled(page);
+      const due = page.getByRole('region', { name: 'Open invoices' }).getByRole('link');
+      if ((await due.count()) > 0) {
+        await due.first().click();
+        await settled(page);
+        accountPaths.push(new URL(page.url()).pathname);
+      }
       const paths = [
         ...accountPaths,
         '/admin/promotions',
         '/admin/prices',
         '/admin/dunning',
+        '/admin/invoices',
         '/admin/inbox?status=all',
         '/admin/staff',
       ];

@@ -26,6 +26,19 @@ export const BILLING_TEXTS = {
   removeCardQuestion: 'Are you sure you want to remove this card?',
 } as const;
 
+/** Ours (R14, issue 28): annual payment by check on Billing Details, quoted from the issue. */
+export const ANNUAL_BILLING_TEXTS = {
+  heading: 'Annual Billing',
+  offer: 'Pay annually by check and save 10%',
+  downloadInvoice: 'Download invoice',
+  keepMonthly: 'Keep paying monthly by card',
+} as const;
+
+/** The Billing Summary of an account on an annual period (R14): paid through its last day. */
+export function annualPeriodSummary(paidThrough: string): string {
+  return `Billed annually by check, paid through ${paidThrough}`;
+}
+
 /** 000 §4: described, not quoted. */
 export function pendingCancelNotice(nextBillDate: string): string {
   return `Your account has been cancelled and will not incur any further charges. It will become inactive after ${nextBillDate}.`;

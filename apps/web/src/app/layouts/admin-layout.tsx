@@ -35,6 +35,7 @@ const PromotionsPage = lazyPage(() => import('../../features/admin/routes/promot
 const PricesPage = lazyPage(() => import('../../features/admin/routes/prices-page.tsx'));
 const DunningPage = lazyPage(() => import('../../features/admin/routes/dunning-page.tsx'));
 const FinancePage = lazyPage(() => import('../../features/admin/routes/finance-page.tsx'));
+const InvoicesDuePage = lazyPage(() => import('../../features/admin/routes/invoices-due-page.tsx'));
 const InboxPage = lazyPage(() => import('../../features/admin/routes/inbox-page.tsx'));
 const MessagePage = lazyPage(() => import('../../features/admin/routes/contact-message-page.tsx'));
 const StaffPage = lazyPage(() => import('../../features/admin/routes/staff-page.tsx'));
@@ -53,6 +54,7 @@ export const ADMIN_ROUTES = (
     <Route path="prices" element={<PricesPage />} />
     <Route path="dunning" element={<DunningPage />} />
     <Route path="finance" element={<FinancePage />} />
+    <Route path="invoices" element={<InvoicesDuePage />} />
     <Route path="inbox" element={<InboxPage />} />
     <Route path="inbox/:messageId" element={<MessagePage />} />
     <Route path="staff" element={<StaffPage />} />

@@ -8,3 +8,8 @@ export function auditCsvUrl(userId?: string): string {
     ? `/api/admin/audit.csv?userId=${encodeURIComponent(userId)}`
     : '/api/admin/audit.csv';
 }
+
+/** GET /api/admin/accounts/:userId/invoices/:invoiceId/pdf: an invoice as the dealer received it. */
+export function invoicePdfUrl(userId: string, invoiceId: string): string {
+  return `/api/admin/accounts/${encodeURIComponent(userId)}/invoices/${encodeURIComponent(invoiceId)}/pdf`;
+}

@@ -4,7 +4,7 @@ import { request } from '../../../lib/api-client.ts';
 
 /**
  * GET /api/admin/accounts?q= → `{ data: results }`: by e-mail, name, dealership, user id, card
- * last four or payment id (decision 026).
+ * last four, payment id (decision 026) or invoice number (R14).
  */
 export async function searchAccounts(
   q: string,

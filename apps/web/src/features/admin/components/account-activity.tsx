@@ -107,6 +107,8 @@ const KIND_LABELS: Record<string, string> = {
   email: 'E-mail',
   signIn: 'Sign-in',
   staff: 'Staff action',
+  invoice: 'Invoice',
+  check: 'Check',
 };
 
 /** Everything that happened to the account, newest first, from its own request. */

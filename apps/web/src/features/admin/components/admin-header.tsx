@@ -21,6 +21,7 @@ const SUPPORT_NAV: INavItem[] = [
   { to: '/admin/promotions', label: 'Promotions' },
   { to: '/admin/prices', label: 'Prices' },
   { to: '/admin/dunning', label: 'Dunning' },
+  { to: '/admin/invoices', label: 'Invoices due' },
   { to: '/admin/inbox', label: 'Inbox' },
 ];
 

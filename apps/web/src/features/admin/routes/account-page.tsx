@@ -11,6 +11,7 @@ import {
   SessionsSection,
   TimelineSection,
 } from '../components/account-activity.tsx';
+import { InvoicesSection } from '../components/account-invoices.tsx';
 import { BalanceSection, DeclinesSection, PaymentsSection } from '../components/account-money.tsx';
 import {
   IntegrationsSection,
@@ -95,6 +96,7 @@ export default function AccountPage() {
         <StatusSection status={detail.status} />
       </div>
       <SubscriptionSection subscription={detail.subscription} changes={detail.changes} />
+      <InvoicesSection detail={detail} onChanged={reload} />
       <PaymentsSection
         userId={userId}
         payments={detail.payments}

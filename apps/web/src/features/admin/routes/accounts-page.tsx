@@ -12,8 +12,8 @@ import { useAdminTitle } from '../use-admin-title.ts';
 const MIN_QUERY = 2;
 
 /**
- * Accounts (/admin): find an account by e-mail, name, dealership, user id, card last four or
- * payment id. The search is in the address (?q=), so Back returns to the results.
+ * Accounts (/admin): find an account by e-mail, name, dealership, user id, card last four,
+ * payment id or invoice number (R14). The search is in the address (?q=), so Back returns to the results.
  */
 export default function AccountsPage() {
   useAdminTitle('Accounts');
@@ -61,7 +61,7 @@ function SearchForm({ initial, onSearch }: { initial: string; onSearch: () => vo
       <TextField
         id={fieldId}
         label="Search accounts"
-        hint="E-mail, name, dealership, user id, card last four or payment id."
+        hint="E-mail, name, dealership, user id, card last four, payment id or invoice number."
         type="search"
         autoComplete="off"
         spellCheck={false}
