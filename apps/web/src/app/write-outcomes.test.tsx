@@ -891,6 +891,14 @@ const COVERED_ELSEWHERE: Record<string, string> = {
   'features/signup/api/submit-signup.ts':
     'sign-up page 4 (payment-step.tsx): the page’s own failure toast (signupFailureMessage, 001 §8); e2e signup specs',
   'features/signup/api/get-order-summary.ts': 'a quote that changes nothing (POST for its body)',
+  'features/account/api/request-annual-billing.ts':
+    'account/components/annual-billing.test.tsx (the confirm dialog × success, 400, 409, network)',
+  'features/account/api/void-own-invoice.ts':
+    'account/components/annual-billing.test.tsx (keep paying monthly × success, 400, 409, network)',
+  'features/admin/api/adjust-subscription.ts':
+    'admin/components/adjust-subscription.test.tsx (charged, declined, refused, conflict)',
+  'features/admin/api/take-invoice-action.ts':
+    'admin/components/account-invoices.test.tsx (each invoice dialog × success, 400, 409, network)',
 };
 
 /** useSubmit callers whose writes are proven elsewhere (see COVERED_ELSEWHERE). */
