@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { fuzzSeed } from './tooling/fuzz-seed.ts';
-import { PGLITE_SMOKE } from './apps/server/test/pglite-smoke.ts';
+import { PGLITE_SMOKE } from './apps/server/test/support/pglite-smoke.ts';
 
 /** One seed per commit for every fast-check property (docs/decisions/033); FUZZ_SEED replays one. */
 const seed = { FUZZ_SEED: String(fuzzSeed()) };
@@ -8,7 +8,7 @@ const seed = { FUZZ_SEED: String(fuzzSeed()) };
 /**
  * The API tests, as the server's project sees them: every file under apps/server/test, so a new
  * one is run without a list to edit. Each file gets a copy of one database migrated per run
- * (apps/server/test/global-setup.ts, docs/decisions/033).
+ * (apps/server/test/support/global-setup.ts, docs/decisions/033).
  */
 const server = {
   include: ['apps/server/test/**/*.test.ts'],
@@ -17,7 +17,7 @@ const server = {
   // and the unit tests on two cores, where a sweep of hundreds of requests took 31 s once.
   testTimeout: 120_000,
   hookTimeout: 120_000,
-  globalSetup: ['apps/server/test/global-setup.ts'],
+  globalSetup: ['apps/server/test/support/global-setup.ts'],
   setupFiles: ['tooling/fuzz-seed-setup.ts'],
   env: seed,
 };

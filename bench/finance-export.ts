@@ -16,7 +16,7 @@ import { openDatabase } from '../apps/server/src/db/client.ts';
 import {
   financeRangeOf,
   streamFinanceExport,
-} from '../apps/server/src/services/admin/export-finance.ts';
+} from '../apps/server/src/services/admin/finance/export-finance.ts';
 import { scratchDatabase } from './scratch-database.ts';
 
 const TARGET_ROWS_PER_SECOND = 50_000;

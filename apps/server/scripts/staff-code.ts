@@ -1,4 +1,4 @@
-import { TOTP_STEP_SECONDS } from '@dealerpass/domain/staff/totp';
+import { TOTP_STEP_SECONDS } from '@dealerpass/domain/admin/totp';
 import { totpCode } from '../src/lib/totp.ts';
 import { DEMO_STAFF } from '../src/services/demo/demo-staff.ts';
 

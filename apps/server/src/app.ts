@@ -31,7 +31,7 @@ import pathParameters, { answerRouterError, MAX_PARAM_LENGTH } from './plugins/p
 import routeAccess from './plugins/route-access.ts';
 import webApp from './plugins/web-app.ts';
 import { createWebDev, type WebDev } from './plugins/web-dev.ts';
-import adminActionRoutes from './routes/admin-actions/index.ts';
+import adminActionRoutes from './routes/admin/account-actions.ts';
 import authRoutes from './routes/auth/index.ts';
 import captchaRoutes from './routes/captcha/index.ts';
 import contactRoutes from './routes/contact/index.ts';
@@ -52,9 +52,9 @@ import userRoutes from './routes/users/index.ts';
 import carfaxRoutes from './routes/carfax/index.ts';
 import carfaxSandboxRoutes from './sandboxes/carfax/routes.ts';
 import configRoutes from './routes/config/index.ts';
-import adminAuthRoutes from './routes/admin-auth/index.ts';
-import adminAccountRoutes from './routes/admin-accounts/index.ts';
-import adminBusinessRoutes from './routes/admin-business/index.ts';
+import adminAuthRoutes from './routes/admin/staff.ts';
+import adminAccountRoutes from './routes/admin/accounts.ts';
+import adminBusinessRoutes from './routes/admin/index.ts';
 import subscriptionRoutes from './routes/subscriptions/index.ts';
 import annualBillingRoutes from './routes/annual-billing/index.ts';
 import './types.ts';
@@ -80,7 +80,7 @@ export interface AppOptions extends ServiceOverrides, IntegrationOverrides {
   prettyLogs?: boolean;
   /**
    * Sees every answer before it is sent (the tests check answers against the OpenAPI
-   * description: test/openapi-conformance.ts). Not set outside the tests.
+   * description: test/sweeps/openapi-conformance.ts). Not set outside the tests.
    */
   inspectResponse?: (request: FastifyRequest, reply: FastifyReply, payload: unknown) => void;
 }

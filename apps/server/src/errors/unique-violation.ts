@@ -1,5 +1,5 @@
 import { ERROR_CODES, errorMessage, type TErrorCode } from '@dealerpass/domain/messages';
-import { STAFF_MEMBER_MESSAGES } from '@dealerpass/domain/staff/staff-members';
+import { STAFF_MEMBER_MESSAGES } from '@dealerpass/domain/admin/staff-members';
 import { AppError } from './app-error.ts';
 
 /** What PostgreSQL (node-postgres or PGlite) tells of a unique violation, wrapped or not. */

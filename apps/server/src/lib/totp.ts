@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { TOTP_DIGITS, TOTP_STEP_SECONDS } from '@dealerpass/domain/staff/totp';
+import { TOTP_DIGITS, TOTP_STEP_SECONDS } from '@dealerpass/domain/admin/totp';
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 

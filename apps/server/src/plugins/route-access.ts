@@ -7,7 +7,7 @@ import {
   type TAccountRoute,
 } from '@dealerpass/domain/account/account-routes';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
-import { roleAllows, type TStaffRole } from '@dealerpass/domain/staff/roles';
+import { roleAllows, type TStaffRole } from '@dealerpass/domain/admin/roles';
 import { AppError } from '../errors/app-error.ts';
 import { checkBearerToken } from '../lib/bearer-token.ts';
 import type { UserRow } from '../services/users/serialize-user.ts';

@@ -14,7 +14,7 @@ import type { AutoCheckDeps } from '../services/autocheck/save-autocheck-setting
 import type { submitContactRequest } from '../services/contact/submit-contact-request.ts';
 import type { requestPasswordReset } from '../services/identity/request-password-reset.ts';
 import type { CompleteSignInDeps } from '../services/session/complete-sign-in.ts';
-import type { CompleteStaffSignInDeps } from '../services/staff/complete-staff-sign-in.ts';
+import type { CompleteStaffSignInDeps } from '../services/admin/staff/complete-staff-sign-in.ts';
 import type { connectKarId } from '../services/users/connect-kar-id.ts';
 
 export interface ServiceOverrides {

@@ -6,7 +6,7 @@ import {
   resolveStaffSession,
   STAFF_SESSION_ABSOLUTE_MS,
   type StaffSession,
-} from '../services/staff/staff-session-store.ts';
+} from '../services/admin/staff/staff-session-store.ts';
 
 /** The staff cookie (R12): its own name, so a dealer cookie opens no staff route and back. */
 export const STAFF_SESSION_COOKIE = '__Host-dp-staff';

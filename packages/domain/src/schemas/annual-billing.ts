@@ -4,7 +4,7 @@
  * server's validation (contract: docs/annual-billing-api.md).
  */
 import { z } from 'zod';
-import { STAFF_REQUEST_MESSAGES, ZStaffReasonSchema } from '../staff/console-requests.ts';
+import { STAFF_REQUEST_MESSAGES, ZStaffReasonSchema } from '../admin/console-requests.ts';
 
 export const ANNUAL_BILLING_MESSAGES = {
   requestKey: 'The request is not valid. Please reload the page.',

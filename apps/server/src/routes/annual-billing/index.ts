@@ -16,7 +16,7 @@ import {
   ZStaffInvoiceParamsSchema,
   ZVoidOwnInvoiceRequestSchema,
 } from '@dealerpass/domain/schemas/annual-billing';
-import { STAFF_ACTIONS, type TStaffAction } from '@dealerpass/domain/staff/roles';
+import { STAFF_ACTIONS, type TStaffAction } from '@dealerpass/domain/admin/roles';
 import { sessionOf } from '../../plugins/session.ts';
 import { staffOf } from '../../plugins/staff-session.ts';
 import {

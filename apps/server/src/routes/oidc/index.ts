@@ -25,7 +25,7 @@ import {
   signInRefusal,
 } from '../../services/identity/authenticate.ts';
 import { redeemSignInGrant, SIGN_IN_GRANT_COOKIE } from '../../services/identity/sign-in-grant.ts';
-import { authenticateStaff } from '../../services/staff/authenticate-staff.ts';
+import { authenticateStaff } from '../../services/admin/staff/authenticate-staff.ts';
 
 const ZUidParams = z.object({ uid: z.string().regex(/^[\w-]{10,64}$/) });
 

@@ -7,7 +7,8 @@ import type { IAnnualPeriod, IInvoice } from '@dealerpass/domain/schemas/annual-
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { DEFAULT_INVOICING, type InvoicingConfig } from '../../config.ts';
 import type { Database, Transaction } from '../../db/client.ts';
-import { checks, invoices, subscriptions } from '../../db/schema.ts';
+import type { subscriptions } from '../../db/schema.ts';
+import { checks, invoices } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';

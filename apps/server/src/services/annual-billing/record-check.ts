@@ -7,6 +7,7 @@ import type { IQuote } from '@dealerpass/domain/prices';
 import type { IInvoice, TRecordCheckRequest } from '@dealerpass/domain/schemas/annual-billing';
 import { billingPeriodText } from '@dealerpass/domain/billing/receipt-text';
 import type { Database, Transaction } from '../../db/client.ts';
+import type { users } from '../../db/schema.ts';
 import {
   accountEvents,
   billingPeriods,
@@ -14,7 +15,6 @@ import {
   invoices,
   payments,
   subscriptions,
-  users,
 } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { isUniqueViolation } from '../../errors/unique-violation.ts';
@@ -25,7 +25,7 @@ import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { receiptCrc32 } from '../receipts/build-year-zip.ts';
 import { renderReceiptPdf } from '../receipts/render-receipt.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
-import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import {
   businessDate,
   findAccountInvoice,

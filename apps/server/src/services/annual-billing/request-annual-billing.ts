@@ -10,13 +10,14 @@ import { quote } from '@dealerpass/domain/prices';
 import type { IAnnualOffer, IInvoice } from '@dealerpass/domain/schemas/annual-billing';
 import { sanitizeCodes } from '@dealerpass/domain/selection';
 import type { Database, Transaction } from '../../db/client.ts';
-import { accountEvents, invoices, subscriptions, users } from '../../db/schema.ts';
+import type { users } from '../../db/schema.ts';
+import { accountEvents, invoices, subscriptions } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { isUniqueViolation } from '../../errors/unique-violation.ts';
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
-import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import { issueInvoice } from './issue-invoice.ts';
 import { annualPeriodOf, businessDate, invoiceViewById, invoicingOf } from './invoice-records.ts';
 

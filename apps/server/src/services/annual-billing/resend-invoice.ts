@@ -9,7 +9,7 @@ import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
-import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import { findAccountInvoice, invoiceViewById, invoicingOf } from './invoice-records.ts';
 
 /** Billing staff send an invoice's e-mail again, its stored PDF attached (R14), once per key. */

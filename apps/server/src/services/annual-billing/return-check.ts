@@ -27,7 +27,7 @@ import { changeAccountStatus } from '../billing/ledger/change-account-status.ts'
 import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
-import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import { businessDate, findAccountInvoice, invoiceViewById } from './invoice-records.ts';
 import { standingCheck } from './record-check.ts';
 

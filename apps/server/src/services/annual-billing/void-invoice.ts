@@ -4,13 +4,14 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { IInvoice } from '@dealerpass/domain/schemas/annual-billing';
 import type { Database, Transaction } from '../../db/client.ts';
-import { accountEvents, invoices, users } from '../../db/schema.ts';
+import type { users } from '../../db/schema.ts';
+import { accountEvents, invoices } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
-import { writeStaffAudit, type StaffActor } from '../staff/staff-audit.ts';
+import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import {
   businessDate,
   findAccountInvoice,

@@ -8,7 +8,7 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, billingPeriods, payments, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
-import { refundMail } from '../staff/refund-receipt.ts';
+import { refundMail } from '../receipts/refund-receipt.ts';
 import { getUserRow } from '../users/get-user-row.ts';
 import type { UserRow } from '../users/serialize-user.ts';
 import { getSubscriptionRow, type BillingApiDeps } from './billing-context.ts';

@@ -1,4 +1,4 @@
-import type { TStaffRole } from '@dealerpass/domain/staff/roles';
+import type { TStaffRole } from '@dealerpass/domain/admin/roles';
 
 /**
  * The operator console's demo staff (R12, docs/decisions/026): one member per role, each with a

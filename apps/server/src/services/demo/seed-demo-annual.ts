@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 /**
  * The demo accounts of annual billing by check (R14, issue 28; README "Demo accounts"): one on a
  * year paid by check (its invoice paid, the check's receipt in Payment History) and one billed
@@ -157,7 +158,7 @@ export async function seedAnnualDemoAccounts(
         billingZip: account.zip,
         ...(card ? { cardBrand: card.brand, cardLast4: card.last4, cardExpiration: '1130' } : {}),
         subscriptions: CODES,
-        accountStatus: 'active',
+        accountStatus: ACCOUNT_STATUS.active,
         nextBillDate: toIsoDate(next),
         createdAt: now,
         updatedAt: now,

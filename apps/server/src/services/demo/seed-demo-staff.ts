@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
-import { sealTotpSecret } from '../staff/second-factor.ts';
+import { sealTotpSecret } from '../admin/staff/second-factor.ts';
 import { DEMO_STAFF, DEMO_STAFF_PASSWORD, E2E_STAFF } from './demo-staff.ts';
 
 /** Adds the demo staff members that are missing (demo-staff.ts); existing ones are left alone. */

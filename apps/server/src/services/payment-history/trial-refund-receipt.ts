@@ -3,7 +3,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { Database, Transaction } from '../../db/client.ts';
 import type { payments } from '../../db/schema.ts';
 import { billingPeriods, users } from '../../db/schema.ts';
-import { renderRefundReceipt } from '../staff/refund-receipt.ts';
+import { renderRefundReceipt } from '../receipts/refund-receipt.ts';
 
 type PaymentRow = typeof payments.$inferSelect;
 

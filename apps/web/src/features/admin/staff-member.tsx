@@ -4,7 +4,7 @@ import {
   roleAllows,
   type TStaffAction,
   type TStaffRole,
-} from '@dealerpass/domain/staff/roles';
+} from '@dealerpass/domain/admin/roles';
 import type { IStaffSession } from './api/get-staff-session.ts';
 
 const StaffMemberContext = createContext<IStaffSession | null>(null);

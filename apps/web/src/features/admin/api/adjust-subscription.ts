@@ -4,7 +4,7 @@ import type {
   TAdjustSubscriptionPreview,
   TAdjustSubscriptionRequest,
   TAdjustSubscriptionResult,
-} from '@dealerpass/domain/staff/account-actions';
+} from '@dealerpass/domain/admin/account-actions';
 import { request } from '../../../lib/api-client.ts';
 import { accountEndpoint } from './get-account.ts';
 

@@ -1,4 +1,4 @@
-import type { TChangeStaffRoleRequest } from '@dealerpass/domain/staff/staff-members';
+import type { TChangeStaffRoleRequest } from '@dealerpass/domain/admin/staff-members';
 import { request } from '../../../lib/api-client.ts';
 
 /** POST /api/admin/staff/:staffId/role `{ role, reason, requestKey }` (R12: admins manage staff). */

@@ -1,4 +1,4 @@
-import type { TCreatePromotionRequest } from '@dealerpass/domain/staff/console-requests';
+import type { TCreatePromotionRequest } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 
 /** POST /api/admin/promotions → `{ data: { auditId, … } }`; 409 PROMO_CODE_EXISTS for a taken code. */

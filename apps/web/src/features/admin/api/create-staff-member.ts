@@ -1,4 +1,4 @@
-import type { TCreateStaffMemberRequest } from '@dealerpass/domain/staff/staff-members';
+import type { TCreateStaffMemberRequest } from '@dealerpass/domain/admin/staff-members';
 import { request } from '../../../lib/api-client.ts';
 
 /** POST /api/admin/staff → 201 `{ data: { auditId, staffId } }` (admins, R12). */

@@ -1,4 +1,4 @@
-import type { TDisablePromotionRequest } from '@dealerpass/domain/staff/console-requests';
+import type { TDisablePromotionRequest } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 
 /** POST /api/admin/promotions/:code/disable `{ reason, requestKey }`: refused from then on. */

@@ -1,4 +1,4 @@
-import type { TFinanceExportQuery } from '@dealerpass/domain/staff/finance-export';
+import type { TFinanceExportQuery } from '@dealerpass/domain/admin/finance-export';
 
 /**
  * GET /api/admin/finance/movements.csv?month= or ?from=&to=: every money movement of the month or

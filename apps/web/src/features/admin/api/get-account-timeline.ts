@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TTimelineEntry } from '@dealerpass/domain/staff/console-views';
+import type { TTimelineEntry } from '@dealerpass/domain/admin/console-views';
 import { request } from '../../../lib/api-client.ts';
 import { accountEndpoint } from './get-account.ts';
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZContactMessageSchema } from '@dealerpass/domain/staff/business-views';
+import type { ZContactMessageSchema } from '@dealerpass/domain/admin/business-views';
 import { request } from '../../../lib/api-client.ts';
 
 export type TContactMessage = z.infer<typeof ZContactMessageSchema>;

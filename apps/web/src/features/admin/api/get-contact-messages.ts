@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { ZContactMessageSummarySchema } from '@dealerpass/domain/staff/business-views';
-import type { CONTACT_MESSAGE_STATUSES } from '@dealerpass/domain/staff/console-requests';
+import type { ZContactMessageSummarySchema } from '@dealerpass/domain/admin/business-views';
+import type { CONTACT_MESSAGE_STATUSES } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 
 export type TContactMessageSummary = z.infer<typeof ZContactMessageSummarySchema>;

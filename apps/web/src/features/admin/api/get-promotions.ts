@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
+import type { TStaffPromotion } from '@dealerpass/domain/admin/business-views';
 import { request } from '../../../lib/api-client.ts';
 
 /** GET /api/admin/promotions → `{ data: promotions }` with their recent redemptions. */

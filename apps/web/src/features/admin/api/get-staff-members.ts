@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TStaffMember } from '@dealerpass/domain/staff/staff-members';
+import type { TStaffMember } from '@dealerpass/domain/admin/staff-members';
 import { request } from '../../../lib/api-client.ts';
 
 /** GET /api/admin/staff → `{ data: members }` (admins). */

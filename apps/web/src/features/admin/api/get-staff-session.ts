@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TStaffRole } from '@dealerpass/domain/staff/roles';
+import type { TStaffRole } from '@dealerpass/domain/admin/roles';
 import { request } from '../../../lib/api-client.ts';
 
 /** The signed-in staff member as the console sees them (decision 026). */

@@ -1,5 +1,5 @@
-import type { TStaffPriceChangePreview } from '@dealerpass/domain/staff/business-views';
-import type { TStaffPreviewPriceRequest } from '@dealerpass/domain/staff/console-requests';
+import type { TStaffPriceChangePreview } from '@dealerpass/domain/admin/business-views';
+import type { TStaffPreviewPriceRequest } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { TContactReplyRequest } from '@dealerpass/domain/staff/console-requests';
+import type { TContactReplyRequest } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 import { contactMessageEndpoint } from './get-contact-message.ts';
 

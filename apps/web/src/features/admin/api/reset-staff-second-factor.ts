@@ -1,4 +1,4 @@
-import type { TResetSecondFactorRequest } from '@dealerpass/domain/staff/staff-members';
+import type { TResetSecondFactorRequest } from '@dealerpass/domain/admin/staff-members';
 import { request } from '../../../lib/api-client.ts';
 
 /**

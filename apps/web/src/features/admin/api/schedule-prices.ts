@@ -1,4 +1,4 @@
-import type { TStaffSchedulePriceRequest } from '@dealerpass/domain/staff/console-requests';
+import type { TStaffSchedulePriceRequest } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 
 /**

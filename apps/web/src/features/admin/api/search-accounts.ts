@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TAccountSearchResult } from '@dealerpass/domain/staff/console-views';
+import type { TAccountSearchResult } from '@dealerpass/domain/admin/console-views';
 import { request } from '../../../lib/api-client.ts';
 
 /**

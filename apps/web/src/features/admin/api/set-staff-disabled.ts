@@ -1,4 +1,4 @@
-import type { TSetStaffDisabledRequest } from '@dealerpass/domain/staff/staff-members';
+import type { TSetStaffDisabledRequest } from '@dealerpass/domain/admin/staff-members';
 import { request } from '../../../lib/api-client.ts';
 
 /**

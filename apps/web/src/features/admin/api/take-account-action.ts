@@ -1,7 +1,7 @@
 import type {
   TRetryRenewalResult,
   TStaffActionResult,
-} from '@dealerpass/domain/staff/account-actions';
+} from '@dealerpass/domain/admin/account-actions';
 import { request } from '../../../lib/api-client.ts';
 import { accountEndpoint } from './get-account.ts';
 

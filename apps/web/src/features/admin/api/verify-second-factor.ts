@@ -1,4 +1,4 @@
-import type { TTotpCodeRequest } from '@dealerpass/domain/staff/totp';
+import type { TTotpCodeRequest } from '@dealerpass/domain/admin/totp';
 import { request } from '../../../lib/api-client.ts';
 import type { IStaffSession } from './get-staff-session.ts';
 

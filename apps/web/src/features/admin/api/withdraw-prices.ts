@@ -1,4 +1,4 @@
-import type { TStaffWithdrawPriceRequest } from '@dealerpass/domain/staff/console-requests';
+import type { TStaffWithdrawPriceRequest } from '@dealerpass/domain/admin/console-requests';
 import { request } from '../../../lib/api-client.ts';
 
 export interface IWithdrawnPrices {

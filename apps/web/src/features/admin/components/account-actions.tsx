@@ -1,9 +1,9 @@
 import { accountFlags } from '@dealerpass/domain/account/status';
-import type { TRetryRenewalResult } from '@dealerpass/domain/staff/account-actions';
+import type { TRetryRenewalResult } from '@dealerpass/domain/admin/account-actions';
 import {
   isVerificationPending,
   type TStaffAccountDetail,
-} from '@dealerpass/domain/staff/console-views';
+} from '@dealerpass/domain/admin/console-views';
 import { takeAccountAction, type TAccountActionPath } from '../api/take-account-action.ts';
 import { useMayTake } from '../staff-member.tsx';
 import {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { useAccountTimeline } from '../api/get-account-timeline.ts';
 import { dateTime, yesNo } from './format.ts';

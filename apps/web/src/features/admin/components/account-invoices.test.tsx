@@ -3,8 +3,8 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { IInvoice } from '@dealerpass/domain/schemas/annual-billing';
-import type { TStaffRole } from '@dealerpass/domain/staff/roles';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffRole } from '@dealerpass/domain/admin/roles';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
 import { createQueryClient } from '../../../lib/react-query.ts';
 import { MemoryRouter, Route, Routes } from '../../../lib/router/router.tsx';

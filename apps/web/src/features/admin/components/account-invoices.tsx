@@ -1,7 +1,7 @@
 import { accountFlags, normalizeStatus } from '@dealerpass/domain/account/status';
 import { annualIneligibleReason } from '@dealerpass/domain/billing/annual';
 import type { IInvoice, IInvoiceResult } from '@dealerpass/domain/schemas/annual-billing';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { invoicePdfUrl } from '../api/account-file-urls.ts';
 import { setUpAnnualBilling, takeInvoiceAction } from '../api/take-invoice-action.ts';

@@ -3,7 +3,7 @@ import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage } from '@dealerpass/domain/messages';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
 import { createQueryClient } from '../../../lib/react-query.ts';
 import { StaffMemberProvider } from '../staff-member.tsx';

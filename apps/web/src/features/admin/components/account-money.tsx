@@ -1,7 +1,7 @@
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { ReactNode } from 'react';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { takePaymentAction } from '../api/take-account-action.ts';
 import { useMayTake } from '../staff-member.tsx';

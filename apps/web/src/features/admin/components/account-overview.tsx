@@ -1,4 +1,4 @@
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { businessDate, dateTime, money, yesNo } from './format.ts';
 import { Empty, Facts, Section } from './section.tsx';

@@ -5,9 +5,9 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import type {
   TAdjustSubscriptionPreview,
   TAdjustSubscriptionResult,
-} from '@dealerpass/domain/staff/account-actions';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
-import type { TStaffRole } from '@dealerpass/domain/staff/roles';
+} from '@dealerpass/domain/admin/account-actions';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
+import type { TStaffRole } from '@dealerpass/domain/admin/roles';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
 import { createQueryClient } from '../../../lib/react-query.ts';
 import { StaffMemberProvider } from '../staff-member.tsx';

@@ -13,8 +13,8 @@ import { sanitizeCodes, toggleCode, type ISelection } from '@dealerpass/domain/s
 import {
   ZStaffReasonSchema,
   type TAdjustSubscriptionResult,
-} from '@dealerpass/domain/staff/account-actions';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+} from '@dealerpass/domain/admin/account-actions';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { SubscriptionCatalogue } from '../../../components/subscription-catalogue.tsx';
 import { Button, SubmitButton } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';

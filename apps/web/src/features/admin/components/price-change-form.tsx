@@ -8,8 +8,8 @@ import { PRICED_ITEMS, type TPricedItem } from '@dealerpass/domain/prices';
 import {
   ZStaffSchedulePriceRequestSchema,
   type TStaffSchedulePriceRequest,
-} from '@dealerpass/domain/staff/console-requests';
-import type { TStaffPriceChangePreview } from '@dealerpass/domain/staff/business-views';
+} from '@dealerpass/domain/admin/console-requests';
+import type { TStaffPriceChangePreview } from '@dealerpass/domain/admin/business-views';
 import {
   compareDates,
   formatCalendarDate,

@@ -4,7 +4,7 @@ import { PROMOTION_KINDS, type TPromotionKind } from '@dealerpass/domain/billing
 import {
   ZCreatePromotionRequestSchema,
   type TCreatePromotionRequest,
-} from '@dealerpass/domain/staff/console-requests';
+} from '@dealerpass/domain/admin/console-requests';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { CheckboxField } from '../../../components/ui/checkbox-field.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import {
   ZContactReplyRequestSchema,
   type TContactReplyRequest,
-} from '@dealerpass/domain/staff/console-requests';
+} from '@dealerpass/domain/admin/console-requests';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextAreaField } from '../../../components/ui/fields.tsx';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ZTotpCodeRequestSchema, type TTotpCodeRequest } from '@dealerpass/domain/staff/totp';
+import { ZTotpCodeRequestSchema, type TTotpCodeRequest } from '@dealerpass/domain/admin/totp';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';

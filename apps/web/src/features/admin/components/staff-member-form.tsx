@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/staff/roles';
+import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/admin/roles';
 import {
   ZCreateStaffMemberRequestSchema,
   type TCreateStaffMemberRequest,
-} from '@dealerpass/domain/staff/staff-members';
+} from '@dealerpass/domain/admin/staff-members';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { SelectField, TextField } from '../../../components/ui/fields.tsx';

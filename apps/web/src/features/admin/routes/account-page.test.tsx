@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TStaffAccountDetail } from '@dealerpass/domain/staff/console-views';
+import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
 import { createQueryClient } from '../../../lib/react-query.ts';
 import { MemoryRouter, Route, Routes } from '../../../lib/router/router.tsx';
@@ -12,7 +12,7 @@ import AccountPage from './account-page.tsx';
 /**
  * Issue 25's class rule on the account page: a message reports the server's outcome, never the
  * click. Every staff action of the page, for each outcome its route documents (docs in
- * routes/admin-actions: success, declined, refused, conflict), shows that outcome's text; only a
+ * routes/admin/account-actions.ts: success, declined, refused, conflict), shows that outcome's text; only a
  * success is green; and focus goes to the message that reports it, never to <body>.
  */
 

@@ -1,8 +1,8 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FINANCE_EXPORT_MESSAGES } from '@dealerpass/domain/staff/finance-export';
-import type { TStaffRole } from '@dealerpass/domain/staff/roles';
+import { FINANCE_EXPORT_MESSAGES } from '@dealerpass/domain/admin/finance-export';
+import type { TStaffRole } from '@dealerpass/domain/admin/roles';
 import { StaffMemberProvider } from '../staff-member.tsx';
 import FinancePage from './finance-page.tsx';
 

@@ -4,7 +4,7 @@ import {
   ZFinanceExportQuerySchema,
   financeExportRange,
   type TFinanceExportQuery,
-} from '@dealerpass/domain/staff/finance-export';
+} from '@dealerpass/domain/admin/finance-export';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { ErrorSummary, useErrorSummary } from '../../../components/ui/error-summary.tsx';
 import { TextField } from '../../../components/ui/fields.tsx';

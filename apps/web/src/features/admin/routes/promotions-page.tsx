@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { TPromotionStatus } from '@dealerpass/domain/billing/promotion';
-import type { TStaffPromotion } from '@dealerpass/domain/staff/business-views';
+import type { TStaffPromotion } from '@dealerpass/domain/admin/business-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { disablePromotion } from '../api/disable-promotion.ts';
 import { getPromotionsQueryOptions, usePromotions } from '../api/get-promotions.ts';

@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TStaffRole } from '@dealerpass/domain/staff/roles';
+import type { TStaffRole } from '@dealerpass/domain/admin/roles';
 import { ToastProvider } from '../../../components/ui/toast.tsx';
 import { createQueryClient } from '../../../lib/react-query.ts';
 import { StaffMemberProvider } from '../staff-member.tsx';

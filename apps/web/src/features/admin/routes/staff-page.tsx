@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/staff/roles';
-import type { TStaffMember } from '@dealerpass/domain/staff/staff-members';
+import { STAFF_ROLES, type TStaffRole } from '@dealerpass/domain/admin/roles';
+import type { TStaffMember } from '@dealerpass/domain/admin/staff-members';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { getStaffMembersQueryOptions, useStaffMembers } from '../api/get-staff-members.ts';
 import { changeStaffRole } from '../api/change-staff-role.ts';

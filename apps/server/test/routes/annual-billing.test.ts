@@ -1,0 +1,580 @@
+import { spawnSync } from 'node:child_process';
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
+import { ANNUAL_INELIGIBLE_MESSAGES } from '@dealerpass/domain/billing/annual';
+import { INVOICE_NUMBER_PATTERN } from '@dealerpass/domain/schemas/annual-billing';
+import {
+  billingPeriods,
+  checks,
+  invoices,
+  mailOutbox,
+  payments,
+  subscriptions,
+  users,
+} from '../../src/db/schema.ts';
+import { SESSION_COOKIE } from '../../src/plugins/session.ts';
+import { getBalanceCents } from '../../src/services/billing/account-balance.ts';
+import { cancelSubscription } from '../../src/services/billing/cancel-subscription.ts';
+import { changeSubscription } from '../../src/services/billing/change-subscription.ts';
+import { runBilling } from '../../src/services/billing/run-billing.ts';
+import { auditOf, consolePost, plainDealer, staffCookies } from '../factories/admin-fixtures.ts';
+import { annualDealer } from '../factories/annual-fixtures.ts';
+import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
+import { sessionFor } from '../factories/sign-in.ts';
+import { staffSessionFor } from '../factories/staff-sign-in.ts';
+
+const NOW = new Date('2026-03-10T15:00:00Z');
+const TODAY = '2026-03-10';
+const PREVIOUS = '2026-02-10';
+const at = (date: string) => new Date(`${date}T15:00:00Z`);
+const key = () => crypto.randomUUID();
+const REASON = 'Dealer asked by phone';
+// NADA 70 + MMR 65 + the 3-dollar fee = 138 a month; 1,656 a year; 1,490.40 with 10 % off (R14).
+const YEAR_CENTS = 165_600;
+const ANNUAL_CENTS = 149_040;
+
+const pdfText = (pdf: Buffer) =>
+  spawnSync('/usr/bin/pdftotext', ['-layout', '-', '-'], { input: pdf, encoding: 'utf8' }).stdout;
+
+/**
+ * Annual payment by check with the 10 % discount (R14, issue 28): every route of the dealer and
+ * the console, and the rules through the billing run: the period, the amount, the void at the due
+ * date, the check and its ledger, the year the run passes without a card charge, the renewal
+ * invoice, the year's end unpaid, the returned check and R4's retries, additions and
+ * cancellation during the year.
+ */
+describe('annual billing by check', () => {
+  let t: TestApp;
+  let browser: TestBrowser;
+  let staff: Awaited<ReturnType<typeof staffCookies>>;
+  let now = NOW;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => now });
+    browser = await t.browser();
+    staff = await staffCookies(t);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const dealer = async (userId: string) => `${SESSION_COOKIE}=${await sessionFor(t, userId, now)}`;
+  const get = (cookie: string, url: string) =>
+    t.app.inject({ method: 'GET', url, headers: { cookie: [browser.cookie, cookie].join('; ') } });
+  const post = (cookie: string, url: string, body: object) =>
+    consolePost(t, browser, cookie, url, body);
+  const fresh = (options: { invoice?: boolean; card?: string; codes?: string[] } = {}) =>
+    annualDealer(t, { now: NOW, today: TODAY, previous: PREVIOUS, ...options });
+  const account = (userId: string) => `/api/admin/accounts/${userId}`;
+  const userRow = async (userId: string) =>
+    (await t.app.db.select().from(users).where(eq(users.id, userId)))[0]!;
+  const subscriptionRow = async (userId: string) =>
+    (await t.app.db.select().from(subscriptions).where(eq(subscriptions.userId, userId)))[0]!;
+  const mailsTo = async (email: string) =>
+    t.app.db.select().from(mailOutbox).where(eq(mailOutbox.toAddress, email));
+  const runAt = async (date: string) => {
+    now = at(date);
+    try {
+      return await runBilling(t.app.deps.billing);
+    } finally {
+      now = NOW;
+    }
+  };
+  const periodsOf = async (userId: string) =>
+    t.app.db
+      .select()
+      .from(billingPeriods)
+      .where(eq(billingPeriods.userId, userId))
+      .orderBy(billingPeriods.periodStart, billingPeriods.createdAt);
+  /** A billing member's session opened at the clock's time (a session opened a year ago is over). */
+  const billingNow = async () => (await staffSessionFor(t, 'billing', { now })).cookie;
+  const recordCheckFor = async (userId: string, invoiceId: string, amountCents = ANNUAL_CENTS) =>
+    post(await billingNow(), `${account(userId)}/invoices/${invoiceId}/check`, {
+      requestKey: key(),
+      checkNumber: '1234',
+      amountCents,
+      receivedOn: TODAY,
+    });
+
+  it('offers an active monthly account the year at 10 % off from the first bill date 30 days on', async () => {
+    const { user } = await fresh();
+    const response = await get(await dealer(user.id), '/api/users/annualBilling');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().data).toEqual({
+      offer: {
+        monthlyTotalCents: 13_800,
+        yearTotalCents: YEAR_CENTS,
+        discountedTotalCents: ANNUAL_CENTS,
+        periodStart: '2026-04-10',
+        remitTo: {
+          payee: 'DealerPass, Inc.',
+          lines: [
+            'Attn: Accounts Receivable',
+            'PO Box 1000',
+            'Springfield, IL 62705',
+            'United States',
+          ],
+        },
+      },
+      ineligibleReason: null,
+      openInvoice: null,
+      annualPeriod: null,
+      invoices: [],
+    });
+  });
+
+  it('tells an ineligible account why and refuses its request', async () => {
+    const pending = await plainDealer(t, {
+      accountStatus: 'pending cancel',
+      subscriptions: ['NADA'],
+    });
+    const cookie = await dealer(pending.id);
+    const state = await get(cookie, '/api/users/annualBilling');
+    expect(state.json().data).toMatchObject({
+      offer: null,
+      ineligibleReason: ANNUAL_INELIGIBLE_MESSAGES.pendingCancel,
+    });
+    const refused = await post(cookie, '/api/users/annualBilling', { requestKey: key() });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'ANNUAL_NOT_AVAILABLE',
+      message: ANNUAL_INELIGIBLE_MESSAGES.pendingCancel,
+    });
+    expect(await t.app.db.select().from(invoices).where(eq(invoices.userId, pending.id))).toEqual(
+      [],
+    );
+  });
+
+  it('issues, e-mails and serves the invoice; one open at a time; a repeat answers the first', async () => {
+    const { user } = await fresh();
+    const cookie = await dealer(user.id);
+    const requestKey = key();
+    const changed = await post(cookie, '/api/users/annualBilling', {
+      requestKey: key(),
+      basedOn: { periodStart: '2026-04-10', discountedTotalCents: ANNUAL_CENTS - 1 },
+    });
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json().code).toBe('ANNUAL_OFFER_CHANGED');
+    const created = await post(cookie, '/api/users/annualBilling', {
+      requestKey,
+      basedOn: { periodStart: '2026-04-10', discountedTotalCents: ANNUAL_CENTS },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const invoice = created.json().data.invoice;
+    expect(invoice).toMatchObject({
+      status: 'open',
+      issuedOn: TODAY,
+      dueOn: '2026-04-10',
+      periodStart: '2026-04-10',
+      periodEnd: '2027-04-09',
+      discountCents: YEAR_CENTS - ANNUAL_CENTS,
+      totalCents: ANNUAL_CENTS,
+      lines: [
+        { label: 'J.D. Power (NADA) × 12', amountCents: 84_000 },
+        { label: 'Manheim Market Report × 12', amountCents: 78_000 },
+        { label: 'Platform fee × 12', amountCents: 3_600 },
+      ],
+    });
+    expect(invoice.number).toMatch(INVOICE_NUMBER_PATTERN);
+    expect(invoice.number).toMatch(/^DP-2026-\d{6}$/);
+    const repeated = await post(cookie, '/api/users/annualBilling', {
+      requestKey,
+      basedOn: { periodStart: '2026-04-10', discountedTotalCents: ANNUAL_CENTS },
+    });
+    expect(repeated.statusCode).toBe(201);
+    expect(repeated.json().data.invoice.id).toBe(invoice.id);
+    const second = await post(cookie, '/api/users/annualBilling', { requestKey: key() });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().message).toBe(ANNUAL_INELIGIBLE_MESSAGES.openInvoice);
+
+    const mails = (await mailsTo(user.email)).filter((mail) => mail.invoiceId === invoice.id);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toContain(invoice.number);
+
+    const state = (await get(cookie, '/api/users/annualBilling')).json().data;
+    expect(state.openInvoice.id).toBe(invoice.id);
+    expect(state.offer).toBeNull();
+    expect(state.invoices).toHaveLength(1);
+
+    const pdf = await get(cookie, `/api/users/annualBilling/invoices/${invoice.id}/pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toContain(`${invoice.number}.pdf`);
+    const text = pdfText(pdf.rawPayload);
+    for (const expected of [
+      'Invoice',
+      invoice.number,
+      'DealerPass, Inc.',
+      '100 Demo Way, Suite 200',
+      'Springfield, IL 62701',
+      user.dealership,
+      'J.D. Power (NADA) × 12',
+      '$840.00',
+      'Platform fee × 12',
+      '$36.00',
+      'Annual discount (10%)',
+      '-$165.60',
+      'Total due',
+      '$1,490.40',
+      'Apr 10, 2026 – Apr 09, 2027',
+      'Mar 10, 2026',
+      'PO Box 1000',
+      `Write the invoice number ${invoice.number} on the check.`,
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+
+    // Another account's invoice is not found, for the dealer; staff of every role read it.
+    const other = await fresh();
+    const foreign = await get(
+      await dealer(other.user.id),
+      `/api/users/annualBilling/invoices/${invoice.id}/pdf`,
+    );
+    expect(foreign.statusCode).toBe(404);
+    const staffPdf = await get(
+      staff.support.cookie,
+      `${account(user.id)}/invoices/${invoice.id}/pdf`,
+    );
+    expect(staffPdf.statusCode).toBe(200);
+    expect(
+      (await get(staff.support.cookie, `${account(other.user.id)}/invoices/${invoice.id}/pdf`))
+        .statusCode,
+    ).toBe(404);
+  });
+
+  it('"Keep paying monthly by card" voids the invoice, e-mails it, and monthly billing goes on', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    const cookie = await dealer(user.id);
+    const voided = await post(cookie, `/api/users/annualBilling/invoices/${invoice!.id}/void`, {
+      requestKey: key(),
+    });
+    expect(voided.statusCode, voided.body).toBe(200);
+    expect(voided.json().data.invoice).toMatchObject({ status: 'void', voidedOn: TODAY });
+    const again = await post(cookie, `/api/users/annualBilling/invoices/${invoice!.id}/void`, {
+      requestKey: key(),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().code).toBe('INVOICE_NOT_OPEN');
+    expect((await mailsTo(user.email)).some((mail) => mail.subject.includes('is void'))).toBe(true);
+    await runAt('2026-04-10');
+    const periods = await periodsOf(user.id);
+    expect(periods.map((period) => [period.kind, period.periodStart, period.status])).toEqual([
+      ['renewal', '2026-03-10', 'paid'],
+      ['renewal', '2026-04-10', 'paid'],
+    ]);
+  });
+
+  it('voids an unpaid invoice at its due date (e-mail) and bills the month by card', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    await runAt('2026-04-09');
+    expect(
+      (await t.app.db.select().from(invoices).where(eq(invoices.id, invoice!.id)))[0]!.status,
+    ).toBe('open');
+    await runAt('2026-04-10');
+    const [row] = await t.app.db.select().from(invoices).where(eq(invoices.id, invoice!.id));
+    expect(row).toMatchObject({ status: 'void', voidedOn: '2026-04-10', voidedBy: 'due date' });
+    const mails = await mailsTo(user.email);
+    expect(mails.some((mail) => mail.textBody.includes('by its due date'))).toBe(true);
+    const periods = await periodsOf(user.id);
+    expect(periods.at(-1)).toMatchObject({
+      kind: 'renewal',
+      periodStart: '2026-04-10',
+      status: 'paid',
+    });
+  });
+
+  it('staff set it up on the dealer’s behalf (billing and up, audited), list it as due and find it by number', async () => {
+    const { user } = await fresh();
+    const url = `${account(user.id)}/annual-billing`;
+    const support = await post(staff.support.cookie, url, { requestKey: key(), reason: REASON });
+    expect(support.statusCode).toBe(403);
+    const created = await post(staff.billing.cookie, url, { requestKey: key(), reason: REASON });
+    expect(created.statusCode, created.body).toBe(201);
+    const invoice = created.json().data.invoice;
+    const audit = await auditOf(t, user.id);
+    expect(audit.at(-1)).toMatchObject({ action: 'requestAnnualBilling', reason: REASON });
+
+    const queue = await get(staff.support.cookie, '/api/admin/invoices?status=open');
+    expect(queue.statusCode, queue.body).toBe(200);
+    const queued = queue.json().data.invoices.find((row: { id: string }) => row.id === invoice.id);
+    expect(queued).toMatchObject({
+      userId: user.id,
+      dealershipName: user.dealership,
+      overdue: false,
+    });
+
+    const search = await get(
+      staff.support.cookie,
+      `/api/admin/accounts?q=${invoice.number.toLowerCase()}`,
+    );
+    expect(search.json().data.map((row: { userId: string }) => row.userId)).toEqual([user.id]);
+
+    const detail = (await get(staff.support.cookie, account(user.id))).json().data;
+    expect(detail.invoices.map((row: { id: string }) => row.id)).toEqual([invoice.id]);
+    expect(detail.annualPeriod).toBeNull();
+    const timeline = (await get(staff.support.cookie, `${account(user.id)}/timeline`)).json().data;
+    expect(timeline.some((entry: { kind: string }) => entry.kind === 'invoice')).toBe(true);
+
+    const resent = await post(
+      staff.billing.cookie,
+      `${account(user.id)}/invoices/${invoice.id}/resend`,
+      {
+        requestKey: key(),
+      },
+    );
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(
+      (await mailsTo(user.email)).filter((mail) => mail.invoiceId === invoice.id),
+    ).toHaveLength(2);
+
+    const voided = await post(
+      staff.billing.cookie,
+      `${account(user.id)}/invoices/${invoice.id}/void`,
+      {
+        requestKey: key(),
+        reason: REASON,
+      },
+    );
+    expect(voided.json().data.invoice.status).toBe('void');
+    expect((await auditOf(t, user.id)).map((row) => row.action)).toEqual([
+      'requestAnnualBilling',
+      'resendInvoice',
+      'voidInvoice',
+    ]);
+  });
+
+  it('records a check only for the amount left open; the year is paid, no card charge falls in it', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    const wrong = await recordCheckFor(user.id, invoice!.id, ANNUAL_CENTS - 100);
+    expect(wrong.statusCode).toBe(409);
+    expect(wrong.json()).toMatchObject({ code: 'CHECK_AMOUNT_MISMATCH' });
+    expect(wrong.json().message).toContain('$1,490.40');
+    const supportTry = await post(
+      staff.support.cookie,
+      `${account(user.id)}/invoices/${invoice!.id}/check`,
+      {
+        requestKey: key(),
+        checkNumber: '1234',
+        amountCents: ANNUAL_CENTS,
+        receivedOn: TODAY,
+      },
+    );
+    expect(supportTry.statusCode).toBe(403);
+    const balanceBefore = await getBalanceCents(t.app.db, user.id);
+    const paid = await recordCheckFor(user.id, invoice!.id);
+    expect(paid.statusCode, paid.body).toBe(200);
+    expect(paid.json().data.invoice).toMatchObject({
+      status: 'paid',
+      paidOn: TODAY,
+      check: { number: '1234', receivedOn: TODAY, amountCents: ANNUAL_CENTS },
+    });
+    // The ledger took the charge and the payment together.
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(balanceBefore);
+    const [payment] = await t.app.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, user.id), eq(payments.gatewayTransactionId, 'check:1234')));
+    expect(payment).toMatchObject({ amountCents: ANNUAL_CENTS, cardBrand: 'Check' });
+    const receipt = pdfText(payment!.receiptPdf);
+    expect(receipt).toContain('Paid with Check 1234');
+    expect(receipt).toContain('Annual discount (10%)');
+    const receiptMail = (await mailsTo(user.email)).find(
+      (mail) => mail.receiptPaymentId === payment!.id,
+    );
+    expect(receiptMail?.textBody).toContain('Check 1234');
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      annualPeriodStart: '2026-04-10',
+      annualPeriodEnd: '2027-04-09',
+    });
+
+    // The month before the year is still billed by card; the year is passed with no charge.
+    const cardCharges = async () =>
+      (await t.app.db.select().from(payments).where(eq(payments.userId, user.id))).filter(
+        (row) => row.cardBrand !== 'Check',
+      ).length;
+    const before = await cardCharges();
+    for (const date of ['2026-04-10', '2026-05-10', '2026-12-10', '2027-03-10']) await runAt(date);
+    expect(await cardCharges()).toBe(before);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+    expect((await userRow(user.id)).nextBillDate).toBe('2027-04-10');
+    now = at('2026-06-01');
+    const state = (await get(await dealer(user.id), '/api/users/annualBilling')).json().data;
+    now = NOW;
+    expect(state).toMatchObject({
+      annualPeriod: { start: '2026-04-10', end: '2027-04-09' },
+      offer: null,
+      ineligibleReason: ANNUAL_INELIGIBLE_MESSAGES.annual,
+    });
+    const again = await recordCheckFor(user.id, invoice!.id);
+    expect(again.json().code).toBe('INVOICE_NOT_OPEN');
+  });
+
+  it('issues the renewal invoice 45 days before the year ends; unpaid, the account returns to monthly card billing', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    await runAt('2027-02-23');
+    const count = async () =>
+      (await t.app.db.select().from(invoices).where(eq(invoices.userId, user.id))).length;
+    expect(await count()).toBe(1);
+    await runAt('2027-02-24');
+    await runAt('2027-02-25');
+    const all = await t.app.db.select().from(invoices).where(eq(invoices.userId, user.id));
+    expect(all).toHaveLength(2);
+    const renewal = all.find((row) => row.kind === 'renewal')!;
+    expect(renewal).toMatchObject({
+      status: 'open',
+      issuedOn: '2027-02-24',
+      dueOn: '2027-04-10',
+      periodStart: '2027-04-10',
+      periodEnd: '2028-04-09',
+      totalCents: ANNUAL_CENTS,
+    });
+    await runAt('2027-04-10');
+    const [voided] = await t.app.db.select().from(invoices).where(eq(invoices.id, renewal.id));
+    expect(voided!.status).toBe('void');
+    const periods = await periodsOf(user.id);
+    expect(periods.at(-1)).toMatchObject({
+      kind: 'renewal',
+      periodStart: '2027-04-10',
+      periodEnd: '2027-05-10',
+      status: 'paid',
+      amountCents: 13_800,
+    });
+  });
+
+  it('a renewal paid by check continues the year with no card charge', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    await runAt('2027-02-24');
+    const [renewal] = await t.app.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.userId, user.id), eq(invoices.kind, 'renewal')));
+    now = at('2027-03-01');
+    const paid = await recordCheckFor(user.id, renewal!.id);
+    now = NOW;
+    expect(paid.statusCode, paid.body).toBe(200);
+    await runAt('2027-04-10');
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      annualPeriodStart: '2026-04-10',
+      annualPeriodEnd: '2028-04-09',
+      currentPeriodEnd: '2028-04-10',
+    });
+  });
+
+  it('a returned check reverses the payment: owed, validating payment, and R4’s retry charges the card', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    now = at('2026-04-15');
+    const returned = await post(
+      await billingNow(),
+      `${account(user.id)}/invoices/${invoice!.id}/check/returned`,
+      { requestKey: key(), reason: 'Returned: insufficient funds' },
+    );
+    now = NOW;
+    expect(returned.statusCode, returned.body).toBe(200);
+    expect(returned.json().data.invoice).toMatchObject({
+      status: 'void',
+      check: { number: '1234', returnedOn: '2026-04-15' },
+    });
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
+    const twice = await post(
+      await billingNow(),
+      `${account(user.id)}/invoices/${invoice!.id}/check/returned`,
+      { requestKey: key(), reason: 'Returned again' },
+    );
+    expect(twice.json().code).toBe('CHECK_NOT_RETURNABLE');
+    // The first retry, a day later, charges the card on file for the year.
+    await runAt('2026-04-16');
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.active);
+    const cardPaid = await t.app.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, user.id), eq(payments.amountCents, ANNUAL_CENTS)));
+    expect(cardPaid.map((row) => (row.cardBrand === 'Check' ? row.status : 'card'))).toEqual(
+      expect.arrayContaining(['refunded', 'card']),
+    );
+    expect(await subscriptionRow(user.id)).toMatchObject({ currentPeriodEnd: '2027-04-10' });
+    expect(await t.app.db.select().from(checks).where(eq(checks.userId, user.id))).toHaveLength(1);
+  });
+
+  it('a returned check with no card on file: inactive after the last retry', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    await t.app.db
+      .update(subscriptions)
+      .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+      .where(eq(subscriptions.userId, user.id));
+    now = at('2026-04-15');
+    await post(await billingNow(), `${account(user.id)}/invoices/${invoice!.id}/check/returned`, {
+      requestKey: key(),
+      reason: 'Returned: account closed',
+    });
+    now = NOW;
+    for (const date of ['2026-04-16', '2026-04-19', '2026-04-24']) {
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
+      await runAt(date);
+    }
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+  });
+
+  it('during the year: an addition is charged at once on the discounted year, prorated; a cancellation waits for the year’s end', async () => {
+    const { user, invoice } = await fresh({ invoice: true, codes: ['NADA'] });
+    expect((await recordCheckFor(user.id, invoice!.id, invoice!.totalCents)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    now = at('2026-10-10');
+    try {
+      const result = await changeSubscription(t.app.deps.billing, user.id, {
+        codes: ['NADA', 'KBB'],
+        idempotencyKey: key(),
+        basedOn: { codes: ['NADA'], pendingRemovals: [] },
+      });
+      // NADA alone 73 → 788.40 a year; with KBB 138 → 1,490.40; 702.00 × 182 / 365 → 350.04.
+      expect(result.daysInPeriod).toBe(365);
+      expect(result.daysLeft).toBe(182);
+      expect(result.chargeTodayCents).toBe(35_004);
+      await cancelSubscription(t.app.deps.billing, user.id, {
+        cancellationReasonOptions: ['business-is-slow'],
+        userProvidedCancelReason: '',
+      });
+    } finally {
+      now = NOW;
+    }
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    await runAt('2027-03-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    await runAt('2027-04-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+  });
+
+  it('refuses an addition during the year without a card, asking for one', async () => {
+    const { user, invoice } = await fresh({ invoice: true, codes: ['NADA'] });
+    expect((await recordCheckFor(user.id, invoice!.id, invoice!.totalCents)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    await t.app.db
+      .update(subscriptions)
+      .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+      .where(eq(subscriptions.userId, user.id));
+    now = at('2026-10-10');
+    try {
+      await expect(
+        changeSubscription(t.app.deps.billing, user.id, {
+          codes: ['NADA', 'KBB'],
+          idempotencyKey: key(),
+          basedOn: { codes: ['NADA'], pendingRemovals: [] },
+        }),
+      ).rejects.toMatchObject({ code: 'CHANGE_CARD_REQUIRED' });
+    } finally {
+      now = NOW;
+    }
+  });
+});
