@@ -63,7 +63,13 @@ function pathExists(files: string[], token: string): boolean {
 
 function sourceHas(name: string): boolean {
   try {
-    execFileSync('git', ['grep', '-q', '-w', name, '--', '*.ts', '*.tsx'], { cwd: ROOT });
+    execFileSync(
+      'git',
+      ['grep', '-q', '-w', name, '--', '*.ts', '*.tsx', ':!tooling/docs.test.ts'],
+      {
+        cwd: ROOT,
+      },
+    );
     return true;
   } catch {
     return false;
