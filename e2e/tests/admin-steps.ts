@@ -66,7 +66,9 @@ export async function signInStaff(page: Page, role: DemoStaffMember['role']): Pr
   await expect(name.or(refused)).toBeVisible();
   if (await refused.isVisible()) await enterTotpCode(page, member.totpSecret);
   await expect(name).toHaveText(member.name);
-  await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();
+  // Billing and admin land on the overview (R18), support on the account search.
+  const landing = role === 'support' ? 'Accounts' : 'Overview';
+  await expect(page.getByRole('heading', { level: 1, name: landing })).toBeVisible();
 }
 
 /**

@@ -207,6 +207,9 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
       }
       const paths = [
         ...accountPaths,
+        // The overview (R18): billing and admin land on it.
+        '/admin',
+        '/admin/finance',
         '/admin/promotions',
         '/admin/prices',
         '/admin/dunning',

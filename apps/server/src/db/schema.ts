@@ -391,7 +391,9 @@ export const billingPeriods = pgTable(
      * 'annual': a year paid by check against an invoice (R14), from the period's start to the bill
      * date twelve months on; the billing run finds it paid and moves the account past it.
      */
-    kind: text('kind', { enum: ['signup', 'renewal', 'reactivation', 'change', 'annual'] }).notNull(),
+    kind: text('kind', {
+      enum: ['signup', 'renewal', 'reactivation', 'change', 'annual'],
+    }).notNull(),
     periodStart: date('period_start').notNull(),
     periodEnd: date('period_end').notNull(),
     amountCents: integer('amount_cents').notNull(),

@@ -161,6 +161,11 @@ const TAGS = [
     description: 'Changing the subscriptions of an account (docs/decisions/024, 035)',
   },
   {
+    name: 'Annual billing',
+    description:
+      'Annual payment by check with the 10% discount, invoiced (DECISIONS R14, docs/decisions/041)',
+  },
+  {
     name: 'Admin',
     description:
       'The operator console: staff sign-in, sessions and roles, accounts, actions, promotions, prices, the inbox (DECISIONS R12, docs/decisions/026)',

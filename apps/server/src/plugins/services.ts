@@ -50,7 +50,7 @@ export default fp(
     const transport =
       overrides.mailTransport ??
       (app.config.mail.smtpUrl
-        ? createSmtpTransport(app.config.mail.smtpUrl)
+        ? createSmtpTransport(app.config.mail.smtpUrl, new URL(app.config.publicUrl).hostname)
         : createMailboxTransport());
 
     let running: Promise<unknown> | null = null;

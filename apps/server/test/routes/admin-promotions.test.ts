@@ -252,6 +252,7 @@ describe('promotion codes (R12)', () => {
           city: 'Detroit',
           zip: '48226',
           promoCode,
+          requestKey: randomUUID(),
           referrer: '',
           sameAddresses: true,
           forwardTo: 'http://localhost:3000/login?returnTo=%2Faccount',

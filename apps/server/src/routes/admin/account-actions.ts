@@ -277,6 +277,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: accessFor('adjustSubscription'),
       schema: {
+        operationId: 'previewAccountSubscriptionChange',
         summary:
           'Preview a change of the dealer’s subscriptions made on their behalf: the dealer’s own preview (R10)',
         tags: ['Admin'],
@@ -299,6 +300,7 @@ const adminActionRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('adjustSubscription'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'changeAccountSubscriptions',
         summary:
           'Change the dealer’s subscriptions on their behalf (“Adjust”): the dealer’s rules (R10), charged to the card on file, with a reason',
         description:

@@ -25,6 +25,7 @@ const financeRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: { staff: STAFF_ACTIONS.exportFinance } },
       schema: {
+        operationId: 'exportFinanceMovements',
         summary:
           'Payments, refunds and chargebacks of a month or a range of business dates, as CSV, streamed',
         tags: ['Admin'],

@@ -19,6 +19,7 @@ const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: BILLING,
       schema: {
+        operationId: 'getOverview',
         summary:
           'The business at a glance: MRR, paying accounts, open dunning now, and per month of the period MRR, gross revenue, new, reactivated and churned accounts, dunning recovery, revenue by product group and item',
         tags: ['Admin'],
@@ -40,6 +41,7 @@ const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: BILLING,
       schema: {
+        operationId: 'listOverviewAccounts',
         summary: 'The accounts behind one bar or point of the overview, largest amount first',
         tags: ['Admin'],
         querystring: ZOverviewAccountsQuerySchema,

@@ -71,6 +71,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: BILLING,
       schema: {
+        operationId: 'getAnnualBilling',
         summary:
           'Annual billing by check: the offer (or why not), the open invoice, the year paid, every invoice',
         tags: ['Annual billing'],
@@ -88,6 +89,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: BILLING,
       bodyLimit: 1024,
       schema: {
+        operationId: 'requestAnnualBilling',
         summary: 'Pay annually by check and save 10%: issues and e-mails the invoice',
         tags: ['Annual billing'],
         // 409: not eligible now (ANNUAL_NOT_AVAILABLE, the message says why), the offer changed
@@ -115,6 +117,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: BILLING,
       bodyLimit: 1024,
       schema: {
+        operationId: 'voidOwnInvoice',
         summary: 'Keep paying monthly by card: voids the open invoice and e-mails the dealer',
         tags: ['Annual billing'],
         // 404: no such invoice of this account; 409: not open (INVOICE_NOT_OPEN), or key reused.
@@ -142,6 +145,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: BILLING,
       schema: {
+        operationId: 'getOwnInvoicePdf',
         summary: 'One of the account’s own invoices as a PDF',
         tags: ['Annual billing'],
         errors: [404],
@@ -160,6 +164,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: STAFF_READ,
       schema: {
+        operationId: 'listInvoicesDue',
         summary: 'Invoices due: every open annual invoice, overdue ones first, then by due date',
         tags: ['Admin'],
         querystring: ZInvoiceQueueQuerySchema,
@@ -176,6 +181,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: STAFF_READ,
       schema: {
+        operationId: 'getAccountInvoicePdf',
         summary: 'One of the account’s invoices as a PDF, as the dealer received it',
         tags: ['Admin'],
         errors: [404],
@@ -193,6 +199,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('requestAnnualBilling'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'setUpAnnualBilling',
         summary: 'Set up annual billing by check on the dealer’s behalf, with a reason',
         tags: ['Admin'],
         // 404: no such account; 409: not eligible (the message says why), or the key reused.
@@ -221,6 +228,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('voidInvoice'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'voidInvoice',
         summary: 'Void an open invoice, with a reason; the dealer is e-mailed',
         tags: ['Admin'],
         errors: [404, 409],
@@ -249,6 +257,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('resendInvoice'),
       bodyLimit: 1024,
       schema: {
+        operationId: 'resendInvoice',
         summary: 'Send the invoice’s e-mail again, its PDF attached',
         tags: ['Admin'],
         errors: [404, 409],
@@ -277,6 +286,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('recordCheck'),
       bodyLimit: 2048,
       schema: {
+        operationId: 'recordCheck',
         summary:
           'Record a check for an open invoice: the annual period starts, the receipt is stored and e-mailed',
         tags: ['Admin'],
@@ -309,6 +319,7 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
       config: accessFor('returnedCheck'),
       bodyLimit: 4096,
       schema: {
+        operationId: 'recordReturnedCheck',
         summary:
           'Record that the invoice’s check was returned: the payment is reversed, the amount owed, the card retried (R4)',
         tags: ['Admin'],

@@ -210,7 +210,7 @@ function NowFigures({ data }: { data: TOverview }) {
           ['Complimentary accounts', now.complimentary.toLocaleString('en-US')],
           [
             'Open dunning',
-            `${money(now.openDunningCents)} (${now.openDunningAccounts.toLocaleString('en-US')} accounts)`,
+            `${money(now.openDunningCents)} (${now.openDunningAccounts.toLocaleString('en-US')} ${now.openDunningAccounts === 1 ? 'account' : 'accounts'})`,
           ],
           [
             'Open invoices',
