@@ -272,8 +272,8 @@ describe('access sweep over the route table', () => {
     expect(failures).toEqual([]);
     // The valid bodies are valid: the owner's calls reach the handlers, not only the validation.
     expect(acceptedBodies.size, [...acceptedBodies].join(', ')).toBeGreaterThan(0);
-    // Every signed-in route × every session state: about 1,500 requests, longer than the
-    // suite's per-test limit on two busy cores (and growing with the route table).
+    // Every signed-in route × every session state: longer than the suite's per-test limit on two
+    // busy cores (124 s once), and growing with the route table.
   }, 300_000);
 
   it('refused calls write nothing: the refusals alone leave every table as it was', async () => {
