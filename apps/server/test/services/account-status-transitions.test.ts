@@ -106,7 +106,8 @@ describe('account status changes (issue 15)', () => {
         ({ text }) =>
           // accountStatusDetails (complimentary, R4) is a flag beside the status, not the status.
           /\.set\(\{[^}]*accountStatus(?!Details)/s.test(text) ||
-          /account_status\s*=/.test(text) ||
+          // SQL that sets the column (a query may compare it: a read, not a write).
+          /\bset\b[^;]*?\baccount_status\s*=/is.test(text) ||
           // A status audit row written (a console's read may select the column: not a write).
           /insert\(accountEvents\)[^;]*fromStatus:\s*(?!\s|null)/s.test(text),
       )

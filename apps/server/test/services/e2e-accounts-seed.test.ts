@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.ts';
 import { DEMO_ACCOUNTS } from '../../src/services/demo/demo-accounts.ts';
+import { DEMO_ANNUAL_ACCOUNTS } from '../../src/services/demo/seed-demo-annual.ts';
 import { E2E_ACCOUNTS } from '../../src/services/demo/e2e-accounts.ts';
 import { seedDemoData } from '../../src/services/demo/seed-demo-data.ts';
 import { USER_ROW_FIELDS } from '../../src/services/users/get-user-row.ts';
@@ -34,7 +35,10 @@ describe('seedDemoData with includeE2eAccounts', () => {
       encryptionKey: withE2e.app.keys.encryption,
       includeE2eAccounts: true,
     });
-    expect(result).toEqual({ seeded: true, accounts: DEMO_ACCOUNTS.length + E2E_ACCOUNTS.length });
+    expect(result).toEqual({
+      seeded: true,
+      accounts: DEMO_ACCOUNTS.length + DEMO_ANNUAL_ACCOUNTS.length + E2E_ACCOUNTS.length,
+    });
     const rows = (await withE2e.app.db.select(USER_ROW_FIELDS).from(users)).map((row) =>
       serializeUser(row, businessToday(withE2e.app)),
     );
