@@ -93,6 +93,24 @@ describe('the receipt e-mail in the development mailbox', () => {
     ]);
     const download = await t.app.inject({ method: 'GET', url: receipt!.attachments[0]!.url });
     expect(download.statusCode).toBe(200);
+
+    // The HTML part, on its own with a policy that lets its inline styles apply and nothing run.
+    const html = await t.app.inject({
+      method: 'GET',
+      url: (receipt as unknown as { htmlUrl: string }).htmlUrl,
+    });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(html.body).toContain('<html lang="en"');
+    expect(html.headers['content-security-policy']).toMatch(
+      /^default-src 'none'; style-src 'unsafe-inline'; img-src data:; sandbox;/,
+    );
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: `/api/dev/mailbox/${crypto.randomUUID()}/html`,
+    });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ code: 'NOT_FOUND' });
     expect(download.headers['content-type']).toBe('application/pdf');
     expect(download.rawPayload.equals(pdf)).toBe(true);
   });

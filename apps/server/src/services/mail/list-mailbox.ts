@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { mailOutbox } from '../../db/schema.ts';
 import { loadMailAttachments } from './mail-attachments.ts';
@@ -12,7 +12,7 @@ export async function listMailbox(db: Database, timeZone: string, limit = 100) {
       replyTo: mailOutbox.replyTo,
       subject: mailOutbox.subject,
       text: mailOutbox.textBody,
-      html: mailOutbox.htmlBody,
+      hasHtml: sql<boolean>`${mailOutbox.htmlBody} is not null`,
       createdAt: mailOutbox.createdAt,
       receiptPaymentId: mailOutbox.receiptPaymentId,
       receiptRefundId: mailOutbox.receiptRefundId,
@@ -23,7 +23,7 @@ export async function listMailbox(db: Database, timeZone: string, limit = 100) {
     .orderBy(desc(mailOutbox.createdAt))
     .limit(limit);
   return Promise.all(
-    rows.map(async ({ receiptPaymentId, receiptRefundId, invoiceId, ...message }) => {
+    rows.map(async ({ receiptPaymentId, receiptRefundId, invoiceId, hasHtml, ...message }) => {
       const stored =
         receiptPaymentId || receiptRefundId || invoiceId
           ? await loadMailAttachments(
@@ -34,6 +34,7 @@ export async function listMailbox(db: Database, timeZone: string, limit = 100) {
           : [];
       return {
         ...message,
+        htmlUrl: hasHtml ? `/api/dev/mailbox/${message.id}/html` : null,
         attachments: stored.map(({ filename, contentType }) => ({
           filename,
           contentType,
@@ -62,4 +63,13 @@ export async function getMailboxAttachment(
   if (!row) return null;
   const attachments = await loadMailAttachments(db, row, timeZone);
   return attachments.find((attachment) => attachment.filename === filename) ?? null;
+}
+
+/** The HTML part of a kept mail; null when there is no such mail or it has no HTML part. */
+export async function getMailboxHtml(db: Database, mailId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ html: mailOutbox.htmlBody })
+    .from(mailOutbox)
+    .where(and(eq(mailOutbox.id, mailId), eq(mailOutbox.status, 'stored')));
+  return row?.html ?? null;
 }

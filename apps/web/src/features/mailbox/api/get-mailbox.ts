@@ -6,8 +6,8 @@ export interface MailboxMessage {
   replyTo: string | null;
   subject: string;
   text: string;
-  /** The HTML alternative (issue 27), shown in a sandboxed frame; null for older mail. */
-  html: string | null;
+  /** Where the HTML alternative (issue 27) is shown on its own; null for mail without one. */
+  htmlUrl: string | null;
   createdAt: string;
   /** Files sent with the mail (a receipt's PDF), each downloadable from `url`. */
   attachments: { filename: string; contentType: string; url: string }[];

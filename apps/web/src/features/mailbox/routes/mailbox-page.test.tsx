@@ -10,7 +10,7 @@ vi.mock('../api/get-mailbox.ts', () => ({
       replyTo: null,
       subject: 'DealerPass receipt for 2026-03-15',
       text: 'We charged $138.00 to your Visa ending in 1111 for Mar 15, 2026 – Apr 14, 2026.',
-      html: '<!DOCTYPE html><html lang="en"><body><script>parent.__ran = true</script><p>We charged $138.00</p></body></html>',
+      htmlUrl: '/api/dev/mailbox/b0f7c2de-0000-4000-8000-000000000001/html',
       createdAt: '2026-03-15T15:00:00Z',
       attachments: [
         {
@@ -35,13 +35,14 @@ describe('the development mailbox (R8)', () => {
     expect(link.hasAttribute('download')).toBe(true);
   });
 
-  it('shows the HTML part in a frame sandboxed of everything, beside the plain text (issue 27)', async () => {
+  it('links the HTML part, served on its own, beside the plain text (issue 27)', async () => {
     render(<MailboxPage />);
-    const frame = await screen.findByTitle('HTML part of: DealerPass receipt for 2026-03-15');
-    expect(frame.tagName).toBe('IFRAME');
-    expect(frame.getAttribute('sandbox')).toBe('');
-    expect(frame.getAttribute('srcdoc')).toContain('<p>We charged $138.00</p>');
-    expect(frame.hasAttribute('src')).toBe(false);
+    const link = await screen.findByRole('link', { name: /^Open the HTML part/ });
+    expect(link.textContent).toBe('Open the HTML part of: DealerPass receipt for 2026-03-15');
+    expect(link.getAttribute('href')).toBe(
+      '/api/dev/mailbox/b0f7c2de-0000-4000-8000-000000000001/html',
+    );
+    expect(link.getAttribute('rel')).toBe('noopener');
     expect(screen.getByText(/We charged \$138\.00 to your Visa/)).toBeTruthy();
   });
 });

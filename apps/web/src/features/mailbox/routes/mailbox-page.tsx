@@ -94,15 +94,14 @@ export default function MailboxPage() {
                 {message.replyTo ? (
                   <p className="mailbox__meta">Reply to {message.replyTo}</p>
                 ) : null}
-                {message.html ? (
-                  // The HTML part as a mail client shows it: in a frame with every sandbox
-                  // restriction (no script, no form, no same origin), so no mail can act here.
-                  <iframe
-                    className="mailbox__html"
-                    sandbox=""
-                    srcDoc={message.html}
-                    title={`HTML part of: ${message.subject}`}
-                  />
+                {message.htmlUrl ? (
+                  // The HTML part opens on its own, served with a policy of its own (inline
+                  // styles, no script, a sandbox): this page's policy would refuse its styles.
+                  <p>
+                    <a href={message.htmlUrl} target="_blank" rel="noopener">
+                      Open the HTML part<span className="visually-hidden"> of: {message.subject}</span>
+                    </a>
+                  </p>
                 ) : null}
                 <h2 className="mailbox__part">Plain text</h2>
                 <LinkedText text={message.text} />
