@@ -93,7 +93,7 @@ for (const viewport of [
       // The invoice downloads as its PDF, named by its number.
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        section.getByRole('button', { name: 'Download invoice' }).click(),
+        section.getByRole('button', { name: 'Download invoice', exact: true }).click(),
       ]);
       expect(download.suggestedFilename()).toBe(`${number}.pdf`);
       expect(

@@ -8,7 +8,7 @@ import { expect, test } from './fixtures.ts';
 test('the reference UI shows the API description and calls the API', async ({ page }) => {
   await page.goto('/api/docs');
   await expect(page.getByRole('heading', { name: /DealerPass API/ })).toBeVisible();
-  const health = page.locator('#operations-Platform-get_api_health');
+  const health = page.locator('#operations-Platform-getHealth');
   await expect(health).toBeVisible();
   await expect(
     page.locator('.opblock-summary-path', { hasText: '/api/users/current' }).first(),

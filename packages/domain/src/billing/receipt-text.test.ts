@@ -4,6 +4,7 @@ import {
   billingPeriodText,
   cardBrandName,
   paidWithText,
+  paymentPaidWith,
 } from './receipt-text.ts';
 
 describe('receipt texts shared by the PDF, the e-mail and the payment history (issue 14)', () => {
@@ -23,6 +24,23 @@ describe('receipt texts shared by the PDF, the e-mail and the payment history (i
   it('names the card as the receipt does', () => {
     expect(paidWithText('visa', '1111')).toBe('Visa ending in 1111');
     expect(paidWithText(null, null)).toBe('Card ending in ----');
+  });
+
+  it('names a check payment by its whole number, a card payment by its card (R14)', () => {
+    expect(
+      paymentPaidWith({
+        gatewayTransactionId: 'check:001234567',
+        cardBrand: 'Check',
+        cardLast4: '4567',
+      }),
+    ).toBe('Check 001234567');
+    expect(
+      paymentPaidWith({
+        gatewayTransactionId: '60123456789',
+        cardBrand: 'visa',
+        cardLast4: '1111',
+      }),
+    ).toBe('Visa ending in 1111');
   });
 
   it('shows a period by its first and last day: the next period starts the day after', () => {

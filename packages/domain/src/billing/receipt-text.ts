@@ -28,6 +28,26 @@ export function paidWithText(brand: string | null | undefined, last4: string | n
   return `${cardBrandName(brand)} ending in ${last4 || '----'}`;
 }
 
+/**
+ * A check payment's transaction id is `check:{number}` (R14): no gateway took it, so no gateway
+ * refund or chargeback applies to it, and its number is kept whole there.
+ */
+export const CHECK_TRANSACTION_PREFIX = 'check:';
+
+export const isCheckPayment = (payment: { gatewayTransactionId: string }) =>
+  payment.gatewayTransactionId.startsWith(CHECK_TRANSACTION_PREFIX);
+
+/** What paid a payment, as every screen and document names it: 'Visa ending in 1111', 'Check 1234'. */
+export function paymentPaidWith(payment: {
+  gatewayTransactionId: string;
+  cardBrand: string | null;
+  cardLast4: string | null;
+}): string {
+  return isCheckPayment(payment)
+    ? `Check ${payment.gatewayTransactionId.slice(CHECK_TRANSACTION_PREFIX.length)}`
+    : paidWithText(payment.cardBrand, payment.cardLast4);
+}
+
 /** A billing period's first and last day (ISO dates), from its start and the next period's start. */
 export function billingPeriodShown(
   periodStart: string,

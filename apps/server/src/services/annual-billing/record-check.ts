@@ -5,7 +5,10 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { formatCurrency } from '@dealerpass/domain/money';
 import type { IQuote } from '@dealerpass/domain/prices';
 import type { IInvoice, TRecordCheckRequest } from '@dealerpass/domain/schemas/annual-billing';
-import { billingPeriodText } from '@dealerpass/domain/billing/receipt-text';
+import {
+  billingPeriodText,
+  CHECK_TRANSACTION_PREFIX,
+} from '@dealerpass/domain/billing/receipt-text';
 import type { Database, Transaction } from '../../db/client.ts';
 import type { users } from '../../db/schema.ts';
 import {
@@ -34,14 +37,6 @@ import {
 } from './invoice-records.ts';
 
 type UserRow = typeof users.$inferSelect;
-
-/**
- * A check payment's transaction id is `check:{number}`: no gateway took it, so no gateway refund
- * or chargeback applies to it (a check that bounced is recorded as returned).
- */
-export const CHECK_TRANSACTION_PREFIX = 'check:';
-export const isCheckPayment = (payment: { gatewayTransactionId: string }) =>
-  payment.gatewayTransactionId.startsWith(CHECK_TRANSACTION_PREFIX);
 
 /** The receipt line code of the annual discount (R14): not a catalogue code. */
 export const ANNUAL_DISCOUNT_LINE_CODE = 'DISCOUNT';

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import { sortPaymentsNewestFirst } from '@dealerpass/domain/billing/payment-history';
-// 'Visa ending in 1111': the receipt's own words, from the one brand-name rule.
-import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
+// 'Visa ending in 1111', 'Check 1234': the receipt's own words, from the one brand-name rule.
+import { paymentPaidWith } from '@dealerpass/domain/billing/receipt-text';
 import { centsToDollars } from '@dealerpass/domain/money';
 import type { TPayment, TPaymentRefund } from '@dealerpass/domain/schemas/payment-history';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
@@ -59,7 +59,7 @@ export async function getPaymentHistory(
       const given = refundsOf.get(row.id);
       return {
         activationDate: row.activationDate,
-        paidWith: paidWithText(row.cardBrand, row.cardLast4),
+        paidWith: paymentPaidWith(row),
         amount: centsToDollars(row.amountCents),
         receiptBlob: row.receiptPdf.toString('base64'),
         ...(given

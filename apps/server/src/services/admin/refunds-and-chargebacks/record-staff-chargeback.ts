@@ -3,7 +3,7 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { TStaffActionResult } from '@dealerpass/domain/admin/account-actions';
 import type { Database } from '../../../db/client.ts';
 import { payments } from '../../../db/schema.ts';
-import { isCheckPayment } from '../../annual-billing/record-check.ts';
+import { isCheckPayment } from '@dealerpass/domain/billing/receipt-text';
 import { AppError } from '../../../errors/app-error.ts';
 import { recordChargebackIn } from '../../billing/record-chargeback.ts';
 import {

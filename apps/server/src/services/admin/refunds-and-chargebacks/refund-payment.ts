@@ -5,7 +5,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import { PaymentGatewayError } from '../../../adapters/payments/payment-gateway.ts';
 import type { Database, Transaction } from '../../../db/client.ts';
 import { accountEvents, billingPeriods, payments, refunds, users } from '../../../db/schema.ts';
-import { isCheckPayment } from '../../annual-billing/record-check.ts';
+import { isCheckPayment } from '@dealerpass/domain/billing/receipt-text';
 import { AppError } from '../../../errors/app-error.ts';
 import { addBalanceEntries } from '../../billing/account-balance.ts';
 import { CHARGE_LEASE_MS } from '../../billing/charge-lease.ts';

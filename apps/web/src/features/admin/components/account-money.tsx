@@ -1,3 +1,4 @@
+import { paidWithText, paymentPaidWith } from '@dealerpass/domain/billing/receipt-text';
 import { CHARGEBACK_FEE_CENTS } from '@dealerpass/domain/billing/renewal-calendar';
 import type { ReactNode } from 'react';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
@@ -64,9 +65,7 @@ export function PaymentsSection({
                       <>, charged back {dateTime(payment.chargedBackAt)}</>
                     ) : null}
                   </td>
-                  <td>
-                    {payment.cardBrand} •••• {payment.cardLast4}
-                  </td>
+                  <td>{paymentPaidWith(payment)}</td>
                   <td className="admin-mono admin-wrap admin-wrap--id">
                     {payment.gatewayTransactionId}
                   </td>
@@ -148,9 +147,9 @@ function PaymentActions({
             title: `Refund the payment of ${when}`,
             description: (
               <p>
-                The refund goes back to {payment.cardBrand} •••• {payment.cardLast4} through the
-                gateway, once. {money(left)} of {money(payment.amountCents)} can still be refunded.
-                The dealer is e-mailed a refund receipt.
+                The refund goes back to the {paidWithText(payment.cardBrand, payment.cardLast4)}{' '}
+                through the gateway, once. {money(left)} of {money(payment.amountCents)} can still
+                be refunded. The dealer is e-mailed a refund receipt.
               </p>
             ),
             confirmLabel: 'Refund',

@@ -1,3 +1,4 @@
+import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
 import type { TStaffAccountDetail } from '@dealerpass/domain/admin/console-views';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
 import { businessDate, dateTime, money, yesNo } from './format.ts';
@@ -41,7 +42,7 @@ export function ProfileSection({ profile }: { profile: TDetail['profile'] }) {
           [
             'Card',
             profile.card
-              ? `${profile.card.brand ?? 'Card'} •••• ${profile.card.last4}${
+              ? `${paidWithText(profile.card.brand, profile.card.last4)}${
                   profile.card.expiration ? `, expires ${profile.card.expiration}` : ''
                 }`
               : 'No card on file',

@@ -1,3 +1,4 @@
+import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
 import { useId, useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
@@ -50,8 +51,7 @@ export const ADJUST_TEXTS = {
 /** "Visa ending in 4242", or null without a card on file. */
 function cardText(card: TStaffAccountDetail['profile']['card']): string | null {
   if (!card) return null;
-  const brand = card.brand ? card.brand.charAt(0).toUpperCase() + card.brand.slice(1) : 'Card';
-  return `${brand} ending in ${card.last4}`;
+  return paidWithText(card.brand, card.last4);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { paidWithText } from '@dealerpass/domain/billing/receipt-text';
 import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from 'react';
 import { SubmitButton } from '../../../components/ui/button.tsx';
 import { TableRegion } from '../../../components/ui/table-region.tsx';
@@ -127,9 +128,7 @@ function Results({ q, searchedRef }: { q: string; searchedRef: RefObject<boolean
                           details={row.accountStatusDetails}
                         />
                       </td>
-                      <td>
-                        {row.cardLast4 ? `${row.cardBrand ?? 'Card'} •••• ${row.cardLast4}` : '—'}
-                      </td>
+                      <td>{row.cardLast4 ? paidWithText(row.cardBrand, row.cardLast4) : '—'}</td>
                       <td className="admin-mono">{row.dealerpassUserId}</td>
                     </tr>
                   ))}

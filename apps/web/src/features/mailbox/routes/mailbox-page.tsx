@@ -98,8 +98,13 @@ export default function MailboxPage() {
                   // The HTML part opens on its own, served with a policy of its own (inline
                   // styles, no script, a sandbox): this page's policy would refuse its styles.
                   <p>
-                    <a href={message.htmlUrl} target="_blank" rel="noopener">
-                      Open the HTML part<span className="visually-hidden"> of: {message.subject}</span>
+                    <a
+                      href={message.htmlUrl}
+                      target="_blank"
+                      rel="noopener"
+                      aria-label={`Open the HTML part of: ${message.subject}`}
+                    >
+                      Open the HTML part
                     </a>
                   </p>
                 ) : null}
