@@ -30,21 +30,20 @@ const STAGES: Stage[] = [
   { name: 'api', command: ['npx', ...api] },
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
-  // One worker: the API stage beside it has the machine's other processes. After lint and types:
-  // the lint rules' proofs (tooling/eslint-rules.test.ts) write failing snippets into the
-  // workspaces for a moment, which ESLint or tsc running beside them would read as the code's.
+  // One worker: the API stage beside it has the machine's other processes. The lint rules'
+  // proofs (tooling/eslint-rules.test.ts) lint their snippets without writing them, so this
+  // stage runs beside lint and types from the start.
   {
     name: 'unit',
     command: ['npm', 'run', '--silent', 'test:unit'],
     env: { VITEST_MAX_WORKERS: '1' },
-    after: ['lint', 'typecheck'],
   },
   { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
   {
     name: 'e2e',
     command: ['npx', 'playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-    // Started once the quick stages are done, so it shares the processor with the API tests only.
-    after: ['build', 'lint', 'typecheck', 'unit'],
+    // Started once lint and types are done: it shares the processor with the API and unit tests.
+    after: ['build', 'lint', 'typecheck'],
   },
 ];
 
