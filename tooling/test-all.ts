@@ -42,8 +42,9 @@ const STAGES: Stage[] = [
   {
     name: 'e2e',
     command: ['npx', 'playwright', 'test', '-c', 'e2e/playwright.config.ts'],
-    // Started once lint and types are done: it shares the processor with the API and unit tests.
-    after: ['build', 'lint', 'typecheck'],
+    // Started once the web app is built, beside every other stage: the browser tests are the
+    // longest stage, so they start first (docs/decisions/049).
+    after: ['build'],
   },
 ];
 
