@@ -64,6 +64,9 @@ async function expectReflowsAccessibly(page: Page, what: string) {
 }
 
 test.describe('320 px reflow and axe on every route × state (issue 14)', () => {
+  // Each test runs axe on a dozen or more pages and dialogs: 25–55 s on a quiet machine, up to
+  // four times that beside the API and unit stages on two busy cores. Limits for a hang.
+  test.describe.configure({ timeout: 240_000 });
   test('public pages, with the cookie banner and the Manage Cookies dialog', async ({ page }) => {
     await page.setViewportSize(PHONE);
     for (const path of PUBLIC_PATHS) {
@@ -174,7 +177,7 @@ test.describe('320 px reflow and axe on every route × state (issue 14)', () => 
    */
   for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
     test(`the console at ${viewport.width} px: every page, each dialog open`, async ({ page }) => {
-      test.setTimeout(240_000);
+      test.setTimeout(480_000);
       await page.setViewportSize(viewport);
       await signInStaff(page, 'admin');
       const accountPaths: string[] = [];
