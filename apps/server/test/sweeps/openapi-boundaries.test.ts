@@ -251,13 +251,27 @@ describe('the OpenAPI description’s boundaries, sent to the server', () => {
     return `10.${(address >> 16) & 255}.${(address >> 8) & 255}.${address & 255}`;
   };
   const validators = new Map<Schema, ValidateFunction>();
-  const accepts = (schema: Schema, value: unknown) => {
+  const validatorOf = (schema: Schema) => {
     let validate = validators.get(schema);
     if (!validate) {
       validate = ajv.compile({ ...schema, components: doc.components ?? {} });
       validators.set(schema, validate);
     }
-    return validate(value);
+    return validate;
+  };
+  const accepts = (schema: Schema, value: unknown) => validatorOf(schema)(value);
+  /**
+   * Whether the document refuses a value by a rule between fields (`if`/`then`, `not`,
+   * `required` under them): one not under a single field's own schema.
+   */
+  const refusedBetweenFields = (schema: Schema, value: unknown) => {
+    const validate = validatorOf(schema);
+    return (
+      !validate(value) &&
+      (validate.errors ?? []).some(
+        (error) => !/^#\/(?:properties\/|required$|additionalProperties$|type$)/.test(error.schemaPath),
+      )
+    );
   };
 
   it('accepts what the document accepts and refuses, 400 in our error body, what it refuses, on every operation', async () => {
@@ -354,8 +368,12 @@ describe('the OpenAPI description’s boundaries, sent to the server', () => {
                   typeof body.code === 'string' &&
                   typeof body.message === 'string' &&
                   Array.isArray(body.errors);
-                if (!envelope || names.length === 0)
-                  problems.push(`${shown}: the document refuses it`);
+                // A rule between fields is one refusal of several fields: the server names the
+                // one its message speaks of, which need not be the field this value was set in.
+                const named =
+                  names.length > 0 ||
+                  (refusedBetweenFields(schema, judged) && (body.errors ?? []).length > 0);
+                if (!envelope || !named) problems.push(`${shown}: the document refuses it`);
               }
             }
           }
@@ -363,6 +381,7 @@ describe('the OpenAPI description’s boundaries, sent to the server', () => {
       }
     }
     console.warn(`${sent} requests in ${Date.now() - started} ms`);
+    if (process.env.SHOW_BOUNDARY_PROBLEMS) console.warn(problems.join('\n'));
     expect(sent).toBeGreaterThan(500);
     const labelOf = (problem: string) => problem.split(' = ')[0]!;
     expect(problems.filter((problem) => !NOT_YET_DOCUMENTED[labelOf(problem)])).toEqual([]);
