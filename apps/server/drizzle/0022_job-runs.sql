@@ -1,4 +1,4 @@
--- One row per scheduled job that runs once per scheduled time across instances (docs/decisions/053).
+-- One row per scheduled job that runs once per scheduled time across instances (docs/decisions/046).
 CREATE TABLE "job_runs" (
 	"name" text PRIMARY KEY NOT NULL,
 	"slot" timestamp with time zone NOT NULL,

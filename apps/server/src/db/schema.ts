@@ -1006,7 +1006,7 @@ export const paymentDeclines = pgTable(
 
 /**
  * The claim of a scheduled job that must run once per scheduled time however many instances run
- * (R13, docs/decisions/053): one row per job, holding the last scheduled time an instance claimed.
+ * (R13, docs/decisions/046): one row per job, holding the last scheduled time an instance claimed.
  * An instance runs a time only if its conditional upsert wins: the time is newer than the row's,
  * and the row's run has finished or its lease ran out (a stopped instance). The run renews its
  * lease while it works, as the billing run renews its charges' leases.

@@ -19,7 +19,7 @@ export interface JobOptions {
 }
 
 /**
- * The background jobs (issue 26 item 6, docs/decisions/053): croner's schedules, one run at a
+ * The background jobs (issue 26 item 6, docs/decisions/046): croner's schedules, one run at a
  * time per job and instance, `dealerpass_job_*` metrics per job, stopped (and their runs awaited)
  * when the app closes.
  *

@@ -145,7 +145,7 @@ export default fp(
       },
     });
 
-    // One series per registered job in each (docs/decisions/053): when it last ended, how long
+    // One series per registered job in each (docs/decisions/046): when it last ended, how long
     // it took, and how many runs failed. A run another instance claimed is not this one's.
     const jobLastRun = new Gauge({
       name: 'dealerpass_job_last_run_timestamp_seconds',

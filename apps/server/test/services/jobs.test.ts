@@ -17,7 +17,7 @@ function sample(text: string, series: string): number | undefined {
 
 const quiet: JobReporter = { jobRegistered: () => {}, jobRun: () => {} };
 
-/** Issue 26 item 6, docs/decisions/053: the jobs plugin. */
+/** Issue 26 item 6, docs/decisions/046: the jobs plugin. */
 describe('background jobs', () => {
   let t: TestApp;
   let failNext = false;

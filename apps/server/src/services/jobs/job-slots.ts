@@ -11,7 +11,7 @@ export const JOB_LEASE_MS = 60 * 1000;
 export const JOB_LEASE_RENEWAL_MS = JOB_LEASE_MS / 3;
 
 /**
- * Claims a job's scheduled time for this instance (docs/decisions/053): true when this instance
+ * Claims a job's scheduled time for this instance (docs/decisions/046): true when this instance
  * runs it, false when another instance already did or still does. One conditional upsert on the
  * job's row: a newer time wins only when the row's run has finished or its lease ran out, so two
  * instances firing the same time never both run it, and a run never overlaps a slower one.
