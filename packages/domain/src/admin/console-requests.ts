@@ -47,7 +47,9 @@ export const ZStaffReasonSchema = z
   .string({ message: M.reason })
   .trim()
   .min(3, { message: M.reason })
-  .max(500, { message: M.reason });
+  .max(500, { message: M.reason })
+  // The lengths are the trimmed text's (docs/decisions/053).
+  .meta({ pattern: trimmedLengthPattern(3, 500), ...WITHOUT_RAW_LENGTH });
 
 /** `GET /api/admin/accounts?q=`: e-mail, name, dealership, user id, card last four or payment id. */
 export const ZAccountSearchQuerySchema = z.strictObject({

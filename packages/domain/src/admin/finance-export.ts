@@ -66,14 +66,6 @@ export const ZFinanceExportQuerySchema = z
     from: ZDateSchema.optional(),
     to: ZDateSchema.optional(),
   })
-  // A month, or both dates and no month, for the API description (docs/decisions/053). That the
-  // last date is not before the first and the range is at most 366 days compares two values:
-  // JSON Schema cannot say it.
-  .meta({
-    if: { anyOf: [{ required: ['from'] }, { required: ['to'] }] },
-    then: { required: ['from', 'to'], not: { required: ['month'] } },
-    else: { required: ['month'] },
-  })
   .superRefine((query, ctx) => {
     const range = query.from !== undefined || query.to !== undefined;
     if ((query.month !== undefined) === range || (range && (!query.from || !query.to))) {

@@ -61,7 +61,22 @@ export const STAFF_MEMBER_MESSAGES = {
   alreadyDisabled: 'This member is already disabled.',
   alreadyEnabled: 'This member is not disabled.',
   sameRole: 'This member already has that role.',
+  firstPasswordRequired: 'A first password is required.',
 } as const;
+
+/**
+ * With the embedded provider (R12) the admin sets the member's first password: the same request
+ * with the password required, so the served description says so (docs/decisions/053).
+ */
+export const ZCreateEmbeddedStaffMemberRequestSchema = ZCreateStaffMemberRequestSchema.extend({
+  password: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? STAFF_MEMBER_MESSAGES.firstPasswordRequired : undefined,
+    })
+    .refine(isValidPassword, { error: errorMessage('PASSWORD_NOT_VALID') })
+    .meta(PASSWORD_JSON_SCHEMA),
+});
 
 /** An admin disables a member (their sessions end at once, they cannot sign in) or enables one. */
 export const ZSetStaffDisabledRequestSchema = z.strictObject({

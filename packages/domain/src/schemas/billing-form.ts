@@ -111,7 +111,7 @@ export function createPaymentProfileRequestSchema(clock: TClock) {
       checkPaymentToken(values, ctx, clock());
     }
     checkBillingAddress(values, ctx);
-  }).meta(BILLING_ADDRESS_JSON_SCHEMA);
+  }).meta({ allOf: [BILLING_ADDRESS_JSON_SCHEMA] });
 }
 export type TPaymentProfileRequest = z.infer<ReturnType<typeof createPaymentProfileRequestSchema>>;
 

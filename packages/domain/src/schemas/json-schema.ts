@@ -6,6 +6,10 @@
  * fields. Such a schema states the same rule in JSON Schema words with `.meta()`, which zod's
  * `toJSONSchema` copies into what it produces.
  *
+ * An object's `.meta()` holds no `properties` or `required` of its own: zod would put them in
+ * place of the object's. Rules between fields go under `allOf`, `if`/`then`/`else` or `not`.
+ * Query parameters are described one by one, so a rule between two of them cannot be stated.
+ *
  * Patterns here use no lookahead (test generators cannot make text for one) and ECMA-262's `\s`,
  * which is exactly the set of characters `String.prototype.trim` removes. Lengths: zod counts
  * UTF-16 code units, JSON Schema code points; they differ only for characters outside the Basic
@@ -45,10 +49,11 @@ export const NOT_BLANK_PATTERN = '\\S';
 export const WITHOUT_RAW_LENGTH = { minLength: undefined, maxLength: undefined } as const;
 
 /**
- * Characters other than a–z whose `toUpperCase()` is made of A–Z (the dotless i, the long s and
- * the Latin ligatures); `json-schema.test.ts` checks the list against every code point.
+ * Characters other than a–z whose `toUpperCase()` is made of A–Z (the sharp s, the dotless i, the
+ * long s and the Latin ligatures); `json-schema.test.ts` checks the list against every code point.
  */
 export const UPPER_CASED_TO_ASCII: Readonly<Record<string, string>> = {
+  '\u00df': 'SS',
   '\u0131': 'I',
   '\u017f': 'S',
   '\ufb00': 'FF',

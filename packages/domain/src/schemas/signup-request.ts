@@ -145,9 +145,16 @@ export function createSignupRequestSchema(clock: TClock) {
 export function createKeyedSignupRequestSchema(clock: TClock) {
   return refineSignup(ZSignupKeyedFieldsSchema, clock);
 }
-/** The older `POST /api/signup`: the payload, with a request key or without. */
-export function createOlderSignupRequestSchema(clock: TClock) {
-  return refineSignup(ZSignupOlderFieldsSchema, clock);
+/**
+ * The older `POST /api/signup`: the payload, with a request key or without; without a forwardTo
+ * the sign-in goes to `defaultForwardTo` (the server's own login page), which the description
+ * shows as the default.
+ */
+export function createOlderSignupRequestSchema(clock: TClock, defaultForwardTo: string) {
+  return refineSignup(
+    ZSignupOlderFieldsSchema.extend({ forwardTo: ZForwardToSchema.default(defaultForwardTo) }),
+    clock,
+  );
 }
 
 /**
