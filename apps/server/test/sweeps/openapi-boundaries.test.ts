@@ -217,7 +217,8 @@ describe('the OpenAPI description’s boundaries, sent to the server', () => {
     return (
       !validate(value) &&
       (validate.errors ?? []).some(
-        (error) => !/^#\/(?:properties\/|required$|additionalProperties$|type$)/.test(error.schemaPath),
+        (error) =>
+          !/^#\/(?:properties\/|required$|additionalProperties$|type$)/.test(error.schemaPath),
       )
     );
   };

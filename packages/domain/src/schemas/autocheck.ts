@@ -84,7 +84,10 @@ export const AUTOCHECK_REQUEST_JSON_SCHEMA = {
       notBlank(['autoCheckId']),
       notBlank(['autoCheckPasswd']),
       { required: ['autoCheckEnabled'], properties: { autoCheckEnabled: { const: true } } },
-      { required: ['autoCheckAutoPurchase'], properties: { autoCheckAutoPurchase: { const: true } } },
+      {
+        required: ['autoCheckAutoPurchase'],
+        properties: { autoCheckAutoPurchase: { const: true } },
+      },
     ],
   },
   then: {

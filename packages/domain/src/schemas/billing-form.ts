@@ -100,18 +100,20 @@ export function createPaymentProfileRequestSchema(clock: TClock) {
     ...ZStoredCardFieldsSchema.shape,
     /** One per card the page sends (docs/decisions/031, 038): a resend stores it no second time. */
     requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
-  }).superRefine((values, ctx) => {
-    if (isBlank(values.paymentToken)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: CARD_MESSAGES.numberRequired,
-        path: ['paymentToken'],
-      });
-    } else {
-      checkPaymentToken(values, ctx, clock());
-    }
-    checkBillingAddress(values, ctx);
-  }).meta({ allOf: [BILLING_ADDRESS_JSON_SCHEMA] });
+  })
+    .superRefine((values, ctx) => {
+      if (isBlank(values.paymentToken)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: CARD_MESSAGES.numberRequired,
+          path: ['paymentToken'],
+        });
+      } else {
+        checkPaymentToken(values, ctx, clock());
+      }
+      checkBillingAddress(values, ctx);
+    })
+    .meta({ allOf: [BILLING_ADDRESS_JSON_SCHEMA] });
 }
 export type TPaymentProfileRequest = z.infer<ReturnType<typeof createPaymentProfileRequestSchema>>;
 

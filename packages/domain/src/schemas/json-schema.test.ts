@@ -2,7 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ZCreateStaffMemberRequestSchema } from '../admin/staff-members.ts';
-import { ZAccountSearchQuerySchema, ZCreatePromotionRequestSchema } from '../admin/console-requests.ts';
+import {
+  ZAccountSearchQuerySchema,
+  ZCreatePromotionRequestSchema,
+} from '../admin/console-requests.ts';
 import { ZTotpCodeRequestSchema } from '../admin/totp.ts';
 import { COUNTRY_LIST, isRegionOf, isValidPostalCode } from '../geo/countries.ts';
 import { CALENDAR_DATE_PATTERN, parseIsoDate } from '../time/calendar-date.ts';
@@ -161,7 +164,12 @@ describe('trimmed lengths', () => {
 
   it('the account search text', () => {
     const q = ZAccountSearchQuerySchema.shape.q;
-    expectAgreement(q, textOf(CHARACTERS, 8), ['  ab  ', ' a ', 'x'.repeat(100), ` ${'x'.repeat(100)} `]);
+    expectAgreement(q, textOf(CHARACTERS, 8), [
+      '  ab  ',
+      ' a ',
+      'x'.repeat(100),
+      ` ${'x'.repeat(100)} `,
+    ]);
     expectAgreement(q, textOf(['a', ' '], 110), [], 300);
   });
 });
@@ -234,7 +242,11 @@ describe('single-field rules', () => {
 
   it('a new promotion code, trimmed, in either case', () => {
     const code = ZCreatePromotionRequestSchema.shape.code;
-    expectAgreement(code, textOf([...'aZ09_- ', '\u0131', '\ufb01'], 8), ['ab', ' -ab', 'A'.repeat(50)]);
+    expectAgreement(code, textOf([...'aZ09_- ', '\u0131', '\ufb01'], 8), [
+      'ab',
+      ' -ab',
+      'A'.repeat(50),
+    ]);
     expectAgreement(code, textOf(['a', ' '], 55), [], 300);
   });
 

@@ -56,7 +56,8 @@ const IPV6 = [
  * (so the URL parser never reads it as an IPv4 address).
  */
 const DOMAIN = '(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*';
-const PORT = '(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?';
+const PORT =
+  '(?::(?:[0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?';
 
 /**
  * An absolute http(s) URL as one pattern the API description carries (docs/decisions/053): the
