@@ -105,12 +105,14 @@ const FIELD_HINTS: [RegExp, fc.Arbitrary<string>][] = [
 export function validValue(schema: JsonSchema | undefined, name = ''): fc.Arbitrary<unknown> {
   if (!schema) return fc.jsonValue({ maxDepth: 2 });
   const hint = FIELD_HINTS.find(([pattern]) => pattern.test(name))?.[1];
-  if (hint && schema.type === 'string' && !schema.pattern) return hint;
+  if (hint && schema.type === 'string' && hintFits(hint, schema.pattern)) return hint;
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (alternatives) return fc.oneof(...alternatives.map((s) => validValue(s, name)));
-  if (schema.allOf?.[0]) return validValue(schema.allOf[0], name);
+  // Beside a type, `allOf` adds rules to it (more patterns, rules between fields): the value
+  // comes from the type, and a caller that needs the rules met filters for them.
+  if (schema.allOf?.[0] && schema.type === undefined) return validValue(schema.allOf[0], name);
   if (Array.isArray(schema.type)) {
     return fc.oneof(...schema.type.map((type) => validValue({ ...schema, type }, name)));
   }
@@ -146,6 +148,13 @@ export function validValue(schema: JsonSchema | undefined, name = ''): fc.Arbitr
     default:
       return fc.jsonValue({ maxDepth: 2 });
   }
+}
+
+/** A field's hint serves where the field has no pattern, or where every value it gives matches. */
+function hintFits(hint: fc.Arbitrary<string>, pattern: string | undefined): boolean {
+  if (!pattern) return true;
+  const matches = new RegExp(pattern, 'u');
+  return fc.sample(hint, { numRuns: 20, seed: 1 }).every((value) => matches.test(value));
 }
 
 function validString(schema: JsonSchema): fc.Arbitrary<string> {

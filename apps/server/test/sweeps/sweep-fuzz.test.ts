@@ -46,6 +46,9 @@ const EXCLUDED: Record<string, string> = {
 const WRITTEN_WHEN_REFUSED: Record<string, string> = {
   // A verified captcha is spent whatever the answer: reusable, one solve would test many e-mails.
   captcha_redemptions: 'a solved captcha is spent once verified, also when the form is refused',
+  // Reached since the second factor's documented pattern gives the fuzz well-formed codes.
+  failure_budgets:
+    'a wrong password or code takes its attempt from the budget before the check (docs/decisions/029)',
 };
 
 /** Form fields OAuth endpoints read (RFC 6749 §4.1.3, §6, RFC 7009): schema-less protocol bodies. */

@@ -3,6 +3,7 @@
  * the console's dialogs validate and the server validates again, and what every action answers.
  */
 import { z } from 'zod';
+import { WITHOUT_RAW_LENGTH, trimmedLengthPattern } from '../schemas/json-schema.ts';
 import {
   ZSubscriptionChangePreviewSchema,
   ZSubscriptionChangeRequestSchema,
@@ -32,7 +33,12 @@ export const ZStaffReasonSchema = z
   .string()
   .trim()
   .min(STAFF_REASON_MIN_LENGTH, { message: STAFF_ACTION_MESSAGES.reasonLength })
-  .max(STAFF_REASON_MAX_LENGTH, { message: STAFF_ACTION_MESSAGES.reasonLength });
+  .max(STAFF_REASON_MAX_LENGTH, { message: STAFF_ACTION_MESSAGES.reasonLength })
+  // The lengths are the trimmed text's (docs/decisions/053).
+  .meta({
+    pattern: trimmedLengthPattern(STAFF_REASON_MIN_LENGTH, STAFF_REASON_MAX_LENGTH),
+    ...WITHOUT_RAW_LENGTH,
+  });
 
 const ZAmountCentsSchema = z
   .number({ message: STAFF_ACTION_MESSAGES.amountInvalid })

@@ -9,11 +9,18 @@ import {
 } from '../billing/price-change.ts';
 import {
   MAX_AMOUNT_OFF_CENTS,
-  PROMOTION_CODE_PATTERN,
+  PROMOTION_CODE_INPUT_PATTERN,
   PROMOTION_KINDS,
+  PROMOTION_VALUE_MAXIMUM,
   isValidPromotionValue,
   normalizePromotionCode,
 } from '../billing/promotion.ts';
+import {
+  WITHOUT_RAW_LENGTH,
+  patternBody,
+  trimmedLengthPattern,
+  trimmedPattern,
+} from '../schemas/json-schema.ts';
 
 export const STAFF_REQUEST_MESSAGES = {
   requestKey: 'The request is not valid. Please reload the page.',
@@ -40,13 +47,19 @@ export const ZStaffReasonSchema = z
   .string({ message: M.reason })
   .trim()
   .min(3, { message: M.reason })
-  .max(500, { message: M.reason });
+  .max(500, { message: M.reason })
+  // The lengths are the trimmed text's (docs/decisions/053).
+  .meta({ pattern: trimmedLengthPattern(3, 500), ...WITHOUT_RAW_LENGTH });
 
 /** `GET /api/admin/accounts?q=`: e-mail, name, dealership, user id, card last four or payment id. */
 export const ZAccountSearchQuerySchema = z.strictObject({
-  q: z.string({ message: M.searchText }).trim().min(2, { message: M.searchText }).max(100, {
-    message: M.searchText,
-  }),
+  q: z
+    .string({ message: M.searchText })
+    .trim()
+    .min(2, { message: M.searchText })
+    .max(100, { message: M.searchText })
+    // The lengths are the trimmed text's (docs/decisions/053).
+    .meta({ pattern: trimmedLengthPattern(2, 100), ...WITHOUT_RAW_LENGTH }),
 });
 export type TAccountSearchQuery = z.infer<typeof ZAccountSearchQuerySchema>;
 
@@ -78,8 +91,10 @@ export const ZCreatePromotionRequestSchema = z
   .strictObject({
     code: z
       .string({ message: M.promotionCode })
-      .transform(normalizePromotionCode)
-      .refine((code) => PROMOTION_CODE_PATTERN.test(code), { message: M.promotionCode }),
+      .trim()
+      .regex(PROMOTION_CODE_INPUT_PATTERN, { message: M.promotionCode })
+      .meta({ pattern: trimmedPattern(patternBody(PROMOTION_CODE_INPUT_PATTERN)) })
+      .transform(normalizePromotionCode),
     kind: z.enum(PROMOTION_KINDS),
     value: z
       .number({ message: M.promotionValue })
@@ -100,6 +115,13 @@ export const ZCreatePromotionRequestSchema = z
   .refine((request) => isValidPromotionValue(request.kind, request.value), {
     message: M.promotionValue,
     path: ['value'],
+  })
+  // The value's bound by kind, for the API description (docs/decisions/053).
+  .meta({
+    allOf: PROMOTION_KINDS.map((kind) => ({
+      if: { required: ['kind'], properties: { kind: { const: kind } } },
+      then: { properties: { value: { maximum: PROMOTION_VALUE_MAXIMUM[kind] } } },
+    })),
   });
 export type TCreatePromotionRequest = z.infer<typeof ZCreatePromotionRequestSchema>;
 

@@ -4,7 +4,13 @@
  * the columns, and how an amount is written; the server streams the rows.
  */
 import { z } from 'zod';
-import { addDays, daysBetween, parseIsoDate, toIsoDate } from '../time/calendar-date.ts';
+import {
+  CALENDAR_DATE_PATTERN,
+  addDays,
+  daysBetween,
+  parseIsoDate,
+  toIsoDate,
+} from '../time/calendar-date.ts';
 
 export const FINANCE_EXPORT_MESSAGES = {
   month: 'Enter a month as YYYY-MM.',
@@ -46,20 +52,16 @@ export const FINANCE_EXPORT_COLUMNS = [
   'recorded_at',
 ] as const;
 
-const ZDateSchema = z
-  .string()
-  .refine((text) => /^\d{4}-\d{2}-\d{2}$/.test(text) && parseIsoDate(text) !== null, {
-    message: FINANCE_EXPORT_MESSAGES.date,
-  });
+const ZDateSchema = z.string().regex(CALENDAR_DATE_PATTERN, {
+  message: FINANCE_EXPORT_MESSAGES.date,
+});
 
 /** `?month=2026-03`, or `?from=2026-03-01&to=2026-03-31` (business dates, both included). */
 export const ZFinanceExportQuerySchema = z
   .strictObject({
     month: z
       .string()
-      .refine((text) => /^\d{4}-(0[1-9]|1[0-2])$/.test(text), {
-        message: FINANCE_EXPORT_MESSAGES.month,
-      })
+      .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { message: FINANCE_EXPORT_MESSAGES.month })
       .optional(),
     from: ZDateSchema.optional(),
     to: ZDateSchema.optional(),

@@ -1,8 +1,28 @@
 import { z } from 'zod';
 import { errorMessage } from '../messages.ts';
-import { isValidPassword } from '../validation/password.ts';
+import { LOWER_CASED_TO_ASCII, patternBody, trimmedPattern } from '../schemas/json-schema.ts';
+import { PASSWORD_JSON_SCHEMA, isValidPassword } from '../validation/password.ts';
 import { ZRequestKeySchema, ZStaffReasonSchema } from './account-actions.ts';
 import { STAFF_ROLES } from './roles.ts';
+
+/**
+ * The staff e-mail as sent: zod's e-mail pattern once trimmed and lower-cased (a Kelvin sign
+ * becomes a k), at most 254 characters, for the API description (docs/decisions/053).
+ */
+const STAFF_EMAIL_JSON_SCHEMA = {
+  allOf: [
+    {
+      pattern: trimmedPattern(
+        patternBody(z.regexes.email).replaceAll('A-Za-z', `A-Za-z${kelvinSign()}`),
+      ),
+    },
+    { pattern: '^\\s*\\S{1,254}\\s*$' },
+  ],
+};
+
+function kelvinSign(): string {
+  return Object.keys(LOWER_CASED_TO_ASCII).join('');
+}
 
 /** An admin adds a staff member (R12). The password is for the embedded provider only. */
 export const ZCreateStaffMemberRequestSchema = z.object({
@@ -10,12 +30,14 @@ export const ZCreateStaffMemberRequestSchema = z.object({
     .string()
     .trim()
     .toLowerCase()
-    .pipe(z.email({ error: errorMessage('EMAIL_NOT_VALID') }).max(254)),
+    .pipe(z.email({ error: errorMessage('EMAIL_NOT_VALID') }).max(254))
+    .meta(STAFF_EMAIL_JSON_SCHEMA),
   name: z.string().trim().min(1, { error: 'Name is required.' }).max(120),
   role: z.enum(STAFF_ROLES, { error: 'Choose a role.' }),
   password: z
     .string()
     .refine(isValidPassword, { error: errorMessage('PASSWORD_NOT_VALID') })
+    .meta(PASSWORD_JSON_SCHEMA)
     .optional(),
   requestKey: ZRequestKeySchema,
 });
@@ -39,7 +61,22 @@ export const STAFF_MEMBER_MESSAGES = {
   alreadyDisabled: 'This member is already disabled.',
   alreadyEnabled: 'This member is not disabled.',
   sameRole: 'This member already has that role.',
+  firstPasswordRequired: 'A first password is required.',
 } as const;
+
+/**
+ * With the embedded provider (R12) the admin sets the member's first password: the same request
+ * with the password required, so the served description says so (docs/decisions/053).
+ */
+export const ZCreateEmbeddedStaffMemberRequestSchema = ZCreateStaffMemberRequestSchema.extend({
+  password: z
+    .string({
+      error: (issue) =>
+        issue.input === undefined ? STAFF_MEMBER_MESSAGES.firstPasswordRequired : undefined,
+    })
+    .refine(isValidPassword, { error: errorMessage('PASSWORD_NOT_VALID') })
+    .meta(PASSWORD_JSON_SCHEMA),
+});
 
 /** An admin disables a member (their sessions end at once, they cannot sign in) or enables one. */
 export const ZSetStaffDisabledRequestSchema = z.strictObject({

@@ -9,6 +9,8 @@ export const ZTotpCodeRequestSchema = z.object({
   code: z
     .string()
     .transform((value) => value.replace(/\s+/g, ''))
-    .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.')),
+    .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app.'))
+    // The same rule as sent, spaces anywhere, for the API description (docs/decisions/053).
+    .meta({ pattern: '^\\s*(?:[0-9]\\s*){6}$' }),
 });
 export type TTotpCodeRequest = z.infer<typeof ZTotpCodeRequestSchema>;

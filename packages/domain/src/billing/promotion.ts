@@ -16,6 +16,16 @@ export type TPromotionKind = (typeof PROMOTION_KINDS)[number];
 /** Codes are compared without case or surrounding spaces; stored upper-case. */
 export const PROMOTION_CODE_PATTERN = /^[A-Z0-9][A-Z0-9_-]{1,49}$/;
 
+/** A new code as staff type it (trimmed): the stored form in either case. */
+export const PROMOTION_CODE_INPUT_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{1,49}$/;
+
+/** The largest value of each kind: percent_off 100 %, amount_off in cents, free_months months. */
+export const PROMOTION_VALUE_MAXIMUM: Readonly<Record<TPromotionKind, number>> = {
+  percent_off: 100,
+  amount_off: MAX_AMOUNT_OFF_CENTS,
+  free_months: 12,
+};
+
 export interface IPromotion {
   code: string;
   kind: TPromotionKind;
@@ -40,9 +50,7 @@ export function normalizePromotionCode(value: string): string {
 /** Whether a promotion's value is sensible for its kind (the server's table keeps to it too). */
 export function isValidPromotionValue(kind: TPromotionKind, value: number): boolean {
   if (!Number.isInteger(value) || value <= 0) return false;
-  if (kind === 'percent_off') return value <= 100;
-  if (kind === 'free_months') return value <= 12;
-  return value <= MAX_AMOUNT_OFF_CENTS;
+  return value <= (PROMOTION_VALUE_MAXIMUM[kind] ?? MAX_AMOUNT_OFF_CENTS);
 }
 
 export interface IPromotionEffect {

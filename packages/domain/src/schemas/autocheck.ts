@@ -1,6 +1,7 @@
 /** The AutoCheck integration form (000 §5) and its part of `PUT /api/users/current`. */
 import { z } from 'zod';
 import { isBlank, requiredMessage } from '../validation/text.ts';
+import { NOT_BLANK_PATTERN, notBlank } from './json-schema.ts';
 
 export const AUTOCHECK_LABELS = {
   autoCheckId: 'AutoCheck ID',
@@ -72,6 +73,31 @@ export function checkAutoCheckForm(
     ctx.addIssue({ code: 'custom', message: AUTOCHECK_MESSAGES.agree, path: ['autoCheckEnabled'] });
   }
 }
+
+/**
+ * `checkAutoCheckRequest` in JSON Schema words (docs/decisions/053): once the ID or the password is
+ * not blank, or agree or auto-purchase is on, the ID is required and agree must be on.
+ */
+export const AUTOCHECK_REQUEST_JSON_SCHEMA = {
+  if: {
+    anyOf: [
+      notBlank(['autoCheckId']),
+      notBlank(['autoCheckPasswd']),
+      { required: ['autoCheckEnabled'], properties: { autoCheckEnabled: { const: true } } },
+      {
+        required: ['autoCheckAutoPurchase'],
+        properties: { autoCheckAutoPurchase: { const: true } },
+      },
+    ],
+  },
+  then: {
+    required: ['autoCheckId', 'autoCheckEnabled'],
+    properties: {
+      autoCheckId: { pattern: NOT_BLANK_PATTERN },
+      autoCheckEnabled: { const: true },
+    },
+  },
+};
 
 /** The request: as the form, but the server decides about a blank password (stored or not). */
 export function checkAutoCheckRequest(values: IAutoCheckValues, ctx: z.RefinementCtx): void {

@@ -6,16 +6,27 @@
 import { z } from 'zod';
 import { COUNTRY_CODES } from '../geo/countries.ts';
 import { CARD_TYPES, isValidCardNumber, isValidCvv } from '../validation/card.ts';
-import { isExpiryFormat, isExpiryInFuture, normalizeExpiry } from '../validation/expiry.ts';
+import {
+  EXPIRY_TEXT_PATTERN,
+  expiryLengthPattern,
+  isExpiryFormat,
+  isExpiryInFuture,
+  normalizeExpiry,
+} from '../validation/expiry.ts';
 import { isBlank, requiredMessage, stripWhitespace } from '../validation/text.ts';
 import {
   ADDRESS_MAX_LENGTH,
   NAME_MAX_LENGTH,
+  addressJsonSchema,
   checkAddress,
   optionalText,
   requiredText,
 } from './fields.ts';
+import { NOT_BLANK_PATTERN, WITHOUT_RAW_LENGTH, notBlank, trimmedPattern } from './json-schema.ts';
 import { BILLING_LABELS, BILLING_ZIP_MESSAGE, CARD_MESSAGES } from './messages.ts';
+
+/** The last four digits of a card. */
+const LAST_FOUR = '[0-9]{4}';
 
 /** A clock the caller supplies; schemas that judge expiry dates ask for one (no hidden clock). */
 export type TClock = () => Date;
@@ -154,8 +165,14 @@ export const ZPaymentTokenFieldsSchema = z.object({
     .string()
     .trim()
     .refine((v) => v === '' || /^\d{4}$/.test(v), { error: CARD_MESSAGES.numberInvalid })
+    .meta({ pattern: trimmedPattern(`(?:${LAST_FOUR})?`) })
     .default(''),
-  creditCardExpiration: z.string().overwrite(normalizeExpiry).max(4).default(''),
+  creditCardExpiration: z
+    .string()
+    .overwrite(normalizeExpiry)
+    .max(4)
+    .meta({ pattern: expiryLengthPattern(0, 4), ...WITHOUT_RAW_LENGTH })
+    .default(''),
 });
 export type TPaymentTokenFields = z.infer<typeof ZPaymentTokenFieldsSchema>;
 
@@ -176,18 +193,56 @@ export const ZStoredCardFieldsSchema = z.object({
   cardLast4: z
     .string({ error: CARD_MESSAGES.numberInvalid })
     .trim()
-    .regex(/^\d{4}$/, { error: CARD_MESSAGES.numberInvalid }),
+    .regex(/^\d{4}$/, { error: CARD_MESSAGES.numberInvalid })
+    .meta({ pattern: trimmedPattern(LAST_FOUR) }),
+  // The schema takes one to four characters; the format is `checkPaymentToken`'s, which always
+  // runs here (the token is required), so the description states the format.
   creditCardExpiration: z
     .string({ error: CARD_MESSAGES.expiryRequired })
     .overwrite(normalizeExpiry)
     .min(1, { error: CARD_MESSAGES.expiryRequired })
-    .max(4),
+    .max(4)
+    .meta({ pattern: EXPIRY_TEXT_PATTERN, ...WITHOUT_RAW_LENGTH }),
   billingFirstName: requiredText(BILLING_LABELS.billingFirstName, NAME_MAX_LENGTH),
   billingLastName: requiredText(BILLING_LABELS.billingLastName, NAME_MAX_LENGTH),
   billingAddress1: requiredText(BILLING_LABELS.billingAddress1, ADDRESS_MAX_LENGTH),
   billingCity: requiredText(BILLING_LABELS.billingCity),
   billingCountry: z.enum(COUNTRY_CODES, { error: requiredMessage(BILLING_LABELS.billingCountry) }),
 });
+
+const BILLING_ADDRESS_KEYS = {
+  country: 'billingCountry',
+  state: 'billingState',
+  zip: 'billingZip',
+} as const;
+
+/**
+ * `checkPaymentToken` in JSON Schema words (docs/decisions/053): a brand, the last four digits and
+ * an expiry MMYY. That the expiry month has not ended depends on the clock; the server checks it.
+ */
+export const PAYMENT_TOKEN_CARD_JSON_SCHEMA = {
+  required: ['cardBrand', 'cardLast4', 'creditCardExpiration'],
+  properties: {
+    cardBrand: { enum: [...CARD_TYPES] },
+    cardLast4: { pattern: NOT_BLANK_PATTERN },
+    creditCardExpiration: { pattern: EXPIRY_TEXT_PATTERN },
+  },
+};
+
+/** `checkBillingAddress` in JSON Schema words (docs/decisions/053). */
+export const BILLING_ADDRESS_JSON_SCHEMA = {
+  required: [...BILLING_TEXT_KEYS, 'billingCountry'],
+  properties: {
+    ...notBlank(BILLING_TEXT_KEYS).properties,
+    billingCountry: { enum: [...COUNTRY_CODES] },
+  },
+  ...addressJsonSchema(BILLING_ADDRESS_KEYS),
+};
+
+/** JSON Schema: `then` applies when a payment token is sent (not blank), else `otherwise`. */
+export function whenPaymentToken(then: object, otherwise?: object) {
+  return { if: notBlank(['paymentToken']), then, ...(otherwise ? { else: otherwise } : {}) };
+}
 
 /** A token must come with brand, last four and a future expiry. */
 export function checkPaymentToken(

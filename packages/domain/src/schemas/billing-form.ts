@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { isBlank } from '../validation/text.ts';
 import {
+  BILLING_ADDRESS_JSON_SCHEMA,
+  PAYMENT_TOKEN_CARD_JSON_SCHEMA,
   ZBillingAddressFieldsSchema,
   ZCardFieldsSchema,
   ZPaymentTokenFieldsSchema,
@@ -12,6 +14,7 @@ import {
   checkBillingAddress,
   checkCard,
   checkPaymentToken,
+  whenPaymentToken,
 } from './billing-fields.ts';
 import type { TBillingAddressFields, TClock } from './billing-fields.ts';
 import { CARD_MESSAGES } from './messages.ts';
@@ -97,18 +100,20 @@ export function createPaymentProfileRequestSchema(clock: TClock) {
     ...ZStoredCardFieldsSchema.shape,
     /** One per card the page sends (docs/decisions/031, 038): a resend stores it no second time. */
     requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
-  }).superRefine((values, ctx) => {
-    if (isBlank(values.paymentToken)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: CARD_MESSAGES.numberRequired,
-        path: ['paymentToken'],
-      });
-    } else {
-      checkPaymentToken(values, ctx, clock());
-    }
-    checkBillingAddress(values, ctx);
-  });
+  })
+    .superRefine((values, ctx) => {
+      if (isBlank(values.paymentToken)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: CARD_MESSAGES.numberRequired,
+          path: ['paymentToken'],
+        });
+      } else {
+        checkPaymentToken(values, ctx, clock());
+      }
+      checkBillingAddress(values, ctx);
+    })
+    .meta({ allOf: [BILLING_ADDRESS_JSON_SCHEMA] });
 }
 export type TPaymentProfileRequest = z.infer<ReturnType<typeof createPaymentProfileRequestSchema>>;
 
@@ -123,10 +128,14 @@ export function createReactivateRequestSchema(clock: TClock) {
      * answer (a balancer's retry, a second click) charges nothing again and gets the first answer.
      */
     requestKey: z.uuid({ message: CARD_MESSAGES.requestKeyInvalid }),
-  }).superRefine((values, ctx) => {
-    if (isBlank(values.paymentToken)) return;
-    checkPaymentToken(values, ctx, clock());
-    checkBillingAddress(values, ctx);
-  });
+  })
+    .superRefine((values, ctx) => {
+      if (isBlank(values.paymentToken)) return;
+      checkPaymentToken(values, ctx, clock());
+      checkBillingAddress(values, ctx);
+    })
+    .meta(
+      whenPaymentToken({ allOf: [PAYMENT_TOKEN_CARD_JSON_SCHEMA, BILLING_ADDRESS_JSON_SCHEMA] }),
+    );
 }
 export type TReactivateRequest = z.infer<ReturnType<typeof createReactivateRequestSchema>>;

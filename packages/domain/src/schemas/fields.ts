@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import {
   COUNTRY_CODES,
+  COUNTRY_LIST,
   isRegionOf,
   isValidPostalCode,
   regionLabelOf,
@@ -18,6 +19,7 @@ import {
   REQUEST_PHONE_PATTERN,
 } from '../validation/phone.ts';
 import { isBlank, requiredMessage } from '../validation/text.ts';
+import { patternBody, trimmedPattern, upperCasedClass, upperCasedText } from './json-schema.ts';
 
 export const NAME_MAX_LENGTH = 100;
 export const ADDRESS_MAX_LENGTH = 200;
@@ -70,6 +72,17 @@ export function emailField(messages: IEmailMessages) {
     .regex(EMAIL_PATTERN, { error: messages.invalid });
 }
 
+/**
+ * `isValidEmail` or '' once trimmed, in JSON Schema words (docs/decisions/053): an address has no
+ * white space, so its length is the count of the other characters.
+ */
+export const OPTIONAL_EMAIL_JSON_SCHEMA = {
+  allOf: [
+    { pattern: trimmedPattern(`(?:${patternBody(EMAIL_PATTERN)})?`) },
+    { pattern: `^\\s*(?:\\S{${EMAIL_MIN_LENGTH},${EMAIL_MAX_LENGTH}})?\\s*$` },
+  ],
+};
+
 /** An optional e-mail: '' or a valid address of 8 to 254 characters. */
 export function optionalEmailField(message: string) {
   return z
@@ -81,6 +94,7 @@ export function optionalEmailField(message: string) {
         (v.length >= EMAIL_MIN_LENGTH && v.length <= EMAIL_MAX_LENGTH && EMAIL_PATTERN.test(v)),
       { error: message },
     )
+    .meta(OPTIONAL_EMAIL_JSON_SCHEMA)
     .default('');
 }
 
@@ -176,6 +190,41 @@ export function checkAddress(
   } else if (!country || !isValidPostalCode(country, zip)) {
     ctx.addIssue({ code: 'custom', message: messages.zip, path: [keys.zip] });
   }
+}
+
+/**
+ * A country's postal pattern as the code is typed (the field trims and upper-cases it): each
+ * class of capitals also takes the characters whose upper case it holds.
+ */
+function typedPostalPattern(pattern: RegExp): string {
+  return patternBody(pattern).replace(/\[([A-Z]+)\]/g, (_, letters: string) =>
+    upperCasedClass(letters),
+  );
+}
+
+/**
+ * `checkAddress` in JSON Schema words (docs/decisions/053), for each country: the region is one
+ * of its codes as typed (any case; blank where the country needs none) and the postal code
+ * matches its pattern.
+ */
+export function addressJsonSchema(keys: IAddressKeys) {
+  return {
+    allOf: COUNTRY_LIST.map((country) => {
+      const regions = country.regions.map((region) => upperCasedText(region.code)).join('|');
+      return {
+        if: { required: [keys.country], properties: { [keys.country]: { const: country.code } } },
+        then: {
+          required: [keys.zip, ...(country.requiresRegion ? [keys.state] : [])],
+          properties: {
+            [keys.state]: {
+              pattern: trimmedPattern(country.requiresRegion ? regions : `(?:${regions})?`),
+            },
+            [keys.zip]: { pattern: trimmedPattern(typedPostalPattern(country.postalPattern)) },
+          },
+        },
+      };
+    }),
+  };
 }
 
 /** A postal code as typed: trimmed and upper-cased ('k1a 0b1' → 'K1A 0B1'); checkAddress judges it. */

@@ -6,7 +6,11 @@ import { ZSignInCaptchaSchema } from './sign-in.ts';
  */
 import { z } from 'zod';
 import { errorMessage } from '../messages.ts';
-import { PASSWORD_MAX_LENGTH, isValidPassword } from '../validation/password.ts';
+import {
+  PASSWORD_JSON_SCHEMA,
+  PASSWORD_MAX_LENGTH,
+  isValidPassword,
+} from '../validation/password.ts';
 import { requiredMessage } from '../validation/text.ts';
 import { emailField, recaptchaField } from './fields.ts';
 
@@ -28,7 +32,16 @@ export const IDENTITY_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** A new password: the complexity rule of 001 §5. Not trimmed: spaces are refused, not removed. */
 const newPasswordField = z
   .string({ error: M.password })
-  .refine(isValidPassword, { error: M.password });
+  .refine(isValidPassword, { error: M.password })
+  .meta(PASSWORD_JSON_SCHEMA);
+
+/**
+ * The confirmation: the rule of a new password, and the same text as `password` (said in words:
+ * JSON Schema cannot compare two fields).
+ */
+const confirmPasswordField = z
+  .string({ error: M.confirmPassword })
+  .meta({ ...PASSWORD_JSON_SCHEMA, description: 'The same text as `password`.' });
 
 /** A password being checked against a stored one: any non-empty text, never judged by the rule. */
 const currentPasswordField = z
@@ -51,7 +64,7 @@ function checkConfirmation(
 /** The two fields of the set-password and reset pages, unrefined for `.pick()`. */
 export const ZNewPasswordFieldsSchema = z.object({
   password: newPasswordField,
-  confirmPassword: z.string({ error: M.confirmPassword }),
+  confirmPassword: confirmPasswordField,
 });
 
 export const ZNewPasswordFormSchema = ZNewPasswordFieldsSchema.superRefine(checkConfirmation);
@@ -85,7 +98,7 @@ export const ZConnectKarIdCreateSchema = z
     mode: z.literal('create'),
     email: identityEmailField,
     password: newPasswordField,
-    confirmPassword: z.string({ error: M.confirmPassword }),
+    confirmPassword: confirmPasswordField,
   })
   .superRefine(checkConfirmation);
 

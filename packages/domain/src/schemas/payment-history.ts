@@ -65,10 +65,34 @@ export function safeFileNamePattern(extension: string): RegExp {
   return new RegExp(`^[A-Za-z0-9_-](?:\\.?[A-Za-z0-9_-])*${ext}$`);
 }
 
-/** A file name in a request: `safeFileNamePattern` and the length limit. */
+/**
+ * The device names Windows reserves whatever the extension ('con.pdf', 'LPT1.zip'), which the
+ * server refuses too (`zip-from-base64-pdfs.ts`): as a pattern in either case, no `i` flag.
+ */
+export const WINDOWS_DEVICE_NAME_PATTERN = new RegExp(
+  `^(?:${['con', 'prn', 'aux', 'nul', 'com[1-9]', 'lpt[1-9]']
+    .map((name) => name.replace(/[a-z]/g, (c) => `[${c}${c.toUpperCase()}]`))
+    .join('|')})(?:\\.|$)`,
+);
+
+/** A file name in a request: `safeFileNamePattern` and the length limit, no device name. */
 function safeFileName(extension: string) {
-  return z.string().max(PDF_ZIP_LIMITS.maxFileNameLength).regex(safeFileNamePattern(extension));
+  return z
+    .string()
+    .max(PDF_ZIP_LIMITS.maxFileNameLength)
+    .regex(safeFileNamePattern(extension))
+    .meta({ not: { pattern: WINDOWS_DEVICE_NAME_PATTERN.source } });
 }
+
+const BASE64_CHARACTER = '[A-Za-z0-9+/]';
+
+/**
+ * The `data` rule as one pattern (docs/decisions/053): base64 in whole groups of four, starting
+ * with the PDF signature's.
+ */
+export const PDF_BASE64_PATTERN = new RegExp(
+  `^${PDF_BASE64_PREFIX}(?:${BASE64_CHARACTER}(?:${BASE64_CHARACTER}{4})*|(?:${BASE64_CHARACTER}{4})*=|${BASE64_CHARACTER}{3}(?:${BASE64_CHARACTER}{4})*==)$`,
+);
 
 export function isSafeFileName(name: string, extension: string): boolean {
   return (
@@ -95,7 +119,8 @@ export const ZPdfZipRequestSchema = z
           data: z
             .string()
             .max(Math.ceil((PDF_ZIP_LIMITS.maxTotalBytes * 4) / 3) + 4)
-            .refine((d) => d.length % 4 === 0 && BASE64.test(d) && d.startsWith(PDF_BASE64_PREFIX)),
+            .refine((d) => d.length % 4 === 0 && BASE64.test(d) && d.startsWith(PDF_BASE64_PREFIX))
+            .meta({ pattern: PDF_BASE64_PATTERN.source }),
         }),
       )
       .min(1)

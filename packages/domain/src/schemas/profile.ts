@@ -9,6 +9,7 @@ import { requiredMessage } from '../validation/text.ts';
 import {
   ADDRESS_MAX_LENGTH,
   NAME_MAX_LENGTH,
+  OPTIONAL_EMAIL_JSON_SCHEMA,
   checkAddress,
   countryField,
   emailField,
@@ -21,9 +22,14 @@ import {
 } from './fields.ts';
 import { ZIP_MESSAGE } from './messages.ts';
 import { auctionAccessIdField, dealershipAuctionAccessIdField } from './signup-dealership.ts';
-import { ZAutoCheckRequestFieldsSchema, checkAutoCheckRequest } from './autocheck.ts';
+import {
+  AUTOCHECK_REQUEST_JSON_SCHEMA,
+  ZAutoCheckRequestFieldsSchema,
+  checkAutoCheckRequest,
+} from './autocheck.ts';
 import { isValidEmail } from '../validation/email.ts';
-import { isTenDigitPhone } from '../validation/phone.ts';
+import { TEN_DIGIT_PHONE_PATTERN, isTenDigitPhone } from '../validation/phone.ts';
+import { patternBody, trimmedPattern } from './json-schema.ts';
 
 export const PROFILE_MESSAGES = {
   email: 'Please enter a valid email address',
@@ -74,11 +80,13 @@ export const ZUpdateCurrentUserRequestSchema = z
       .string()
       .trim()
       .refine((v) => v === '' || isValidEmail(v), { error: errorMessage('ALT_EMAIL_NOT_VALID') })
+      .meta(OPTIONAL_EMAIL_JSON_SCHEMA)
       .optional(),
     altPhone: z
       .string()
       .trim()
       .refine((v) => v === '' || isTenDigitPhone(v), { error: PROFILE_MESSAGES.phone })
+      .meta({ pattern: trimmedPattern(`(?:${patternBody(TEN_DIGIT_PHONE_PATTERN)})?`) })
       .optional(),
     altPhoneCountryCode: z.union([z.enum(COUNTRY_CODES), z.literal('')]).optional(),
     verifyAutoCheckCredentials: z.boolean().optional(),
@@ -86,5 +94,12 @@ export const ZUpdateCurrentUserRequestSchema = z
   })
   .superRefine((values, ctx) => {
     if (values.verifyAutoCheckCredentials !== false) checkAutoCheckRequest(values, ctx);
+  })
+  .meta({
+    if: {
+      required: ['verifyAutoCheckCredentials'],
+      properties: { verifyAutoCheckCredentials: { const: false } },
+    },
+    else: AUTOCHECK_REQUEST_JSON_SCHEMA,
   });
 export type TUpdateCurrentUserRequest = z.infer<typeof ZUpdateCurrentUserRequestSchema>;

@@ -2,11 +2,14 @@
 import { z } from 'zod';
 import {
   AUCTION_ACCESS_ID_LABEL,
+  AUCTION_ACCESS_ID_PATTERN,
   DEALERSHIP_AUCTION_ACCESS_ID_LABEL,
+  DEALERSHIP_AUCTION_ACCESS_ID_PATTERN,
   isAuctionAccessId,
   isDealershipAuctionAccessId,
 } from '../validation/auction-access.ts';
 import { invalidMessage } from '../validation/text.ts';
+import { patternBody, trimmedPattern } from './json-schema.ts';
 import { ZIP_MESSAGE } from './messages.ts';
 import {
   ADDRESS_MAX_LENGTH,
@@ -26,6 +29,7 @@ export function auctionAccessIdField() {
     .string({ error: message })
     .trim()
     .refine((v) => v === '' || isAuctionAccessId(v), { error: message })
+    .meta({ pattern: trimmedPattern(`(?:${patternBody(AUCTION_ACCESS_ID_PATTERN)})?`) })
     .default('');
 }
 
@@ -35,6 +39,9 @@ export function dealershipAuctionAccessIdField() {
     .string({ error: message })
     .trim()
     .refine((v) => v === '' || isDealershipAuctionAccessId(v), { error: message })
+    .meta({
+      pattern: trimmedPattern(`(?:${patternBody(DEALERSHIP_AUCTION_ACCESS_ID_PATTERN)})?`),
+    })
     .default('');
 }
 

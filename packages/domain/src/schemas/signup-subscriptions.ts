@@ -1,11 +1,24 @@
 /** Sign-up page 2, subscriptions (001 §5; selection rules DECISIONS R3). */
 import { z } from 'zod';
-import { SELECTABLE_CODES } from '../catalogue.ts';
+import { SELECTABLE_CODES, baseOf, isSimulcastCode } from '../catalogue.ts';
 import type { TSubscriptionCode } from '../catalogue.ts';
 import { selectionProblem } from '../selection.ts';
 
 export const SUBSCRIPTIONS_REQUIRED_MESSAGE = 'At least one subscription is required.';
 export const SUBSCRIPTIONS_INVALID_MESSAGE = 'Please choose subscriptions from the list.';
+
+/**
+ * `selectionProblem` in JSON Schema words (docs/decisions/053): selectable codes, each once, and
+ * each simulcast only with its base.
+ */
+export const SELECTION_JSON_SCHEMA = {
+  items: { type: 'string', enum: [...SELECTABLE_CODES] },
+  uniqueItems: true,
+  allOf: SELECTABLE_CODES.filter(isSimulcastCode).map((simulcast) => ({
+    if: { contains: { const: simulcast } },
+    then: { contains: { const: baseOf(simulcast) } },
+  })),
+};
 
 function selectionField(min: number) {
   // Element errors are reported on the array itself, so the page shows one message.
@@ -14,6 +27,7 @@ function selectionField(min: number) {
     .min(min, { error: SUBSCRIPTIONS_REQUIRED_MESSAGE, abort: true })
     .max(SELECTABLE_CODES.length, { error: SUBSCRIPTIONS_INVALID_MESSAGE, abort: true })
     .refine((codes) => selectionProblem(codes) === null, { error: SUBSCRIPTIONS_INVALID_MESSAGE })
+    .meta(SELECTION_JSON_SCHEMA)
     .transform((codes) => codes as TSubscriptionCode[]);
 }
 

@@ -14,10 +14,15 @@ export const SUBSCRIPTION_CHANGE_MESSAGES = {
  * The codes a change asks for, as the query of the preview (`codes=NADA,MMR`). At least one: an
  * account stops every subscription by cancelling (R4), not by a change to nothing.
  */
+const SELECTABLE_CODE = `(?:${SELECTABLE_CODES.join('|')})`;
+
 export const ZSubscriptionChangePreviewQuerySchema = z.strictObject({
   codes: z
     .string()
     .max(SELECTABLE_CODES.length * 10)
+    // Known codes, comma-separated (docs/decisions/053); that none repeats and that a simulcast
+    // comes with its base, a pattern without lookahead cannot say.
+    .meta({ pattern: `^${SELECTABLE_CODE}(?:,${SELECTABLE_CODE})*$` })
     .transform((text) => (text === '' ? [] : text.split(',')))
     .pipe(ZRequiredSubscriptionSelectionSchema),
 });
@@ -44,6 +49,7 @@ export const ZUndoRemovalRequestSchema = z.strictObject({
   code: z
     .string()
     .refine(isSelectableCode, { message: SUBSCRIPTION_CHANGE_MESSAGES.codeInvalid })
+    .meta({ enum: [...SELECTABLE_CODES] })
     .transform((code) => code as TSubscriptionCode),
 });
 export type TUndoRemovalRequest = z.infer<typeof ZUndoRemovalRequestSchema>;

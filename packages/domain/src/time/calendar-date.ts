@@ -140,6 +140,18 @@ export function toIsoDate(date: ICalendarDate): string {
 }
 
 /** Parses 'YYYY-MM-DD' (anything after the date, such as a time, is ignored); null if invalid. */
+/** Years with a 29 February for `parseIsoDate` (year 0000 is read as 1900 by `Date.UTC`). */
+const LEAP_YEAR = '[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00';
+
+/**
+ * The whole texts `parseIsoDate` reads: 'YYYY-MM-DD', a day that exists. One pattern, without
+ * lookahead, that JSON Schema carries (docs/decisions/053); `calendar-date.test.ts` checks it
+ * against `parseIsoDate`.
+ */
+export const CALENDAR_DATE_PATTERN = new RegExp(
+  `^(?:(?:${LEAP_YEAR})-02-29|[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8])))$`,
+);
+
 export function parseIsoDate(text: string): ICalendarDate | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(text);
   if (!match) return null;

@@ -12,6 +12,33 @@ export function normalizeExpiry(value: string): string {
   return stripWhitespace(value).replace('/', '');
 }
 
+const SPACES = '\\s*';
+
+/** The place of the one slash `normalizeExpiry` removes: before the i-th character, or none. */
+const SLASH_PLACES = [undefined, 0, 1, 2, 3, 4] as const;
+
+/**
+ * `isExpiryFormat` as one pattern on the text as typed, for JSON Schema (docs/decisions/053):
+ * MMYY with a real month, white space anywhere, at most one slash anywhere.
+ */
+export const EXPIRY_TEXT_PATTERN = `^(?:${SLASH_PLACES.map((slashAt) => {
+  const gap = (i: number) => (i === slashAt ? `${SPACES}/${SPACES}` : SPACES);
+  return `${gap(0)}(?:0${gap(1)}[1-9]|1${gap(1)}[0-2])${gap(2)}[0-9]${gap(3)}[0-9]${gap(4)}`;
+}).join('|')})$`;
+
+/**
+ * Text that `normalizeExpiry` turns into at most `max` characters (`min` at least): white space
+ * dropped and the first slash removed. For JSON Schema (docs/decisions/053).
+ */
+export function expiryLengthPattern(min: number, max: number): string {
+  const alternatives = [`(?:[^\\s/]${SPACES}){${min},${max}}`];
+  for (let before = 0; before <= max; before++) {
+    const after = `{${Math.max(0, min - before)},${max - before}}`;
+    alternatives.push(`(?:[^\\s/]${SPACES}){${before}}/${SPACES}(?:\\S${SPACES})${after}`);
+  }
+  return `^${SPACES}(?:${alternatives.join('|')})$`;
+}
+
 export function isExpiryFormat(value: string): boolean {
   return EXPIRY_PATTERN.test(normalizeExpiry(value));
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import {
   ZChangeStaffRoleRequestSchema,
+  ZCreateEmbeddedStaffMemberRequestSchema,
   ZCreateStaffMemberRequestSchema,
   ZResetSecondFactorRequestSchema,
   ZSetStaffDisabledRequestSchema,
@@ -244,7 +245,7 @@ const adminAuthRoutes: FastifyPluginAsyncZod = async (app) => {
         operationId: 'addStaffMember',
         summary: 'Add a staff member (admin)',
         tags: ['Admin'],
-        body: ZCreateStaffMemberRequestSchema,
+        body: external ? ZCreateStaffMemberRequestSchema : ZCreateEmbeddedStaffMemberRequestSchema,
         errors: [400, 409],
         response: {
           201: z.object({ data: z.object({ auditId: z.number(), staffId: z.string() }) }),

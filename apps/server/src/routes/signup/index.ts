@@ -121,19 +121,18 @@ const signupRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   const keyedSchema = createKeyedSignupRequestSchema(app.now);
-  const olderSchema = createOlderSignupRequestSchema(app.now);
+  const olderSchema = createOlderSignupRequestSchema(
+    app.now,
+    `${app.config.publicUrl}${DEFAULT_FORWARD_PATH}`,
+  );
   for (const url of ['/api/v2/signup', '/api/signup']) {
     const older = url === '/api/signup';
     app.post(
       url,
       {
-        // R5 first, then (older flow) a forwardTo of our own when the form sent none.
+        // R5 first. The older flow's schema gives a forwardTo of our own when the form sent none.
         preValidation: async (request: FastifyRequest) => {
           refuseRawCardData(request.body);
-          const body = request.body as Record<string, unknown> | null | undefined;
-          if (older && body && typeof body === 'object' && body.forwardTo === undefined) {
-            request.body = { ...body, forwardTo: `${app.config.publicUrl}${DEFAULT_FORWARD_PATH}` };
-          }
         },
         schema: {
           operationId: older ? 'signUpOlderFlow' : 'signUp',

@@ -9,6 +9,7 @@ import {
   base64DecodedLength,
   isSafeFileName,
   PDF_ZIP_LIMITS,
+  WINDOWS_DEVICE_NAME_PATTERN,
   type TPdfZipRequest,
 } from '@dealerpass/domain/schemas/payment-history';
 import { DEFAULT_BUSINESS_TIME_ZONE } from '@dealerpass/domain/time/calendar-date';
@@ -24,9 +25,6 @@ export const PDF_ZIP_MESSAGES = {
   notPdf: 'Each file must be a PDF.',
 } as const;
 
-/** Names Windows refuses whatever the extension ('con.pdf', 'LPT1.pdf'). */
-const WINDOWS_DEVICE = /^(con|prn|aux|nul|com[1-9]|lpt[1-9])(\.|$)/i;
-
 export function zipFromBase64Pdfs(
   request: TPdfZipRequest,
   options: { now: Date; timeZone?: string },
@@ -37,7 +35,7 @@ export function zipFromBase64Pdfs(
 
   if (!isSafeFileName(request.zipFilename, '.zip'))
     refuse('zipFilename', PDF_ZIP_MESSAGES.unsafeName);
-  else if (WINDOWS_DEVICE.test(request.zipFilename)) {
+  else if (WINDOWS_DEVICE_NAME_PATTERN.test(request.zipFilename)) {
     refuse('zipFilename', PDF_ZIP_MESSAGES.reservedName);
   }
   if (blobs.length < 1 || blobs.length > PDF_ZIP_LIMITS.maxFiles) {
@@ -59,7 +57,7 @@ export function zipFromBase64Pdfs(
     const name = blob.filename;
     if (!isSafeFileName(name, '.pdf'))
       refuse(`pdfBlobs.${i}.filename`, PDF_ZIP_MESSAGES.unsafeName);
-    else if (WINDOWS_DEVICE.test(name)) {
+    else if (WINDOWS_DEVICE_NAME_PATTERN.test(name)) {
       refuse(`pdfBlobs.${i}.filename`, PDF_ZIP_MESSAGES.reservedName);
     } else if (seen.has(name.toLowerCase())) {
       refuse(`pdfBlobs.${i}.filename`, PDF_ZIP_MESSAGES.duplicateName);

@@ -40,7 +40,7 @@ export async function createStaffMember(
   const { request } = input;
   if (input.embedded && !request.password) {
     throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
-      errors: [{ source: 'password', message: 'A first password is required.' }],
+      errors: [{ source: 'password', message: STAFF_MEMBER_MESSAGES.firstPasswordRequired }],
     });
   }
   const passwordHash =
