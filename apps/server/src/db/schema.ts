@@ -428,6 +428,11 @@ export const billingPeriods = pgTable(
     uniqueIndex('billing_periods_user_period_uq')
       .on(table.userId, table.periodStart)
       .where(BILLED_PERIOD),
+    // R14: the years owed after a returned check, which the billing run's claim looks for on
+    // every batch (decision 052); a handful of rows, so the claim never reads the whole table.
+    index('billing_periods_owed_year_idx')
+      .on(table.userId)
+      .where(sql`kind = 'annual' and status = 'due'`),
   ],
 );
 

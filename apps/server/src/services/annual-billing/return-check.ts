@@ -29,6 +29,7 @@ import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import { businessDate, findAccountInvoice, invoiceViewById } from './invoice-records.ts';
+import { annualDaysWithout } from './owed-year.ts';
 import { standingCheck } from './record-check.ts';
 
 const DAY_MS = 86_400_000;
@@ -43,12 +44,14 @@ const isoDate = (text: string) => {
  * A check that paid an invoice came back unpaid (R14): the payment is reversed and the amount is
  * owed; the account becomes validating payment and R4's retries charge the card on file (with no
  * card, the retries fail and the account becomes inactive at the last retry date, as R4 has it).
+ * From the day of the return, whether the year has started or not (decision 052).
  *
  * How, with the billing run's own machinery: the check's period is marked refunded (no longer a
  * billed period) and the same year is opened again as a due period, charged to the ledger now;
  * the account's next bill date goes back to the year's start if it had moved past it, with the
- * first retry a day from now. The run then charges that period with the card on file and, paid,
- * moves the account past the year again. The invoice becomes void (it no longer asks for
+ * first retry a day from now. The run's claim takes an account with such an owed year when its
+ * retry is due, before its bill date, and charges that period with the card on file (owed-year.ts:
+ * paid, it is the account's year again). The invoice becomes void (it no longer asks for
  * anything: the amount is in the balance). Once per request key; the account locked first.
  */
 export async function returnCheck(
@@ -151,6 +154,8 @@ export async function returnCheck(
               : {}),
             failedAttempts: 1,
             nextRetryAt: new Date(now.getTime() + PAYMENT_RETRY_DAYS[0] * DAY_MS),
+            // The year is no longer paid: the account is not billed annually for it.
+            ...annualDaysWithout(subscription, paid),
             updatedAt: now,
           })
           .where(eq(subscriptions.userId, user.id));

@@ -15,6 +15,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { Transaction } from '../../db/client.ts';
 import { billingPeriods, subscriptionChanges, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import { reissueOpenInvoice, SELECTION_CHANGED } from '../annual-billing/reissue-invoice.ts';
 import { recordMrrState } from '../overview/record-mrr-state.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { CHARGE_LEASE_MS } from './charge-lease.ts';
@@ -67,6 +68,25 @@ async function applyPlan(
     .set({ subscriptions: [...plan.inForceNow.codes], updatedAt: now })
     .where(eq(users.id, userId));
   await recordMrrState(tx, { userId, at: now, event: null });
+}
+
+/**
+ * The new selection written, and an open annual invoice made to ask for it (R14, decision 052):
+ * voided and issued again with the year's new figures, e-mailed, in this transaction.
+ */
+async function applyPlanAndInvoice(
+  tx: Transaction,
+  deps: BillingDeps,
+  userId: string,
+  plan: ISubscriptionChangePlan,
+  removalsOn: string,
+  now: Date,
+  actor: 'user' | 'staff',
+) {
+  await applyPlan(tx, userId, plan, removalsOn, now);
+  const [user] = await tx.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new Error('account vanished');
+  await reissueOpenInvoice(tx, deps, { user, now, because: SELECTION_CHANGED, actor });
 }
 
 /**
@@ -185,7 +205,15 @@ export async function startChange(
   }
   const changeId = crypto.randomUUID();
   if (!charged) {
-    await applyPlan(tx, userId, plan, preview.nextBillDate, now);
+    await applyPlanAndInvoice(
+      tx,
+      deps,
+      userId,
+      plan,
+      preview.nextBillDate,
+      now,
+      by === 'staff' ? 'staff' : 'user',
+    );
     const result: ISubscriptionChangeResult = { ...preview, changeId, paymentId: null };
     await tx.insert(subscriptionChanges).values({
       id: changeId,
@@ -336,7 +364,7 @@ async function finishChange(deps: BillingDeps, change: ChangeRow): Promise<Chang
       change.codesRequested,
     );
     const stored = change.result as ISubscriptionChangeResult;
-    await applyPlan(tx, change.userId, plan, stored.nextBillDate, now);
+    await applyPlanAndInvoice(tx, deps, change.userId, plan, stored.nextBillDate, now, 'user');
     const [applied] = await tx
       .update(subscriptionChanges)
       .set({ status: 'applied', settledAt: now, result: { ...stored, paymentId } })
