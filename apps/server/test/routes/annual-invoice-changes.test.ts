@@ -2,7 +2,10 @@ import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { invoices, mailOutbox, subscriptions } from '../../src/db/schema.ts';
 import { requestAnnualBilling } from '../../src/services/annual-billing/request-annual-billing.ts';
-import { changeSubscription } from '../../src/services/billing/change-subscription.ts';
+import {
+  changeSubscription,
+  previewSubscriptionChange,
+} from '../../src/services/billing/change-subscription.ts';
 import { undoPendingRemoval } from '../../src/services/billing/changes/pending-removals.ts';
 import { runBilling } from '../../src/services/billing/run-billing.ts';
 import { consolePost } from '../factories/admin-fixtures.ts';
@@ -68,6 +71,17 @@ describe('annual invoices follow the selection and the prices of their year', ()
   it('the dealer adds an item: the open invoice is voided and a new one issued for the new selection, in one e-mail; a check is recorded only for the new total', async () => {
     const { user, invoice } = await fresh({ invoice: true });
     expect(invoice!.totalCents).toBe(ANNUAL_CENTS);
+    // The preview says so before the change is confirmed.
+    const preview = await previewSubscriptionChange(t.app.deps.billing, user.id, [
+      'NADA',
+      'MMR',
+      'KBB',
+    ]);
+    expect(preview.annualInvoice).toEqual({
+      number: invoice!.number,
+      totalCents: ANNUAL_CENTS,
+      newTotalCents: WITH_KBB_CENTS,
+    });
     const result = await changeSubscription(t.app.deps.billing, user.id, {
       codes: ['NADA', 'MMR', 'KBB'],
       idempotencyKey: key(),
@@ -109,6 +123,16 @@ describe('annual invoices follow the selection and the prices of their year', ()
 
   it('staff remove an item for the dealer (Adjust) and the dealer undoes it: the invoice follows each time', async () => {
     const { user, invoice } = await fresh({ invoice: true });
+    const preview = await t.app.inject({
+      method: 'GET',
+      url: `/api/admin/accounts/${user.id}/subscription-change?codes=NADA`,
+      headers: { cookie: `${browser.cookie}; ${await staffNow('billing')}` },
+    });
+    expect(preview.json().data.annualInvoice).toEqual({
+      number: invoice!.number,
+      totalCents: ANNUAL_CENTS,
+      newTotalCents: NADA_ALONE_CENTS,
+    });
     const adjusted = await post('billing', `/api/admin/accounts/${user.id}/subscription-change`, {
       requestKey: key(),
       codes: ['NADA'],

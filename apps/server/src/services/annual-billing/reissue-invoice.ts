@@ -7,16 +7,20 @@
  * that made the change. A check is then recorded only for the new one's total.
  */
 import { and, eq } from 'drizzle-orm';
-import { annualQuote, selectionAtStart, type IAnnualQuote } from '@dealerpass/domain/billing/annual';
+import {
+  annualQuote,
+  selectionAtStart,
+  type IAnnualQuote,
+  type IStoredSelection,
+} from '@dealerpass/domain/billing/annual';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import type { TPriceTable } from '@dealerpass/domain/prices';
-import type { Transaction } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, invoices, subscriptions, type users } from '../../db/schema.ts';
 import { issueInvoice, type InvoiceDeps } from './issue-invoice.ts';
 import { businessDate, type InvoiceRow } from './invoice-records.ts';
 
 type UserRow = typeof users.$inferSelect;
-type SubscriptionRow = typeof subscriptions.$inferSelect;
 
 /** Why an open invoice is replaced after a change of the selection, as the e-mail says it. */
 export const SELECTION_CHANGED = 'Your subscriptions changed';
@@ -29,7 +33,7 @@ export interface InvoiceFigures {
 
 /** The figures of a year starting `periodStart` for a selection as it is stored now (R14). */
 export function invoiceFiguresOf(
-  subscription: Pick<SubscriptionRow, 'codes' | 'autoExtras' | 'pendingRemovals' | 'pendingRemovalsAt'>,
+  subscription: IStoredSelection,
   periodStart: string,
   timeZone: string,
   table: TPriceTable,
@@ -49,6 +53,31 @@ export function asksFor(invoice: InvoiceRow, figures: InvoiceFigures): boolean {
     invoice.discountCents === figures.priced.discountCents &&
     JSON.stringify(invoice.lines) === JSON.stringify(figures.priced.lines)
   );
+}
+
+/**
+ * What a change of the selection would do to the account's open invoice (decision 052), for the
+ * change's preview: its number and total and the new total, or null when there is none or its
+ * figures stay. `selection` is the selection as the change would store it.
+ */
+export async function openInvoiceAfter(
+  db: Database | Transaction,
+  deps: Pick<InvoiceDeps, 'timeZone' | 'prices'>,
+  userId: string,
+  selection: IStoredSelection,
+): Promise<{ number: string; totalCents: number; newTotalCents: number } | null> {
+  const [open] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.userId, userId), eq(invoices.status, 'open')));
+  if (!open) return null;
+  const figures = invoiceFiguresOf(selection, open.periodStart, deps.timeZone, deps.prices.table());
+  if (asksFor(open, figures)) return null;
+  return {
+    number: open.number,
+    totalCents: open.totalCents,
+    newTotalCents: figures.priced.totalCents,
+  };
 }
 
 /** An open invoice replaced by a new one. */

@@ -227,12 +227,8 @@ async function lockDueAccounts(
             ),
           );
   const owedOf = new Map(owed.map((period) => [period.userId, period]));
-  return accounts.map((account) => ({
-    ...account,
-    owedYear: charged.includes(account) ? (owedOf.get(account.userId) ?? null) : null,
-  }));
+  return accounts.map((account) => ({ ...account, owedYear: owedOf.get(account.userId) ?? null }));
 }
-
 
 /** R4: complimentary accounts are not charged; their period still moves on, recorded as waived. */
 async function waivePeriod(tx: Transaction, account: DueAccount, now: Date): Promise<void> {
