@@ -629,7 +629,11 @@ describe('annual billing by check', () => {
     try {
       const { paymentToken } = await issueSandboxToken(
         t.app.db,
-        { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
+        {
+          creditCardNumber: '4111111111111111',
+          creditCardExpiration: '1230',
+          creditCardCode: '123',
+        },
         now,
       );
       const reactivated = await t.app.inject({

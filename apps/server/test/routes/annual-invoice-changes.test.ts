@@ -106,7 +106,9 @@ describe('annual invoices follow the selection and the prices of their year', ()
 
     const told = (await mailsTo(user.email)).filter((mail) => mail.invoiceId === issued!.id);
     expect(told).toHaveLength(1);
-    expect(told[0]!.subject).toContain(`invoice ${issued!.number} replaces invoice ${voided!.number}`);
+    expect(told[0]!.subject).toContain(
+      `invoice ${issued!.number} replaces invoice ${voided!.number}`,
+    );
     expect(told[0]!.textBody).toContain('Your subscriptions changed');
     expect(told[0]!.textBody).toContain('$2,192.40');
     expect(told[0]!.textBody).toContain(`Please do not pay invoice ${voided!.number}.`);

@@ -197,7 +197,8 @@ function dateTextOf(effectiveDate: string): string {
  * (decision 052).
  */
 export function priceChangeNoticeMail(context: IPriceMailContext): IMailContent {
-  if (context.annual?.kind === 'invoiceRepriced') return invoiceRepricedNotice(context, context.annual);
+  if (context.annual?.kind === 'invoiceRepriced')
+    return invoiceRepricedNotice(context, context.annual);
   if (context.annual?.kind === 'yearUnchanged') return yearUnchangedNotice(context, context.annual);
   const { company, change } = context;
   const dateText = dateTextOf(change.effectiveDate);

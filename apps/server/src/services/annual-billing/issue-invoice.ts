@@ -78,7 +78,10 @@ export function billToOf(user: UserRow) {
 }
 
 /** What issuing an invoice needs of the billing's dependencies (a price change has these too). */
-export type InvoiceDeps = Pick<BillingDeps, 'timeZone' | 'prices' | 'company' | 'mailKind' | 'invoicing'>;
+export type InvoiceDeps = Pick<
+  BillingDeps,
+  'timeZone' | 'prices' | 'company' | 'mailKind' | 'invoicing'
+>;
 
 /** The invoice a new one replaces (decision 052): void in the same transaction, and why. */
 export interface IReplacedInvoice {

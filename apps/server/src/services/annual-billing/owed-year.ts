@@ -28,7 +28,10 @@ export function annualDaysWithout(
   const earlier =
     subscription.annualPeriodStart !== null && subscription.annualPeriodStart < year.periodStart;
   return earlier
-    ? { annualPeriodStart: subscription.annualPeriodStart, annualPeriodEnd: dayBefore(year.periodStart) }
+    ? {
+        annualPeriodStart: subscription.annualPeriodStart,
+        annualPeriodEnd: dayBefore(year.periodStart),
+      }
     : { annualPeriodStart: null, annualPeriodEnd: null };
 }
 
@@ -41,7 +44,13 @@ export function annualDaysWithout(
  */
 export async function settleYearsPaidByCard(
   tx: Transaction,
-  periods: readonly { id: string; userId: string; kind: string; periodStart: string; periodEnd: string }[],
+  periods: readonly {
+    id: string;
+    userId: string;
+    kind: string;
+    periodStart: string;
+    periodEnd: string;
+  }[],
   today: string,
   now: Date,
 ): Promise<Set<string>> {

@@ -47,7 +47,12 @@ export async function previewSubscriptionChange(
   by: TChangeRequester = 'dealer',
 ): Promise<ISubscriptionChangePreview> {
   const { user, subscription } = await accountRows(deps.db, userId, false);
-  return withAnnualInvoice(deps.db, deps, userId, evaluate(deps, user, subscription, requested, deps.now(), by));
+  return withAnnualInvoice(
+    deps.db,
+    deps,
+    userId,
+    evaluate(deps, user, subscription, requested, deps.now(), by),
+  );
 }
 
 /** The preview with what the change does to an open annual invoice (R14, decision 052). */

@@ -21,10 +21,7 @@ import { priceChangeNotices, prices } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
-import {
-  reissueOpenInvoice,
-  type ReissuedInvoice,
-} from '../annual-billing/reissue-invoice.ts';
+import { reissueOpenInvoice, type ReissuedInvoice } from '../annual-billing/reissue-invoice.ts';
 import { findAccountsBilledAtChange } from './find-accounts-billed-at-change.ts';
 import { loadPriceTable, type PriceBook } from './price-book.ts';
 

@@ -85,7 +85,14 @@ export async function claimDueAccounts(
         // bill date, and charged before anything else: R4's attempts charge the card on file
         // (decision 052). The period is the returned year's, owed since the return.
         if (!account.customerProfileId || !account.paymentProfileId) {
-          await recordDecline(tx, deps, account.userId, now, 'no card on file', account.owedYear.id);
+          await recordDecline(
+            tx,
+            deps,
+            account.userId,
+            now,
+            'no card on file',
+            account.owedYear.id,
+          );
           result.declined += 1;
         } else {
           toOpen.push({ ...account, periodStart: account.owedYear.periodStart });
@@ -154,53 +161,53 @@ async function lockDueAccounts(
     .where(and(eq(billingPeriods.kind, 'annual'), eq(billingPeriods.status, 'due')));
   const accounts = await tx
     .select({
-        userId: subscriptions.userId,
-        codes: subscriptions.codes,
-        autoExtras: subscriptions.autoExtras,
-        pendingRemovals: subscriptions.pendingRemovals,
-        pendingRemovalsAt: subscriptions.pendingRemovalsAt,
-        cycleAnchor: subscriptions.cycleAnchor,
-        periodStart: subscriptions.currentPeriodEnd,
-        customerProfileId: subscriptions.gatewayCustomerId,
-        paymentProfileId: subscriptions.gatewayPaymentProfileId,
-        status: users.accountStatus,
-        complimentary: users.complimentary,
-        cardBrand: users.cardBrand,
-        cardLast4: users.cardLast4,
-      })
-      .from(subscriptions)
-      .innerJoin(users, eq(users.id, subscriptions.userId))
-      .where(
-        and(
-          or(
-            and(
-              lte(subscriptions.currentPeriodEnd, today),
-              inArray(users.accountStatus, [...BILLING_DUE_STATUSES]),
-            ),
-            // Only with a lease that ran out: a reactivation whose request never finished.
-            and(eq(users.accountStatus, PENDING_REACTIVATION), lte(subscriptions.nextRetryAt, now)),
-            // R14: a year owed after a returned check, from the day of the return.
-            and(
-              inArray(users.accountStatus, [...OWED_YEAR_STATUSES]),
-              eq(users.complimentary, false),
-              inArray(subscriptions.userId, owedYears),
-            ),
+      userId: subscriptions.userId,
+      codes: subscriptions.codes,
+      autoExtras: subscriptions.autoExtras,
+      pendingRemovals: subscriptions.pendingRemovals,
+      pendingRemovalsAt: subscriptions.pendingRemovalsAt,
+      cycleAnchor: subscriptions.cycleAnchor,
+      periodStart: subscriptions.currentPeriodEnd,
+      customerProfileId: subscriptions.gatewayCustomerId,
+      paymentProfileId: subscriptions.gatewayPaymentProfileId,
+      status: users.accountStatus,
+      complimentary: users.complimentary,
+      cardBrand: users.cardBrand,
+      cardLast4: users.cardLast4,
+    })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(
+      and(
+        or(
+          and(
+            lte(subscriptions.currentPeriodEnd, today),
+            inArray(users.accountStatus, [...BILLING_DUE_STATUSES]),
           ),
-          or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
-          onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
-          // A claimed attempt keeps its card on the period until it is settled or declined.
-          options.abandonedOnly
-            ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
-            : undefined,
+          // Only with a lease that ran out: a reactivation whose request never finished.
+          and(eq(users.accountStatus, PENDING_REACTIVATION), lte(subscriptions.nextRetryAt, now)),
+          // R14: a year owed after a returned check, from the day of the return.
+          and(
+            inArray(users.accountStatus, [...OWED_YEAR_STATUSES]),
+            eq(users.complimentary, false),
+            inArray(subscriptions.userId, owedYears),
+          ),
         ),
-      )
-      .orderBy(subscriptions.currentPeriodEnd)
-      .limit(batchSize)
-      // The account's row is locked with its subscription: a row another batch changed and
-      // released since this statement began is read again as it is now, not as it was. The
-      // account lock is lockAccount's (docs/decisions/028); skipping what others hold, the claim
-      // never waits, so it cannot take part in a deadlock.
-      .for('no key update', { of: [subscriptions, users], skipLocked: true });
+        or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
+        onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
+        // A claimed attempt keeps its card on the period until it is settled or declined.
+        options.abandonedOnly
+          ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
+          : undefined,
+      ),
+    )
+    .orderBy(subscriptions.currentPeriodEnd)
+    .limit(batchSize)
+    // The account's row is locked with its subscription: a row another batch changed and
+    // released since this statement began is read again as it is now, not as it was. The
+    // account lock is lockAccount's (docs/decisions/028); skipping what others hold, the claim
+    // never waits, so it cannot take part in a deadlock.
+    .for('no key update', { of: [subscriptions, users], skipLocked: true });
   const charged = accounts.filter(
     (account) =>
       (OWED_YEAR_STATUSES as readonly string[]).includes(account.status) && !account.complimentary,
