@@ -103,33 +103,40 @@ export async function schedulePriceChange(
       insert into ${priceChangeNotices} (${values.names}) ${values.select}
       on conflict do nothing returning user_id`)) as unknown as { rows: { user_id: string }[] };
     const told = new Set(inserted.rows.map((row) => row.user_id));
-    const toMail: MailToSend[] = [];
-    for (const account of reached) {
-      const notify = told.has(account.userId);
-      // R14: an open invoice whose year the change prices is replaced now (decision 052); the
-      // notice carries the new one, or, to an account told already, the invoice's own e-mail.
-      const reissued = account.repricedInvoiceId
-        ? await repriceInvoice(tx, deps, account.userId, {
-            because: `The prices change on ${formatCalendarDate(parseIsoDate(request.effectiveDate))}`,
-            table: newTable,
-            mail: !notify,
-            actor: scheduledBy === 'command' ? 'command' : 'staff',
-            now,
-          })
-        : null;
-      if (!notify) continue;
-      const annual =
-        account.annual?.kind === 'invoiceRepriced'
-          ? reissued
-            ? { ...account.annual, newNumber: reissued.issued.number }
-            : null
-          : account.annual;
-      toMail.push({
-        to: account.email,
-        content: priceChangeNoticeMail({ ...deps, ...account, annual }),
-        invoiceId: reissued?.issued.id,
+    // R14: an open invoice whose year the change prices is replaced now (decision 052); the
+    // notice carries the new one, or, to an account told already, the invoice's own e-mail. The
+    // accounts are locked in the order of their ids, as a batch of the billing run locks them.
+    const replaced = new Map<string, ReissuedInvoice>();
+    const repriced = reached
+      .filter((account) => account.repricedInvoiceId !== null)
+      .sort((a, b) => (a.userId < b.userId ? -1 : 1));
+    for (const account of repriced) {
+      const reissued = await repriceInvoice(tx, deps, account.userId, {
+        because: `The prices change on ${formatCalendarDate(parseIsoDate(request.effectiveDate))}`,
+        table: newTable,
+        mail: !told.has(account.userId),
+        actor: scheduledBy === 'command' ? 'command' : 'staff',
+        now,
       });
+      if (reissued) replaced.set(account.userId, reissued);
     }
+    const toMail = reached
+      .filter((account) => told.has(account.userId))
+      .map((account): MailToSend => {
+        const reissued = replaced.get(account.userId);
+        // A repriced invoice paid or voided meanwhile: the notice of the monthly totals.
+        const annual =
+          account.annual?.kind === 'invoiceRepriced'
+            ? reissued
+              ? { ...account.annual, newNumber: reissued.issued.number }
+              : null
+            : account.annual;
+        return {
+          to: account.email,
+          content: priceChangeNoticeMail({ ...deps, ...account, annual }),
+          invoiceId: reissued?.issued.id,
+        };
+      });
     await enqueueMails(tx, toMail, deps.mailKind);
     return done(toMail.length);
   });
