@@ -521,7 +521,8 @@ describe('annual billing by check', () => {
       reason: 'Returned: account closed',
     });
     now = NOW;
-    for (const date of ['2026-04-16', '2026-04-19', '2026-04-24']) {
+    // R4: 1, 3 and 5 days after the return.
+    for (const date of ['2026-04-16', '2026-04-18', '2026-04-20']) {
       expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
       await runAt(date);
     }
@@ -615,11 +616,12 @@ describe('annual billing by check', () => {
 
   it('a check returned before the year starts, no card on file: R4’s retries fail and the account is inactive at the last retry date; a reactivation on the year’s first day charges what is owed once', async () => {
     const { user } = await returnedBeforeTheYear({ card: false });
-    for (const date of ['2026-03-26', '2026-03-29']) {
+    // R4's retries: 1, 3 and 5 days after the return (2026-03-25), the last making it inactive.
+    for (const date of ['2026-03-26', '2026-03-28', '2026-03-29']) {
       await runAt(date);
       expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
     }
-    await runAt('2026-04-03');
+    await runAt('2026-03-30');
     expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
     expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
     expect(await cardPayments(user.id)).toEqual([13_800]);

@@ -1,6 +1,7 @@
 import { annualBillingMail } from '../mail/messages/annual-billing-mail.ts';
 import { eq } from 'drizzle-orm';
 import { canTake } from '@dealerpass/domain/account/status-transitions';
+import { scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
 import {
   billDateOfCycle,
   cycleIndexOn,
@@ -31,8 +32,6 @@ import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts'
 import { businessDate, findAccountInvoice, invoiceViewById } from './invoice-records.ts';
 import { annualDaysWithout } from './owed-year.ts';
 import { standingCheck } from './record-check.ts';
-
-const DAY_MS = 86_400_000;
 
 const isoDate = (text: string) => {
   const date = parseIsoDate(text);
@@ -152,8 +151,10 @@ export async function returnCheck(
             ...(rewind
               ? { currentPeriodStart: previousStart, currentPeriodEnd: paid.periodStart }
               : {}),
+            // The return is the first failure: R4's retries fall 1, 3 and 5 days after it.
             failedAttempts: 1,
-            nextRetryAt: new Date(now.getTime() + PAYMENT_RETRY_DAYS[0] * DAY_MS),
+            dunningSince: now,
+            nextRetryAt: scheduledRetryAt(now, 1),
             // The year is no longer paid: the account is not billed annually for it.
             ...annualDaysWithout(subscription, paid),
             updatedAt: now,
@@ -199,7 +200,7 @@ export async function returnCheck(
                 `Hello ${user.firstName},`,
                 '',
                 `Your check ${check.number} for ${formatCurrency(check.amountCents)}, paying invoice ${invoice.number}, was returned unpaid, so ${formatCurrency(paid.amountCents)} is owed on your account.`,
-                `We will charge your card on file for it in ${PAYMENT_RETRY_DAYS[0]} day and try again after 3 and 5 days if needed. If no card is on file, please add one under Billing Details in your account; without a payment the account becomes inactive after the last try.`,
+                `We will charge your card on file for it ${PAYMENT_RETRY_DAYS[0]}, ${PAYMENT_RETRY_DAYS[1]} and ${PAYMENT_RETRY_DAYS[2]} days from today, until it goes through. If no card is on file, please add one under Billing Details in your account; without a payment the account becomes inactive after the last try.`,
                 '',
                 `Questions? Call ${deps.company.supportPhone}.`,
               ].join('\n'),
