@@ -54,6 +54,7 @@ async function main(): Promise<void> {
         mailKind: config.mail.smtpUrl ? 'smtp' : 'mailbox',
         company: { name: config.company.name, supportPhone: config.company.supportPhone },
         prices: await createPriceBook(database.db),
+        invoicing: config.invoicing,
       },
       request.data,
       'command',

@@ -339,6 +339,11 @@ export const subscriptions = pgTable(
     /** Validating payment: failed attempts of the current renewal and when to try again (R4: 1, 3, 5 days). */
     failedAttempts: integer('failed_attempts').notNull().default(0),
     nextRetryAt: timestamp('next_retry_at', { withTimezone: true }),
+    /**
+     * When the unpaid renewal first failed (or the check was returned, R14): R4's retries fall 1,
+     * 3 and 5 days after it (decision 052). Set at the first failure; read only while failing.
+     */
+    dunningSince: timestamp('dunning_since', { withTimezone: true }),
     cancelRequestedAt: timestamp('cancel_requested_at', { withTimezone: true }),
     /**
      * R10: codes removed by a change, still running until the next bill date, when the billing
@@ -428,6 +433,11 @@ export const billingPeriods = pgTable(
     uniqueIndex('billing_periods_user_period_uq')
       .on(table.userId, table.periodStart)
       .where(BILLED_PERIOD),
+    // R14: the years owed after a returned check, which the billing run's claim looks for on
+    // every batch (decision 052); a handful of rows, so the claim never reads the whole table.
+    index('billing_periods_owed_year_idx')
+      .on(table.userId)
+      .where(sql`kind = 'annual' and status = 'due'`),
   ],
 );
 

@@ -18,6 +18,8 @@ import { getBalanceCents } from '../../src/services/billing/account-balance.ts';
 import { cancelSubscription } from '../../src/services/billing/cancel-subscription.ts';
 import { changeSubscription } from '../../src/services/billing/change-subscription.ts';
 import { runBilling } from '../../src/services/billing/run-billing.ts';
+import { requestAnnualBilling } from '../../src/services/annual-billing/request-annual-billing.ts';
+import { issueSandboxToken } from '../../src/sandboxes/payments/sandbox-tokens.ts';
 import { auditOf, consolePost, plainDealer, staffCookies } from '../factories/admin-fixtures.ts';
 import { annualDealer } from '../factories/annual-fixtures.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
@@ -519,12 +521,157 @@ describe('annual billing by check', () => {
       reason: 'Returned: account closed',
     });
     now = NOW;
-    for (const date of ['2026-04-16', '2026-04-19', '2026-04-24']) {
+    // R4: 1, 3 and 5 days after the return.
+    for (const date of ['2026-04-16', '2026-04-18', '2026-04-20']) {
       expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
       await runAt(date);
     }
     expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
     expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+  });
+
+  /**
+   * A dealer (anchor day 10, billed on 2026-03-10) who asks on 2026-03-20: the year starts on
+   * 2026-05-10, with the month from 2026-04-10 still billed by card. The check is recorded that
+   * day and returned on 2026-03-25, before the year starts (decision 052).
+   */
+  async function returnedBeforeTheYear(options: { card: boolean }) {
+    const { user } = await fresh();
+    now = at('2026-03-20');
+    try {
+      const view = await requestAnnualBilling(t.app.db, t.app.deps.billing, {
+        userId: user.id,
+        now,
+        body: { requestKey: key() },
+        params: {},
+      });
+      expect(view).toMatchObject({ periodStart: '2026-05-10', dueOn: '2026-05-10' });
+      const paid = await post(await billingNow(), `${account(user.id)}/invoices/${view.id}/check`, {
+        requestKey: key(),
+        checkNumber: '5678',
+        amountCents: ANNUAL_CENTS,
+        receivedOn: '2026-03-20',
+      });
+      expect(paid.statusCode, paid.body).toBe(200);
+      if (!options.card) {
+        await t.app.db
+          .update(subscriptions)
+          .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+          .where(eq(subscriptions.userId, user.id));
+      }
+      now = at('2026-03-25');
+      const returned = await post(
+        await billingNow(),
+        `${account(user.id)}/invoices/${view.id}/check/returned`,
+        { requestKey: key(), reason: 'Returned: insufficient funds' },
+      );
+      expect(returned.statusCode, returned.body).toBe(200);
+      const state = (await get(await dealer(user.id), '/api/users/annualBilling')).json().data;
+      // The year is not paid any more: the account is not shown as billed annually.
+      expect(state.annualPeriod).toBeNull();
+      return { user, invoiceId: view.id };
+    } finally {
+      now = NOW;
+    }
+  }
+  const cardPayments = async (userId: string) =>
+    (await t.app.db.select().from(payments).where(eq(payments.userId, userId)))
+      .filter((row) => row.cardBrand !== 'Check')
+      .map((row) => row.amountCents)
+      .sort((a, b) => a - b);
+
+  it('a check returned before the year starts is owed at once: R4’s first retry, a day later, charges the card for the year, and the month before it is still billed by card', async () => {
+    const { user } = await returnedBeforeTheYear({ card: true });
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
+    expect(await cardPayments(user.id)).toEqual([13_800]);
+
+    // R4's first retry: a day after the return, not at the year's start.
+    await runAt('2026-03-26');
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.active);
+    expect(await cardPayments(user.id)).toEqual([13_800, ANNUAL_CENTS]);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      // Monthly card billing goes on until the year starts.
+      currentPeriodEnd: '2026-04-10',
+      failedAttempts: 0,
+      nextRetryAt: null,
+      annualPeriodStart: '2026-05-10',
+      annualPeriodEnd: '2027-05-09',
+    });
+    const owed = (await periodsOf(user.id)).filter((period) => period.kind === 'annual');
+    expect(owed.map((period) => period.status)).toEqual(['refunded', 'paid']);
+
+    await runAt('2026-04-10');
+    expect(await cardPayments(user.id)).toEqual([13_800, 13_800, ANNUAL_CENTS]);
+    // The year paid by card is passed like one paid by check: no card charge falls in it.
+    for (const date of ['2026-05-10', '2026-06-10', '2027-04-10']) await runAt(date);
+    expect(await cardPayments(user.id)).toEqual([13_800, 13_800, ANNUAL_CENTS]);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-05-10',
+      currentPeriodEnd: '2027-05-10',
+    });
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+  });
+
+  it('a check returned before the year starts, no card on file: R4’s retries fail and the account is inactive at the last retry date; a reactivation on the year’s first day charges what is owed once', async () => {
+    const { user } = await returnedBeforeTheYear({ card: false });
+    // R4's retries: 1, 3 and 5 days after the return (2026-03-25), the last making it inactive.
+    for (const date of ['2026-03-26', '2026-03-28', '2026-03-29']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
+    }
+    await runAt('2026-03-30');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+    expect(await cardPayments(user.id)).toEqual([13_800]);
+
+    // Reactivated on the day the year would have started: the month and the balance, once.
+    now = at('2026-05-10');
+    try {
+      const { paymentToken } = await issueSandboxToken(
+        t.app.db,
+        {
+          creditCardNumber: '4111111111111111',
+          creditCardExpiration: '1230',
+          creditCardCode: '123',
+        },
+        now,
+      );
+      const reactivated = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/reactivate',
+        headers: {
+          cookie: [browser.cookie, await dealer(user.id)].join('; '),
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({
+          paymentToken,
+          cardBrand: 'visa',
+          cardLast4: '1111',
+          creditCardExpiration: '1230',
+          billingFirstName: 'Pat',
+          billingLastName: 'Payer',
+          billingCountry: 'US',
+          billingAddress1: '2 Bill St',
+          billingAddress2: '',
+          billingCity: 'Lansing',
+          billingState: 'MI',
+          billingZip: '48901',
+          requestKey: key(),
+        }),
+      });
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+    } finally {
+      now = NOW;
+    }
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.active);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+    expect(await cardPayments(user.id)).toEqual([13_800, 13_800 + ANNUAL_CENTS]);
+    // The year owed is closed with the reactivation: no run charges it again.
+    for (const date of ['2026-05-11', '2026-06-10']) await runAt(date);
+    expect(await cardPayments(user.id)).toEqual([13_800, 13_800, 13_800 + ANNUAL_CENTS]);
   });
 
   it('during the year: an addition is charged at once on the discounted year, prorated; a cancellation waits for the year’s end', async () => {

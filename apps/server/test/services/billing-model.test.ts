@@ -29,13 +29,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TRANSITIONS } from '@dealerpass/domain/account/status-transitions';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import {
   accountEvents,
+  invoices,
   staffSessions,
   staffUsers,
   subscriptions,
@@ -46,6 +47,7 @@ import { issueSandboxToken } from '../../src/sandboxes/payments/sandbox-tokens.t
 import { getBalanceCents } from '../../src/services/billing/account-balance.ts';
 import { runBilling } from '../../src/services/billing/run-billing.ts';
 import { runAnnualBillingJobs } from '../../src/services/annual-billing/annual-jobs.ts';
+import { asksFor, invoiceFiguresOf } from '../../src/services/annual-billing/reissue-invoice.ts';
 import { createStaffSession } from '../../src/services/admin/staff/staff-session-store.ts';
 import { STAFF_SESSION_COOKIE } from '../../src/plugins/staff-session.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
@@ -631,6 +633,35 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       sql`select count(*)::int as n from invoices where user_id = ${userId} and status = 'open'`,
     );
     expect(open[0]!.n, context).toBeLessThanOrEqual(1);
+    // R14 (decision 052): an open invoice not yet due asks for what its year will bill, the
+    // selection in force at its start (an addition, an undone removal replace it).
+    const [openInvoice] = await t.app.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.userId, userId), eq(invoices.status, 'open')));
+    const [billed] = await t.app.db
+      .select({ status: users.accountStatus, subscription: subscriptions })
+      .from(users)
+      .innerJoin(subscriptions, eq(subscriptions.userId, users.id))
+      .where(eq(users.id, userId));
+    if (
+      openInvoice &&
+      billed &&
+      ['active', 'validating payment'].includes(billed.status) &&
+      openInvoice.dueOn > toIsoDate(calendarDateIn(now, TIME_ZONE))
+    ) {
+      const figures = invoiceFiguresOf(
+        billed.subscription,
+        openInvoice.periodStart,
+        TIME_ZONE,
+        t.app.prices.table(),
+      );
+      expect(
+        { codes: openInvoice.codes, totalCents: openInvoice.totalCents },
+        `an open invoice that does not ask for its year\n${context}`,
+      ).toEqual({ codes: figures.codes, totalCents: figures.priced.totalCents });
+      expect(asksFor(openInvoice, figures), context).toBe(true);
+    }
     // R14: invoice numbers unique and without gaps, per prefix and year, across every account.
     const numbering = await rowsOf<{
       year: string;

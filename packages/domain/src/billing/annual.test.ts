@@ -8,11 +8,13 @@ import {
   annualPeriodFor,
   annualQuote,
   discountedCents,
+  firstAnnualStartOnOrAfter,
   formatInvoiceNumber,
   isInvoiceOverdue,
   nextAnnualPeriod,
   prorateAnnualAddition,
   renewalInvoiceDate,
+  selectionAtStart,
 } from './annual.ts';
 
 const ZONE = 'America/New_York';
@@ -187,5 +189,42 @@ describe('isInvoiceOverdue', () => {
   it('is overdue from its due date', () => {
     expect(isInvoiceOverdue('2026-04-10', '2026-04-09')).toBe(false);
     expect(isInvoiceOverdue('2026-04-10', '2026-04-10')).toBe(true);
+  });
+});
+
+describe('selectionAtStart (R14 with R10: the selection in force at the year’s start)', () => {
+  const held = {
+    codes: ['NADA', 'MMR', 'CF', 'AC'],
+    autoExtras: ['CF', 'AC'],
+    pendingRemovals: ['MMR'],
+  };
+  it('leaves out a removal pending until the start, with the extras it made free', () => {
+    expect(selectionAtStart({ ...held, pendingRemovalsAt: '2026-04-10' }, '2026-04-10')).toEqual([
+      'NADA',
+    ]);
+  });
+  it('keeps a removal that waits for a later bill date, and a selection with none', () => {
+    expect(selectionAtStart({ ...held, pendingRemovalsAt: '2026-05-10' }, '2026-04-10')).toEqual([
+      'NADA',
+      'MMR',
+      'CF',
+      'AC',
+    ]);
+    expect(
+      selectionAtStart({ ...held, pendingRemovals: [], pendingRemovalsAt: null }, '2026-04-10'),
+    ).toEqual(['NADA', 'MMR', 'CF', 'AC']);
+  });
+});
+
+describe('firstAnnualStartOnOrAfter (R11 with R14: when a renewal by check pays a change)', () => {
+  it('is the next year’s start for a change inside the year, that year’s own start on it', () => {
+    expect(firstAnnualStartOnOrAfter('2026-01-31', '2027-03-31', '2026-08-01')).toBe('2027-03-31');
+    expect(firstAnnualStartOnOrAfter('2026-01-31', '2027-03-31', '2027-03-31')).toBe('2027-03-31');
+  });
+  it('skips the years that start before the change, on the cycle (clamped as R4)', () => {
+    expect(firstAnnualStartOnOrAfter('2026-01-31', '2027-02-28', '2027-06-01')).toBe('2028-02-29');
+  });
+  it('counts from a start off the cycle (the cycle began again since)', () => {
+    expect(firstAnnualStartOnOrAfter('2026-05-05', '2026-04-10', '2026-08-01')).toBe('2027-04-10');
   });
 });

@@ -9,6 +9,7 @@ import type { TCents } from '../money.ts';
 import { quote, type TPriceTable } from '../prices.ts';
 import {
   addDays,
+  addMonthsClamped,
   calendarDateIn,
   compareDates,
   daysBetween,
@@ -18,8 +19,9 @@ import {
   type ICalendarDate,
 } from '../time/calendar-date.ts';
 import { ACCOUNT_STATUS } from '../account/status.ts';
+import { sanitizeCodes } from '../selection.ts';
 import { billDateOfCycle, cycleIndexOn } from './renewal-calendar.ts';
-import { prorateCents } from './proration.ts';
+import { applyPendingRemovals, prorateCents } from './proration.ts';
 
 /** R14: the period starts at the first bill date at least this many days after the request. */
 export const ANNUAL_NOTICE_DAYS = 30;
@@ -118,6 +120,61 @@ export function nextAnnualPeriod(cycleAnchor: string, nextStart: string): IAnnua
 /** R14: the renewal invoice's issue date, 45 days before the period's end (its next start). */
 export function renewalInvoiceDate(nextStart: string): string {
   return toIsoDate(addDays(isoDate(nextStart), -ANNUAL_RENEWAL_INVOICE_DAYS));
+}
+
+/** What an account's selection is made of, as stored (R3's automatic extras, R10's removals). */
+export interface IStoredSelection {
+  codes: readonly string[];
+  autoExtras: readonly string[];
+  pendingRemovals: readonly string[];
+  /** The bill date the pending removals take effect on, 'YYYY-MM-DD'. */
+  pendingRemovalsAt: string | null;
+}
+
+/**
+ * The selection an annual period bills (R14 with R10): the one in force at its start, so the
+ * removals pending until then are out of it (R10: the next bill charges the selection in force
+ * that day). Invoices, the offer and their replacements all price this one.
+ */
+export function selectionAtStart(
+  selection: IStoredSelection,
+  periodStart: string,
+): TSubscriptionCode[] {
+  const current = {
+    codes: sanitizeCodes(selection.codes),
+    autoExtras: sanitizeCodes(selection.autoExtras),
+  };
+  const takesEffect =
+    selection.pendingRemovals.length > 0 &&
+    (selection.pendingRemovalsAt === null || selection.pendingRemovalsAt <= periodStart);
+  return [
+    ...(takesEffect ? applyPendingRemovals(current, selection.pendingRemovals) : current).codes,
+  ];
+}
+
+/**
+ * The first annual period starting on or after `date` in a chain of years that starts at
+ * `start` (a bill date of the cycle): when a price change that takes effect on `date` is first
+ * billed to an account that keeps paying annually (R11 with R14).
+ */
+export function firstAnnualStartOnOrAfter(
+  cycleAnchor: string,
+  start: string,
+  date: string,
+): string {
+  const anchor = isoDate(cycleAnchor);
+  const first = isoDate(start);
+  const n = cycleIndexOn(anchor, first);
+  // A start off the cycle (the cycle began again since) counts its years from itself.
+  const onCycle = n >= 0 && compareDates(billDateOfCycle(anchor, n), first) === 0;
+  for (let years = 0; ; years += 1) {
+    const next = toIsoDate(
+      onCycle
+        ? billDateOfCycle(anchor, n + years * ANNUAL_MONTHS)
+        : addMonthsClamped(first, years * ANNUAL_MONTHS, first.day),
+    );
+    if (next >= date) return next;
+  }
 }
 
 /** The year's total less the discount: 90 %, rounded half up to the cent. */
@@ -230,4 +287,12 @@ export function formatInvoiceNumber(prefix: string, year: number, sequence: numb
  */
 export function isInvoiceOverdue(dueOn: string, today: string): boolean {
   return today >= dueOn;
+}
+
+/**
+ * What a dealer does about an invoice a new one replaced (decision 052): a check is recorded only
+ * for the amount the open invoice asks, so a check already sent for the old one needs a call.
+ */
+export function replacedInvoiceAdvice(oldNumber: string, supportPhone: string): string {
+  return `Please do not pay invoice ${oldNumber}. If you have already sent a check for it, call us at ${supportPhone}: a check is recorded only for the amount of the open invoice.`;
 }

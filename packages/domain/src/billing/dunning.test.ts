@@ -5,6 +5,7 @@ import {
   nextBillDateOf,
   nextScheduledRetry,
   scheduledAttempts,
+  scheduledRetryAt,
   SCHEDULED_RENEWAL_ATTEMPTS,
 } from './dunning.ts';
 
@@ -57,5 +58,20 @@ describe('dunning figures, one source each (issue 25 item 11)', () => {
     expect(nextScheduledRetry('validating payment', 4, at)).toBeNull();
     expect(nextScheduledRetry('active', 0, at)).toBeNull();
     expect(nextScheduledRetry('inactive', 4, null)).toBeNull();
+  });
+});
+
+describe('scheduledRetryAt (R4: 1, 3 and 5 days after the first failure)', () => {
+  const since = new Date('2026-03-25T15:00:00Z');
+  it('counts every retry from the first failure, not from the retry before it', () => {
+    expect([1, 2, 3].map((failures) => scheduledRetryAt(since, failures)?.toISOString())).toEqual([
+      '2026-03-26T15:00:00.000Z',
+      '2026-03-28T15:00:00.000Z',
+      '2026-03-30T15:00:00.000Z',
+    ]);
+  });
+  it('has none after the last retry, nor before a failure', () => {
+    expect(scheduledRetryAt(since, SCHEDULED_RENEWAL_ATTEMPTS)).toBeNull();
+    expect(scheduledRetryAt(since, 0)).toBeNull();
   });
 });

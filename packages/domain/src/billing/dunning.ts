@@ -5,7 +5,7 @@
  * made and those left. A staff retry (R16) is an attempt outside the schedule: it is none of
  * these.
  */
-import { compareDates, type ICalendarDate } from '../time/calendar-date.ts';
+import { compareDates, DAY_MS, type ICalendarDate } from '../time/calendar-date.ts';
 import { nextBillDate, PAYMENT_RETRY_DAYS } from './renewal-calendar.ts';
 
 /** R4's schedule for one renewal: its own attempt on the bill date, then a retry 1, 3 and 5 days later. */
@@ -64,4 +64,15 @@ export function nextScheduledRetry(
   if (accountStatus !== 'validating payment') return null;
   if (scheduledAttempts(failedAttempts).left === 0) return null;
   return nextRetryAt;
+}
+
+/**
+ * R4's next scheduled attempt once `failures` attempts have failed (the renewal's own, or the
+ * returned check of R14, counted as the first): 1, 3 and 5 days after the first failure, at
+ * `since`; null when none is left. A retry that ran late does not move the ones after it.
+ */
+export function scheduledRetryAt(since: Date, failures: number): Date | null {
+  const days = PAYMENT_RETRY_DAYS[failures - 1];
+  if (days === undefined || failures < 1) return null;
+  return new Date(since.getTime() + days * DAY_MS);
 }

@@ -23,6 +23,11 @@ import {
   type ICalendarDate,
 } from '../time/calendar-date.ts';
 import { paragraph, questionsLine, type IMailContent } from '../mail/mail-content.ts';
+import {
+  ANNUAL_DISCOUNT_PERCENT,
+  ANNUAL_RENEWAL_INVOICE_DAYS,
+  replacedInvoiceAdvice,
+} from './annual.ts';
 
 /** 001 §9: a price change is announced 30 days ahead. */
 export const PRICE_CHANGE_NOTICE_DAYS = 30;
@@ -147,19 +152,54 @@ export function isBilledAtChange(account: IRenewalStanding, effectiveDate: strin
   return true;
 }
 
+/**
+ * How a change reaches an account billed annually by check (R11 with R14, decision 052), for its
+ * notice: its open invoice repriced (the year starts on or after the date, so it is priced at
+ * the new prices and the invoice is replaced), or a year paid or invoiced that the change does
+ * not touch, the new prices first billed to a renewal by check from `annualFrom`.
+ */
+export type TAnnualNotice =
+  | {
+      kind: 'invoiceRepriced';
+      invoice: { number: string; totalCents: TCents; periodStart: string; dueOn: string };
+      /** The replacement's number; null in the preview, before it is issued. */
+      newNumber: string | null;
+      newTotalCents: TCents;
+    }
+  | {
+      kind: 'yearUnchanged';
+      /** The last day paid by check, when a year is paid (running, or ahead). */
+      paidThrough: string | null;
+      /** The open invoice of a year that starts before the date. */
+      invoice: { number: string; totalCents: TCents; periodStart: string } | null;
+      /** The first year a renewal by check bills at the new prices. */
+      annualFrom: string;
+      oldAnnualCents: TCents;
+      newAnnualCents: TCents;
+    };
+
 /** The e-mail a change's notice and its withdrawal are written with (R11): the company's words. */
 export interface IPriceMailContext {
   company: { name: string; supportPhone: string };
   firstName: string;
   change: IMonthlyTotalChange;
+  /** An account billed annually by check is told what the change means for its year. */
+  annual?: TAnnualNotice | null | undefined;
 }
 
 function dateTextOf(effectiveDate: string): string {
   return formatCalendarDate(parseIsoDate(effectiveDate));
 }
 
-/** R11's notice: the old and new monthly total and the date (at scheduling, or at sign-up). */
+/**
+ * R11's notice: the old and new monthly total and the date (at scheduling, or at sign-up). An
+ * account billed annually by check is told about its year instead of a monthly card charge
+ * (decision 052).
+ */
 export function priceChangeNoticeMail(context: IPriceMailContext): IMailContent {
+  if (context.annual?.kind === 'invoiceRepriced')
+    return invoiceRepricedNotice(context, context.annual);
+  if (context.annual?.kind === 'yearUnchanged') return yearUnchangedNotice(context, context.annual);
   const { company, change } = context;
   const dateText = dateTextOf(change.effectiveDate);
   return {
@@ -177,9 +217,23 @@ export function priceChangeNoticeMail(context: IPriceMailContext): IMailContent 
   };
 }
 
-/** R11 amended: a withdrawn change is withdrawn for every account that was told of it. */
-export function priceChangeWithdrawalMail(context: IPriceMailContext): IMailContent {
-  const { company, change } = context;
+/** An open annual invoice replaced because of a price change or its withdrawal (decision 052). */
+export interface IInvoiceReplacement {
+  oldNumber: string;
+  oldTotalCents: TCents;
+  newNumber: string;
+  newTotalCents: TCents;
+  periodStart: string;
+}
+
+/**
+ * R11 amended: a withdrawn change is withdrawn for every account that was told of it; an annual
+ * invoice priced with it is replaced at the prices that stay (decision 052), and attached.
+ */
+export function priceChangeWithdrawalMail(
+  context: IPriceMailContext & { replacement?: IInvoiceReplacement | undefined },
+): IMailContent {
+  const { company, change, replacement } = context;
   const dateText = dateTextOf(change.effectiveDate);
   return {
     company: company.name,
@@ -189,6 +243,78 @@ export function priceChangeWithdrawalMail(context: IPriceMailContext): IMailCont
       paragraph(`Hello ${context.firstName},`),
       paragraph(
         `We told you that from ${dateText} your monthly total would change from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}. That change is withdrawn: your bills stay at the current prices.`,
+      ),
+      ...(replacement
+        ? [
+            paragraph(
+              `Your invoice for the year billed annually by check from ${dateTextOf(replacement.periodStart)} goes back to those prices: invoice ${replacement.oldNumber} (${formatCurrency(replacement.oldTotalCents)}) is void, and invoice ${replacement.newNumber} replaces it: ${formatCurrency(replacement.newTotalCents)}, with the ${ANNUAL_DISCOUNT_PERCENT}% discount. The new invoice is attached.`,
+              replacedInvoiceAdvice(replacement.oldNumber, company.supportPhone),
+            ),
+          ]
+        : []),
+      questionsLine(company.supportPhone),
+    ],
+  };
+}
+
+/** The notice of an account whose open invoice the change reprices (decision 052). */
+function invoiceRepricedNotice(
+  context: IPriceMailContext,
+  annual: Extract<TAnnualNotice, { kind: 'invoiceRepriced' }>,
+): IMailContent {
+  const { company, change } = context;
+  const dateText = dateTextOf(change.effectiveDate);
+  const start = dateTextOf(annual.invoice.periodStart);
+  const due = dateTextOf(annual.invoice.dueOn);
+  const replacement = annual.newNumber ? `invoice ${annual.newNumber}` : 'a new invoice';
+  return {
+    company: company.name,
+    subject: `${company.name}: your annual invoice changes with the prices of ${dateText}`,
+    heading: 'Your annual invoice changes',
+    blocks: [
+      paragraph(`Hello ${context.firstName},`),
+      paragraph(
+        `From ${dateText}, the prices of your subscriptions change. Your year billed annually by check from ${start} is priced at the prices in force on that day, so its invoice changes: invoice ${annual.invoice.number} (${formatCurrency(annual.invoice.totalCents)}) is void, and ${replacement} replaces it: ${formatCurrency(annual.newTotalCents)} for the year, with the ${ANNUAL_DISCOUNT_PERCENT}% discount. The new invoice is attached.`,
+      ),
+      paragraph(
+        `Please send your check for ${replacement} by ${due}.`,
+        replacedInvoiceAdvice(annual.invoice.number, company.supportPhone),
+      ),
+      paragraph(
+        `If the check has not arrived by ${due}, the invoice is voided and your card on file is billed monthly from ${start}, at the new monthly total of ${formatCurrency(change.newTotalCents)} (now ${formatCurrency(change.oldTotalCents)}).`,
+      ),
+      questionsLine(company.supportPhone),
+    ],
+  };
+}
+
+/**
+ * The notice of an account billed annually by check whose year (paid, or invoiced) starts
+ * before the date: nothing is billed at the new prices during it; a renewal by check pays them
+ * from `annualFrom`, monthly card billing from its first bill on or after the date (decision 052).
+ */
+function yearUnchangedNotice(
+  context: IPriceMailContext,
+  annual: Extract<TAnnualNotice, { kind: 'yearUnchanged' }>,
+): IMailContent {
+  const { company, change } = context;
+  const dateText = dateTextOf(change.effectiveDate);
+  const standing = annual.invoice
+    ? `Your invoice ${annual.invoice.number} for your year billed annually by check from ${dateTextOf(annual.invoice.periodStart)} is at the prices in force on that day, ${formatCurrency(annual.invoice.totalCents)}: the new prices do not change it, and nothing is billed at them during that year.`
+    : `Your account is billed annually by check, paid through ${dateTextOf(annual.paidThrough ?? '')}: nothing is billed at the new prices before that year ends.`;
+  return {
+    company: company.name,
+    subject: `${company.name}: your prices change on ${dateText}`,
+    heading: 'Your prices change',
+    blocks: [
+      paragraph(`Hello ${context.firstName},`),
+      paragraph(
+        `From ${dateText}, the monthly total of your subscriptions changes from ${formatCurrency(change.oldTotalCents)} to ${formatCurrency(change.newTotalCents)}.`,
+        standing,
+      ),
+      paragraph(
+        `Billed annually by check, you pay the new prices from the year starting ${dateTextOf(annual.annualFrom)}: ${formatCurrency(annual.newAnnualCents)} a year with the ${ANNUAL_DISCOUNT_PERCENT}% discount (now ${formatCurrency(annual.oldAnnualCents)}); its invoice comes ${ANNUAL_RENEWAL_INVOICE_DAYS} days before it starts.`,
+        `If you return to monthly card billing, your first card bill on or after ${dateText} is charged at the new monthly total.`,
       ),
       questionsLine(company.supportPhone),
     ],

@@ -94,6 +94,8 @@ export const CHANGE_TEXTS = {
   // R10: an addition is charged at once, to the card on file.
   cardRequired: 'Adding a subscription is charged today, and there is no card on file.',
   addCardLink: 'Add a card in Billing Details',
+  // R14 (decision 052): an open annual invoice follows the selection of its year.
+  annualInvoiceHeading: 'Annual invoice',
   // R10: a pending-cancel account reactivates first, on Billing Details (REACTIVATE).
   pendingCancel:
     'Your subscription has been cancelled. To change your subscriptions, reactivate your account first.',
@@ -168,4 +170,9 @@ export function copyrightYears(currentYear: number): string {
   return currentYear > COPYRIGHT_START_YEAR
     ? `${COPYRIGHT_START_YEAR}–${currentYear}`
     : String(COPYRIGHT_START_YEAR);
+}
+
+/** R14 (decision 052): what a change does to the open annual invoice, said before it is confirmed. */
+export function annualInvoiceChangeText(number: string, total: string, newTotal: string): string {
+  return `Invoice ${number} (${total}) is voided, and a new invoice for ${newTotal} is issued and e-mailed in its place.`;
 }

@@ -81,6 +81,14 @@ export const ZSubscriptionChangePreviewSchema = z.object({
   ),
   /** Today's charge needs a card and the account has none on file: add one first (R10). */
   cardRequired: z.boolean(),
+  /**
+   * R14 (decision 052): the open annual invoice the change replaces, its total and the new
+   * one's; absent or null when there is none or its year's figures stay.
+   */
+  annualInvoice: z
+    .object({ number: z.string(), totalCents: z.number().int(), newTotalCents: z.number().int() })
+    .nullable()
+    .optional(),
 });
 export type ISubscriptionChangePreview = z.infer<typeof ZSubscriptionChangePreviewSchema>;
 

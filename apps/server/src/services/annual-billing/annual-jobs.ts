@@ -11,9 +11,11 @@
  */
 import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
-import { ANNUAL_RENEWAL_INVOICE_DAYS, nextAnnualPeriod } from '@dealerpass/domain/billing/annual';
-import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
-import { sanitizeCodes } from '@dealerpass/domain/selection';
+import {
+  ANNUAL_RENEWAL_INVOICE_DAYS,
+  nextAnnualPeriod,
+  selectionAtStart,
+} from '@dealerpass/domain/billing/annual';
 import { addDays, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { anyOf, unnestRows } from '../../db/bulk.ts';
 import type { Transaction } from '../../db/client.ts';
@@ -112,7 +114,8 @@ export async function issueRenewalInvoices(deps: BillingDeps): Promise<number> {
       }
       const invoice = await issueInvoice(tx, deps, {
         user,
-        codes: sanitizeCodes(subscription.codes) as TSubscriptionCode[],
+        // The selection in force at the next year's start: removals pending until then are out.
+        codes: selectionAtStart(subscription, nextStart),
         period: nextAnnualPeriod(subscription.cycleAnchor, nextStart),
         kind: 'renewal',
         now,

@@ -1,7 +1,12 @@
 import { annualBillingMail } from '../mail/messages/annual-billing-mail.ts';
 import { sql } from 'drizzle-orm';
-import { annualQuote, formatInvoiceNumber } from '@dealerpass/domain/billing/annual';
+import {
+  annualQuote,
+  formatInvoiceNumber,
+  replacedInvoiceAdvice,
+} from '@dealerpass/domain/billing/annual';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
+import type { TPriceTable } from '@dealerpass/domain/prices';
 import { formatCurrency } from '@dealerpass/domain/money';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { IAnnualPeriodDates } from '@dealerpass/domain/billing/annual';
@@ -72,27 +77,50 @@ export function billToOf(user: UserRow) {
   };
 }
 
+/** What issuing an invoice needs of the billing's dependencies (a price change has these too). */
+export type InvoiceDeps = Pick<
+  BillingDeps,
+  'timeZone' | 'prices' | 'company' | 'mailKind' | 'invoicing'
+>;
+
+/** The invoice a new one replaces (decision 052): void in the same transaction, and why. */
+export interface IReplacedInvoice {
+  number: string;
+  totalCents: number;
+  /** What changed, as the e-mail says it ("your subscriptions changed"). */
+  because: string;
+}
+
 /**
  * Issues an invoice (R14) in the caller's transaction, which holds the account's lock: the
- * amounts at the prices in force at the period's start, the next number, the PDF rendered once
- * and stored, and the e-mail with it attached. The partial unique index keeps a second open
- * invoice of the account out whatever the caller checked.
+ * amounts at the prices in force at the period's start (`table`, the price book's by default),
+ * the next number, the PDF rendered once and stored, and the e-mail with it attached (unless
+ * `mail` is false: a price change's notice carries it, decision 052). The partial unique index
+ * keeps a second open invoice of the account out whatever the caller checked.
  */
 export async function issueInvoice(
   tx: Transaction,
-  deps: BillingDeps,
+  deps: InvoiceDeps,
   input: {
     user: UserRow;
     codes: readonly TSubscriptionCode[];
     period: IAnnualPeriodDates;
     kind: 'request' | 'renewal';
     now: Date;
+    table?: TPriceTable;
+    replaces?: IReplacedInvoice;
+    mail?: boolean;
   },
 ): Promise<InvoiceRow> {
   const { user, period, now } = input;
   const invoicing = invoicingOf(deps);
   const issuedOn = businessDate(now, deps.timeZone);
-  const priced = annualQuote(input.codes, period.start, deps.timeZone, deps.prices.table());
+  const priced = annualQuote(
+    input.codes,
+    period.start,
+    deps.timeZone,
+    input.table ?? deps.prices.table(),
+  );
   const number = await takeInvoiceNumber(tx, invoicing.prefix, Number(issuedOn.slice(0, 4)));
   const billTo = billToOf(user);
   const seller = { ...invoicing.seller, remitTo: invoicing.remitTo };
@@ -135,25 +163,37 @@ export async function issueInvoice(
     })
     .returning();
   if (!row) throw new Error('the invoice was not written');
+  if (input.mail === false) return row;
   const renewal = input.kind === 'renewal';
+  const replaced = input.replaces;
+  const subject = replaced
+    ? `${deps.company.name}: invoice ${number} replaces invoice ${replaced.number}`
+    : renewal
+      ? `${deps.company.name}: your invoice ${number} for next year`
+      : `${deps.company.name}: your invoice ${number} for annual billing`;
   await enqueueMail(
     tx,
     {
       to: user.email,
       content: annualBillingMail({
         company: deps.company.name,
-        subject: renewal
-          ? `${deps.company.name}: your invoice ${number} for next year`
-          : `${deps.company.name}: your invoice ${number} for annual billing`,
+        subject,
         text: [
           `Hello ${user.firstName},`,
           '',
-          renewal
-            ? `Your year billed annually by check ends on ${shown(period.start)}. Your invoice ${number} for the next year, ${shown(period.start)} to ${shown(period.end)}, is attached: ${formatCurrency(priced.totalCents)}, with the 10% discount, at the prices in force on ${shown(period.start)}.`
-            : `Your invoice ${number} for a year billed annually by check, ${shown(period.start)} to ${shown(period.end)}, is attached: ${formatCurrency(priced.totalCents)}, with the 10% discount.`,
+          ...(replaced
+            ? [
+                `${replaced.because}, so the invoice for your year billed annually by check, ${shown(period.start)} to ${shown(period.end)}, changes too: invoice ${replaced.number} (${formatCurrency(replaced.totalCents)}) is void, and invoice ${number} replaces it. The new invoice is attached: ${formatCurrency(priced.totalCents)}, with the 10% discount, at the prices in force on ${shown(period.start)}.`,
+              ]
+            : [
+                renewal
+                  ? `Your year billed annually by check ends on ${shown(period.start)}. Your invoice ${number} for the next year, ${shown(period.start)} to ${shown(period.end)}, is attached: ${formatCurrency(priced.totalCents)}, with the 10% discount, at the prices in force on ${shown(period.start)}.`
+                  : `Your invoice ${number} for a year billed annually by check, ${shown(period.start)} to ${shown(period.end)}, is attached: ${formatCurrency(priced.totalCents)}, with the 10% discount.`,
+              ]),
           `Please send a check payable to ${invoicing.remitTo.payee} by ${shown(period.start)}, with the invoice number on it, to:`,
           ...[invoicing.remitTo.payee, ...invoicing.remitTo.lines].map((line) => `  ${line}`),
           '',
+          ...(replaced ? [replacedInvoiceAdvice(replaced.number, deps.company.supportPhone)] : []),
           renewal
             ? 'If the check has not arrived by then, the invoice is voided and your card on file is billed monthly again.'
             : 'Until the check arrives, your monthly card billing goes on. If it has not arrived by the due date, the invoice is voided and monthly card billing simply goes on.',

@@ -3,6 +3,7 @@ import {
   annualIneligibleReason,
   annualPeriodFor,
   annualQuote,
+  selectionAtStart,
 } from '@dealerpass/domain/billing/annual';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
@@ -52,7 +53,13 @@ export async function annualOfferOf(
   // The figures at today's prices (issue 28: "this year's price at today's prices"); the
   // invoice itself is priced at the period's start (R14), which differs only when a change is
   // scheduled before it (R11), and then its notice has told the dealer.
-  const priced = annualQuote(codes, period.start, deps.timeZone, deps.prices.table());
+  // The selection in force at the year's start: removals pending until then are out (R10).
+  const priced = annualQuote(
+    selectionAtStart(subscription, period.start),
+    period.start,
+    deps.timeZone,
+    deps.prices.table(),
+  );
   const remitTo = invoicingOf(deps).remitTo;
   return {
     offer: {
@@ -135,7 +142,7 @@ export async function requestAnnualBilling(
         try {
           invoice = await issueInvoice(tx, deps, {
             user,
-            codes: sanitizeCodes(subscription.codes) as TSubscriptionCode[],
+            codes: selectionAtStart(subscription, period.start),
             period,
             kind: 'request',
             now: input.now,

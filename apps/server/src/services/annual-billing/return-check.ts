@@ -1,6 +1,7 @@
 import { annualBillingMail } from '../mail/messages/annual-billing-mail.ts';
 import { eq } from 'drizzle-orm';
 import { canTake } from '@dealerpass/domain/account/status-transitions';
+import { scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
 import {
   billDateOfCycle,
   cycleIndexOn,
@@ -29,9 +30,8 @@ import { enqueueMail } from '../mail/enqueue-mail.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import { businessDate, findAccountInvoice, invoiceViewById } from './invoice-records.ts';
+import { annualDaysWithout } from './owed-year.ts';
 import { standingCheck } from './record-check.ts';
-
-const DAY_MS = 86_400_000;
 
 const isoDate = (text: string) => {
   const date = parseIsoDate(text);
@@ -43,12 +43,14 @@ const isoDate = (text: string) => {
  * A check that paid an invoice came back unpaid (R14): the payment is reversed and the amount is
  * owed; the account becomes validating payment and R4's retries charge the card on file (with no
  * card, the retries fail and the account becomes inactive at the last retry date, as R4 has it).
+ * From the day of the return, whether the year has started or not (decision 052).
  *
  * How, with the billing run's own machinery: the check's period is marked refunded (no longer a
  * billed period) and the same year is opened again as a due period, charged to the ledger now;
  * the account's next bill date goes back to the year's start if it had moved past it, with the
- * first retry a day from now. The run then charges that period with the card on file and, paid,
- * moves the account past the year again. The invoice becomes void (it no longer asks for
+ * first retry a day from now. The run's claim takes an account with such an owed year when its
+ * retry is due, before its bill date, and charges that period with the card on file (owed-year.ts:
+ * paid, it is the account's year again). The invoice becomes void (it no longer asks for
  * anything: the amount is in the balance). Once per request key; the account locked first.
  */
 export async function returnCheck(
@@ -149,8 +151,12 @@ export async function returnCheck(
             ...(rewind
               ? { currentPeriodStart: previousStart, currentPeriodEnd: paid.periodStart }
               : {}),
+            // The return is the first failure: R4's retries fall 1, 3 and 5 days after it.
             failedAttempts: 1,
-            nextRetryAt: new Date(now.getTime() + PAYMENT_RETRY_DAYS[0] * DAY_MS),
+            dunningSince: now,
+            nextRetryAt: scheduledRetryAt(now, 1),
+            // The year is no longer paid: the account is not billed annually for it.
+            ...annualDaysWithout(subscription, paid),
             updatedAt: now,
           })
           .where(eq(subscriptions.userId, user.id));
@@ -194,7 +200,7 @@ export async function returnCheck(
                 `Hello ${user.firstName},`,
                 '',
                 `Your check ${check.number} for ${formatCurrency(check.amountCents)}, paying invoice ${invoice.number}, was returned unpaid, so ${formatCurrency(paid.amountCents)} is owed on your account.`,
-                `We will charge your card on file for it in ${PAYMENT_RETRY_DAYS[0]} day and try again after 3 and 5 days if needed. If no card is on file, please add one under Billing Details in your account; without a payment the account becomes inactive after the last try.`,
+                `We will charge your card on file for it ${PAYMENT_RETRY_DAYS[0]}, ${PAYMENT_RETRY_DAYS[1]} and ${PAYMENT_RETRY_DAYS[2]} days from today, until it goes through. If no card is on file, please add one under Billing Details in your account; without a payment the account becomes inactive after the last try.`,
                 '',
                 `Questions? Call ${deps.company.supportPhone}.`,
               ].join('\n'),

@@ -12,9 +12,14 @@ import type {
 import { SUBSCRIPTION_CHANGE_MESSAGES } from '@dealerpass/domain/schemas/subscription-change';
 import { knownCodes, sanitizeCodes } from '@dealerpass/domain/selection';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import type { Transaction } from '../../db/client.ts';
+import type { Database, Transaction } from '../../db/client.ts';
 import { billingPeriods, subscriptionChanges, subscriptions, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
+import {
+  openInvoiceAfter,
+  reissueOpenInvoice,
+  SELECTION_CHANGED,
+} from '../annual-billing/reissue-invoice.ts';
 import { recordMrrState } from '../overview/record-mrr-state.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { CHARGE_LEASE_MS } from './charge-lease.ts';
@@ -27,6 +32,7 @@ import {
   accountRows,
   evaluate,
   hasCardOnFile,
+  type Evaluated,
   PRORATED_LINE_CODE,
   type SubscriptionRow,
 } from './changes/evaluate-change.ts';
@@ -41,7 +47,28 @@ export async function previewSubscriptionChange(
   by: TChangeRequester = 'dealer',
 ): Promise<ISubscriptionChangePreview> {
   const { user, subscription } = await accountRows(deps.db, userId, false);
-  return evaluate(deps, user, subscription, requested, deps.now(), by).preview;
+  return withAnnualInvoice(
+    deps.db,
+    deps,
+    userId,
+    evaluate(deps, user, subscription, requested, deps.now(), by),
+  );
+}
+
+/** The preview with what the change does to an open annual invoice (R14, decision 052). */
+async function withAnnualInvoice(
+  db: Database | Transaction,
+  deps: BillingDeps,
+  userId: string,
+  { plan, preview }: Pick<Evaluated, 'plan' | 'preview'>,
+): Promise<ISubscriptionChangePreview> {
+  const annualInvoice = await openInvoiceAfter(db, deps, userId, {
+    codes: plan.inForceNow.codes,
+    autoExtras: plan.inForceNow.autoExtras,
+    pendingRemovals: plan.removed,
+    pendingRemovalsAt: plan.removed.length > 0 ? preview.nextBillDate : null,
+  });
+  return { ...preview, annualInvoice };
 }
 
 /** Writes the new selection: additions in force now, removals pending until their bill date. */
@@ -67,6 +94,25 @@ async function applyPlan(
     .set({ subscriptions: [...plan.inForceNow.codes], updatedAt: now })
     .where(eq(users.id, userId));
   await recordMrrState(tx, { userId, at: now, event: null });
+}
+
+/**
+ * The new selection written, and an open annual invoice made to ask for it (R14, decision 052):
+ * voided and issued again with the year's new figures, e-mailed, in this transaction.
+ */
+async function applyPlanAndInvoice(
+  tx: Transaction,
+  deps: BillingDeps,
+  userId: string,
+  plan: ISubscriptionChangePlan,
+  removalsOn: string,
+  now: Date,
+  actor: 'user' | 'staff',
+) {
+  await applyPlan(tx, userId, plan, removalsOn, now);
+  const [user] = await tx.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new Error('account vanished');
+  await reissueOpenInvoice(tx, deps, { user, now, because: SELECTION_CHANGED, actor });
 }
 
 /**
@@ -176,7 +222,9 @@ export async function startChange(
   if (!sameSelection(subscription, request.basedOn)) {
     throw new AppError(ERROR_CODES.CHANGE_SELECTION_STALE);
   }
-  const { plan, preview, charged } = evaluate(deps, user, subscription, request.codes, now, by);
+  const evaluated = evaluate(deps, user, subscription, request.codes, now, by);
+  const { plan, charged } = evaluated;
+  const preview = await withAnnualInvoice(tx, deps, userId, evaluated);
   if (plan.added.length === 0 && sameList(plan.removed, knownCodes(subscription.pendingRemovals))) {
     throw new AppError(ERROR_CODES.VALIDATION_FAILED, {
       message: SUBSCRIPTION_CHANGE_MESSAGES.noChange,
@@ -185,7 +233,15 @@ export async function startChange(
   }
   const changeId = crypto.randomUUID();
   if (!charged) {
-    await applyPlan(tx, userId, plan, preview.nextBillDate, now);
+    await applyPlanAndInvoice(
+      tx,
+      deps,
+      userId,
+      plan,
+      preview.nextBillDate,
+      now,
+      by === 'staff' ? 'staff' : 'user',
+    );
     const result: ISubscriptionChangeResult = { ...preview, changeId, paymentId: null };
     await tx.insert(subscriptionChanges).values({
       id: changeId,
@@ -275,6 +331,7 @@ export function resultOf(change: ChangeRow): ISubscriptionChangeResult {
     ...stored,
     additions: stored.additions ?? [],
     cardRequired: stored.cardRequired ?? false,
+    annualInvoice: stored.annualInvoice ?? null,
   };
 }
 
@@ -336,7 +393,7 @@ async function finishChange(deps: BillingDeps, change: ChangeRow): Promise<Chang
       change.codesRequested,
     );
     const stored = change.result as ISubscriptionChangeResult;
-    await applyPlan(tx, change.userId, plan, stored.nextBillDate, now);
+    await applyPlanAndInvoice(tx, deps, change.userId, plan, stored.nextBillDate, now, 'user');
     const [applied] = await tx
       .update(subscriptionChanges)
       .set({ status: 'applied', settledAt: now, result: { ...stored, paymentId } })

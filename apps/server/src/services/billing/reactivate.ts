@@ -24,6 +24,7 @@ import { sendCharge } from './ledger/send-charge.ts';
 import { changeAccountStatus } from './ledger/change-account-status.ts';
 import { lockAccount } from './ledger/lock-account.ts';
 import { applyDueRemovals } from './run/apply-pending-removals.ts';
+import { closeOwedYears } from '../annual-billing/owed-year.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -192,6 +193,8 @@ async function openReactivationPeriod(
       [{ ...subscription, periodStart: today, pendingRemovalsAt: null }],
       now,
     );
+    // R14: a year a returned check left owed is in the balance this charge collects.
+    await closeOwedYears(tx, userId, now);
     const [current] = await tx
       .select({ codes: subscriptions.codes })
       .from(subscriptions)

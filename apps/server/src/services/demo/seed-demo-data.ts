@@ -4,7 +4,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import type { TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { quote, type TPriceTable } from '@dealerpass/domain/prices';
 import { loadPriceTable } from '../prices/price-book.ts';
-import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
+import { nextBillDate, PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
 import {
   DAY_MS,
   DEFAULT_BUSINESS_TIME_ZONE,
@@ -292,6 +292,11 @@ async function insertDemoSubscription(
     gatewayPaymentProfileId: card?.paymentProfileId ?? null,
     failedAttempts: period.failedAttempts,
     nextRetryAt: period.nextRetryAt,
+    // R4: the second retry falls 3 days after the first failure (decision 052).
+    dunningSince:
+      period.nextRetryAt && period.failedAttempts === 2
+        ? new Date(period.nextRetryAt.getTime() - PAYMENT_RETRY_DAYS[1] * DAY_MS)
+        : null,
     cancelRequestedAt: period.cancelRequestedAt,
     updatedAt: now,
   });

@@ -4,6 +4,7 @@ import {
 } from '@dealerpass/domain/billing/price-change';
 import { mailText } from '@dealerpass/domain/mail/mail-content';
 import type { IPriceRow } from '@dealerpass/domain/prices';
+import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { findAccountsBilledAtChange } from './find-accounts-billed-at-change.ts';
 import { loadPriceTable } from './price-book.ts';
 import { priceChangeOf, type PriceChangeDeps } from './schedule-price-change.ts';
@@ -32,6 +33,8 @@ export async function previewPriceChange(
   const reached = await findAccountsBilledAtChange(deps.db, [...table, ...rows], {
     effectiveFrom,
     effectiveDate: request.effectiveDate,
+    today: toIsoDate(calendarDateIn(deps.now(), deps.timeZone)),
+    timeZone: deps.timeZone,
   });
   const first = reached[0];
   const notice = first ? priceChangeNoticeMail({ company: deps.company, ...first }) : null;

@@ -6,13 +6,22 @@ import {
   priceChangeRows,
   type TSchedulePriceChangeRequest,
 } from '@dealerpass/domain/billing/price-change';
-import type { IPriceRow } from '@dealerpass/domain/prices';
+import type { IPriceRow, TPriceTable } from '@dealerpass/domain/prices';
+import {
+  calendarDateIn,
+  formatCalendarDate,
+  parseIsoDate,
+  toIsoDate,
+} from '@dealerpass/domain/time/calendar-date';
+import type { InvoicingConfig } from '../../config.ts';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { unnestRows } from '../../db/bulk.ts';
 import type { Database, Transaction } from '../../db/client.ts';
 import { priceChangeNotices, prices } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
+import { lockAccount } from '../billing/ledger/lock-account.ts';
+import { reissueOpenInvoice, type ReissuedInvoice } from '../annual-billing/reissue-invoice.ts';
 import { findAccountsBilledAtChange } from './find-accounts-billed-at-change.ts';
 import { loadPriceTable, type PriceBook } from './price-book.ts';
 
@@ -23,6 +32,8 @@ export interface PriceChangeDeps {
   mailKind: 'smtp' | 'mailbox';
   company: { name: string; supportPhone: string };
   prices: PriceBook;
+  /** R14's invoices, replaced when a change reprices them (DEFAULT_INVOICING when not given). */
+  invoicing?: InvoicingConfig;
 }
 
 export interface ScheduledPriceChange {
@@ -62,17 +73,15 @@ export async function schedulePriceChange(
         scheduledBy,
       })),
     );
-    const reached = await findAccountsBilledAtChange(tx, [...table, ...rows], {
+    const newTable = [...table, ...rows];
+    const now = deps.now();
+    const reached = await findAccountsBilledAtChange(tx, newTable, {
       effectiveFrom,
       effectiveDate: request.effectiveDate,
+      today: toIsoDate(calendarDateIn(now, deps.timeZone)),
+      timeZone: deps.timeZone,
     });
     const notices = reached.map((account) => ({ userId: account.userId, ...account.change }));
-    const mails = new Map<string, MailToSend>(
-      reached.map((account) => [
-        account.userId,
-        { to: account.email, content: priceChangeNoticeMail({ ...deps, ...account }) },
-      ]),
-    );
     const done = async (count: number) => {
       await alongside?.(tx, {
         effectiveDate: request.effectiveDate,
@@ -93,12 +102,68 @@ export async function schedulePriceChange(
     const inserted = (await tx.execute(sql`
       insert into ${priceChangeNotices} (${values.names}) ${values.select}
       on conflict do nothing returning user_id`)) as unknown as { rows: { user_id: string }[] };
-    const toMail = inserted.rows.map((row) => mails.get(row.user_id)!);
+    const told = new Set(inserted.rows.map((row) => row.user_id));
+    // R14: an open invoice whose year the change prices is replaced now (decision 052); the
+    // notice carries the new one, or, to an account told already, the invoice's own e-mail. The
+    // accounts are locked in the order of their ids, as a batch of the billing run locks them.
+    const replaced = new Map<string, ReissuedInvoice>();
+    const repriced = reached
+      .filter((account) => account.repricedInvoiceId !== null)
+      .sort((a, b) => (a.userId < b.userId ? -1 : 1));
+    for (const account of repriced) {
+      const reissued = await repriceInvoice(tx, deps, account.userId, {
+        because: `The prices change on ${formatCalendarDate(parseIsoDate(request.effectiveDate))}`,
+        table: newTable,
+        mail: !told.has(account.userId),
+        actor: scheduledBy === 'command' ? 'command' : 'staff',
+        now,
+      });
+      if (reissued) replaced.set(account.userId, reissued);
+    }
+    const toMail = reached
+      .filter((account) => told.has(account.userId))
+      .map((account): MailToSend => {
+        const reissued = replaced.get(account.userId);
+        // A repriced invoice paid or voided meanwhile: the notice of the monthly totals.
+        const annual =
+          account.annual?.kind === 'invoiceRepriced'
+            ? reissued
+              ? { ...account.annual, newNumber: reissued.issued.number }
+              : null
+            : account.annual;
+        return {
+          to: account.email,
+          content: priceChangeNoticeMail({ ...deps, ...account, annual }),
+          invoiceId: reissued?.issued.id,
+        };
+      });
     await enqueueMails(tx, toMail, deps.mailKind);
     return done(toMail.length);
   });
   await deps.prices.refresh();
   return { effectiveDate: request.effectiveDate, effectiveFrom, rows, notified };
+}
+
+/**
+ * An account's open invoice made to ask for the prices a change puts in force at its year's
+ * start (R14), under the account's lock (taken after the price table's, which no account's
+ * transaction takes: decision 028's order holds). Null when it already does, or is no longer open.
+ */
+export async function repriceInvoice(
+  tx: Transaction,
+  deps: PriceChangeDeps,
+  userId: string,
+  input: {
+    because: string;
+    table: TPriceTable;
+    mail: boolean;
+    actor: 'staff' | 'command';
+    now: Date;
+  },
+): Promise<ReissuedInvoice | null> {
+  const user = await lockAccount(tx, userId);
+  if (!user) return null;
+  return reissueOpenInvoice(tx, deps, { user, ...input });
 }
 
 /** A change's rows and instant, refused less than 30 days ahead (R11): its preview's too. */

@@ -1,16 +1,22 @@
-import { and, eq, gt, inArray, ne, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, ne, sql } from 'drizzle-orm';
 import {
   PRICE_WITHDRAWAL_CUTOFF_MINUTES,
   priceChangeWithdrawalMail,
 } from '@dealerpass/domain/billing/price-change';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import { isPricedItem, type IPriceRow } from '@dealerpass/domain/prices';
-import { parseIsoDate, startOfDayIn } from '@dealerpass/domain/time/calendar-date';
+import {
+  formatCalendarDate,
+  parseIsoDate,
+  startOfDayIn,
+} from '@dealerpass/domain/time/calendar-date';
 import type { Transaction } from '../../db/client.ts';
-import { priceChangeNotices, prices, users } from '../../db/schema.ts';
+import { invoices, priceChangeNotices, prices, users } from '../../db/schema.ts';
 import { AppError } from '../../errors/app-error.ts';
-import { enqueueMails } from '../mail/enqueue-mail.ts';
-import type { PriceChangeDeps } from './schedule-price-change.ts';
+import type { ReissuedInvoice } from '../annual-billing/reissue-invoice.ts';
+import { enqueueMails, type MailToSend } from '../mail/enqueue-mail.ts';
+import { loadPriceTable } from './price-book.ts';
+import { repriceInvoice, type PriceChangeDeps } from './schedule-price-change.ts';
 
 export interface WithdrawnPriceChange {
   effectiveDate: string;
@@ -76,9 +82,31 @@ export async function withdrawPriceChange(
               ),
             );
     const byId = new Map(people.map((person) => [person.id, person]));
-    const mails = told.flatMap((notice) => {
+    // R14: an open invoice whose year starts on or after the date was priced with the change; it
+    // goes back to the prices that stay (decision 052), told with the withdrawal if the account
+    // was told of the change, else by the invoice's own e-mail.
+    const toldIds = new Set(told.map((notice) => notice.userId));
+    const table = await loadPriceTable(tx);
+    const repriced = await tx
+      .select({ userId: invoices.userId })
+      .from(invoices)
+      .where(and(eq(invoices.status, 'open'), gte(invoices.periodStart, effectiveDate)))
+      .orderBy(asc(invoices.userId));
+    const replacements = new Map<string, ReissuedInvoice>();
+    for (const { userId } of repriced) {
+      const reissued = await repriceInvoice(tx, deps, userId, {
+        because: `The price change of ${formatCalendarDate(date)} is withdrawn`,
+        table,
+        mail: !toldIds.has(userId),
+        actor: 'staff',
+        now: deps.now(),
+      });
+      if (reissued) replacements.set(userId, reissued);
+    }
+    const mails = told.flatMap((notice): MailToSend[] => {
       const person = byId.get(notice.userId);
       if (!person) return [];
+      const reissued = replacements.get(notice.userId);
       return [
         {
           to: person.email,
@@ -86,7 +114,15 @@ export async function withdrawPriceChange(
             company: deps.company,
             firstName: person.firstName,
             change: { ...notice, effectiveDate },
+            replacement: reissued && {
+              oldNumber: reissued.voided.number,
+              oldTotalCents: reissued.voided.totalCents,
+              newNumber: reissued.issued.number,
+              newTotalCents: reissued.issued.totalCents,
+              periodStart: reissued.issued.periodStart,
+            },
           }),
+          invoiceId: reissued?.issued.id,
         },
       ];
     });

@@ -25,6 +25,7 @@ const ANNUAL_EVENT_KINDS: Readonly<Record<string, 'invoice' | 'check'>> = {
   'annual billing requested': 'invoice',
   'annual invoice issued': 'invoice',
   'invoice voided': 'invoice',
+  'invoice replaced': 'invoice',
   'check recorded': 'check',
 };
 

@@ -43,7 +43,12 @@ export async function listPriceSchedule(db: Database, now: Date, timeZone: strin
   const scheduled = [];
   for (const effectiveFrom of ahead) {
     const effectiveDate = toIsoDate(calendarDateIn(new Date(effectiveFrom), timeZone));
-    const reached = await findAccountsBilledAtChange(db, table, { effectiveFrom, effectiveDate });
+    const reached = await findAccountsBilledAtChange(db, table, {
+      effectiveFrom,
+      effectiveDate,
+      today: toIsoDate(calendarDateIn(now, timeZone)),
+      timeZone,
+    });
     scheduled.push({
       effectiveFrom,
       effectiveDate,

@@ -13,6 +13,7 @@ import type { Database } from '../../../db/client.ts';
 import { subscriptions } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/app-error.ts';
 import type { BillingDeps } from '../ledger/billing-deps.ts';
+import { reissueOpenInvoice, SELECTION_CHANGED } from '../../annual-billing/reissue-invoice.ts';
 import { lockAccount } from '../ledger/lock-account.ts';
 import { accountRows, evaluate, notAllowed } from './evaluate-change.ts';
 
@@ -47,6 +48,8 @@ export async function undoPendingRemoval(
         updatedAt: now,
       })
       .where(eq(subscriptions.userId, userId));
+    // The code stays from the next bill: an open annual invoice asks for it too (decision 052).
+    await reissueOpenInvoice(tx, deps, { user, now, because: SELECTION_CHANGED, actor: 'user' });
     const refreshed = await accountRows(tx, userId, false);
     const requested = refreshed.subscription.codes.filter((held) => !remaining.includes(held));
     return evaluate(deps, refreshed.user, refreshed.subscription, requested, now).preview;

@@ -1,7 +1,7 @@
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { eq } from 'drizzle-orm';
-import { PAYMENT_RETRY_DAYS } from '@dealerpass/domain/billing/renewal-calendar';
+import { scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
 import { enqueueMail } from '../../mail/enqueue-mail.ts';
@@ -15,7 +15,10 @@ import { changeAccountStatus } from './change-account-status.ts';
 
 const DAY_MS = 86_400_000;
 
-/** R4 dunning: retry after 1, 3 and 5 days, an e-mail each time; after the last failure, inactive with the balance owed. */
+/**
+ * R4 dunning: retries 1, 3 and 5 days after the first failure, an e-mail each time; after the last
+ * failure, inactive with the balance owed.
+ */
 export async function recordDecline(
   tx: Transaction,
   deps: BillingDeps,
@@ -35,7 +38,9 @@ export async function recordDecline(
     .for('update');
   if (!subscription || !user) throw new Error('subscription or user vanished');
   const failures = subscription.failedAttempts + 1;
-  const retryDays = PAYMENT_RETRY_DAYS[failures - 1];
+  // R4: the retries fall 1, 3 and 5 days after the first failure (decision 052).
+  const since = failures === 1 || !subscription.dunningSince ? now : subscription.dunningSince;
+  const retryAt = scheduledRetryAt(since, failures);
   const [period] = periodId
     ? await tx.select().from(billingPeriods).where(eq(billingPeriods.id, periodId))
     : [];
@@ -73,12 +78,13 @@ export async function recordDecline(
     return;
   }
 
-  if (retryDays !== undefined) {
+  if (retryAt !== null) {
     await tx
       .update(subscriptions)
       .set({
         failedAttempts: failures,
-        nextRetryAt: new Date(now.getTime() + retryDays * DAY_MS),
+        nextRetryAt: retryAt,
+        dunningSince: since,
         updatedAt: now,
       })
       .where(eq(subscriptions.userId, userId));
@@ -112,7 +118,7 @@ export async function recordDecline(
           company: deps.company,
           firstName: user.firstName,
           reason,
-          retryDays,
+          retryDays: Math.max(1, Math.round((retryAt.getTime() - now.getTime()) / DAY_MS)),
         }),
       },
       deps.mailKind,

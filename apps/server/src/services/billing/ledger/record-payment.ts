@@ -8,6 +8,7 @@ import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, payments } from '../../../db/schema.ts';
 import { enqueueMails, type MailToSend } from '../../mail/enqueue-mail.ts';
 import { addBalanceEntries, paidPeriodEntries, type BalanceEntry } from '../account-balance.ts';
+import { settleYearsPaidByCard } from '../../annual-billing/owed-year.ts';
 import { advancePeriods } from './advance-periods.ts';
 import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { lockAccounts } from './lock-account.ts';
@@ -125,13 +126,22 @@ export async function recordPayments(
     .update(billingPeriods)
     .set({ status: 'paid', settledAt: now })
     .where(anyOf(billingPeriods.id, [...recorded], 'uuid'));
+  // R14: a year owed after a returned check, paid by card, is the account's year again.
+  const yearsAhead = await settleYearsPaidByCard(
+    tx,
+    done.map(({ period }) => period),
+    activationDate,
+    now,
+  );
   await advancePeriods(
     tx,
-    done.map(({ period }) => ({
-      userId: period.userId,
-      periodStart: period.periodStart,
-      periodEnd: period.periodEnd,
-    })),
+    done
+      .filter(({ period }) => !yearsAhead.has(period.id))
+      .map(({ period }) => ({
+        userId: period.userId,
+        periodStart: period.periodStart,
+        periodEnd: period.periodEnd,
+      })),
     now,
   );
   for (const { user } of done) {

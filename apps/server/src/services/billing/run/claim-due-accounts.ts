@@ -70,13 +70,35 @@ export async function claimDueAccounts(
     await preferIndexLookups(tx);
     const due = await lockDueAccounts(tx, deps, now, batchSize, options);
     if (due.length === 0) return null;
+    // Accounts whose bill date has come: an owed year (R14) makes an account due before it.
+    const today = toIsoDate(calendarDateIn(now, deps.timeZone));
+    const reached = due.filter((account) => !account.owedYear || account.periodStart <= today);
     // R10: removals whose bill date has come leave the selection before it is billed.
-    await applyDueRemovals(tx, due, now);
+    await applyDueRemovals(tx, reached, now);
     // R14: a bill date that starts a year paid by check charges nothing; the account moves past it.
-    const paidByCheck = await passPaidAnnualPeriods(tx, due, now);
+    const paidByCheck = await passPaidAnnualPeriods(tx, reached, now);
     const renewals: ClaimedRenewal[] = [];
     const toOpen: DueAccount[] = [];
     for (const account of due) {
+      if (account.owedYear) {
+        // R14: a year whose check came back is owed from the day it was returned, whatever the
+        // bill date, and charged before anything else: R4's attempts charge the card on file
+        // (decision 052). The period is the returned year's, owed since the return.
+        if (!account.customerProfileId || !account.paymentProfileId) {
+          await recordDecline(
+            tx,
+            deps,
+            account.userId,
+            now,
+            'no card on file',
+            account.owedYear.id,
+          );
+          result.declined += 1;
+        } else {
+          toOpen.push({ ...account, periodStart: account.owedYear.periodStart });
+        }
+        continue;
+      }
       if (paidByCheck.has(account.userId)) continue;
       if (isWaived(account.status, account.complimentary)) {
         await waivePeriod(tx, account, now);
@@ -116,6 +138,12 @@ interface ClaimOptions {
 
 type DueAccount = Awaited<ReturnType<typeof lockDueAccounts>>[number];
 
+/**
+ * The statuses whose owed year (R14, a returned check) the run charges: the billed ones (R4). A
+ * pending cancellation is charged nothing more; it ends at its bill date with the amount owed.
+ */
+const OWED_YEAR_STATUSES = [ACCOUNT_STATUS.active, ACCOUNT_STATUS.validatingPayment] as const;
+
 /** The batch's due accounts, locked; rows other runs hold are skipped, so runs share the work. */
 async function lockDueAccounts(
   tx: Transaction,
@@ -126,51 +154,87 @@ async function lockDueAccounts(
 ) {
   const onlyUserId = options.userId;
   const today = toIsoDate(calendarDateIn(now, deps.timeZone));
-  return (
-    tx
-      .select({
-        userId: subscriptions.userId,
-        codes: subscriptions.codes,
-        autoExtras: subscriptions.autoExtras,
-        pendingRemovals: subscriptions.pendingRemovals,
-        pendingRemovalsAt: subscriptions.pendingRemovalsAt,
-        cycleAnchor: subscriptions.cycleAnchor,
-        periodStart: subscriptions.currentPeriodEnd,
-        customerProfileId: subscriptions.gatewayCustomerId,
-        paymentProfileId: subscriptions.gatewayPaymentProfileId,
-        status: users.accountStatus,
-        complimentary: users.complimentary,
-        cardBrand: users.cardBrand,
-        cardLast4: users.cardLast4,
-      })
-      .from(subscriptions)
-      .innerJoin(users, eq(users.id, subscriptions.userId))
-      .where(
-        and(
-          or(
-            and(
-              lte(subscriptions.currentPeriodEnd, today),
-              inArray(users.accountStatus, [...BILLING_DUE_STATUSES]),
-            ),
-            // Only with a lease that ran out: a reactivation whose request never finished.
-            and(eq(users.accountStatus, PENDING_REACTIVATION), lte(subscriptions.nextRetryAt, now)),
+  // R14: the year a returned check left owed (one at most: the account's due annual period).
+  const owedYears = tx
+    .select({ userId: billingPeriods.userId })
+    .from(billingPeriods)
+    .where(and(eq(billingPeriods.kind, 'annual'), eq(billingPeriods.status, 'due')));
+  const accounts = await tx
+    .select({
+      userId: subscriptions.userId,
+      codes: subscriptions.codes,
+      autoExtras: subscriptions.autoExtras,
+      pendingRemovals: subscriptions.pendingRemovals,
+      pendingRemovalsAt: subscriptions.pendingRemovalsAt,
+      cycleAnchor: subscriptions.cycleAnchor,
+      periodStart: subscriptions.currentPeriodEnd,
+      customerProfileId: subscriptions.gatewayCustomerId,
+      paymentProfileId: subscriptions.gatewayPaymentProfileId,
+      status: users.accountStatus,
+      complimentary: users.complimentary,
+      cardBrand: users.cardBrand,
+      cardLast4: users.cardLast4,
+    })
+    .from(subscriptions)
+    .innerJoin(users, eq(users.id, subscriptions.userId))
+    .where(
+      and(
+        or(
+          and(
+            lte(subscriptions.currentPeriodEnd, today),
+            inArray(users.accountStatus, [...BILLING_DUE_STATUSES]),
           ),
-          or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
-          onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
-          // A claimed attempt keeps its card on the period until it is settled or declined.
-          options.abandonedOnly
-            ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
-            : undefined,
+          // Only with a lease that ran out: a reactivation whose request never finished.
+          and(eq(users.accountStatus, PENDING_REACTIVATION), lte(subscriptions.nextRetryAt, now)),
+          // R14: a year owed after a returned check, from the day of the return.
+          and(
+            inArray(users.accountStatus, [...OWED_YEAR_STATUSES]),
+            eq(users.complimentary, false),
+            inArray(subscriptions.userId, owedYears),
+          ),
         ),
-      )
-      .orderBy(subscriptions.currentPeriodEnd)
-      .limit(batchSize)
-      // The account's row is locked with its subscription: a row another batch changed and
-      // released since this statement began is read again as it is now, not as it was. The
-      // account lock is lockAccount's (docs/decisions/028); skipping what others hold, the claim
-      // never waits, so it cannot take part in a deadlock.
-      .for('no key update', { of: [subscriptions, users], skipLocked: true })
+        or(isNull(subscriptions.nextRetryAt), lte(subscriptions.nextRetryAt, now)),
+        onlyUserId ? eq(subscriptions.userId, onlyUserId) : undefined,
+        // A claimed attempt keeps its card on the period until it is settled or declined.
+        options.abandonedOnly
+          ? sql`exists (select 1 from ${billingPeriods} where ${billingPeriods.userId} = ${subscriptions.userId} and ${billingPeriods.status} = 'due' and ${billingPeriods.gatewayPaymentProfileId} is not null)`
+          : undefined,
+      ),
+    )
+    .orderBy(subscriptions.currentPeriodEnd)
+    .limit(batchSize)
+    // The account's row is locked with its subscription: a row another batch changed and
+    // released since this statement began is read again as it is now, not as it was. The
+    // account lock is lockAccount's (docs/decisions/028); skipping what others hold, the claim
+    // never waits, so it cannot take part in a deadlock.
+    .for('no key update', { of: [subscriptions, users], skipLocked: true });
+  const charged = accounts.filter(
+    (account) =>
+      (OWED_YEAR_STATUSES as readonly string[]).includes(account.status) && !account.complimentary,
   );
+  const owed =
+    charged.length === 0
+      ? []
+      : await tx
+          .select({
+            id: billingPeriods.id,
+            userId: billingPeriods.userId,
+            periodStart: billingPeriods.periodStart,
+          })
+          .from(billingPeriods)
+          .where(
+            and(
+              anyOf(
+                billingPeriods.userId,
+                charged.map((account) => account.userId),
+                'uuid',
+              ),
+              eq(billingPeriods.kind, 'annual'),
+              eq(billingPeriods.status, 'due'),
+            ),
+          );
+  const owedOf = new Map(owed.map((period) => [period.userId, period]));
+  return accounts.map((account) => ({ ...account, owedYear: owedOf.get(account.userId) ?? null }));
 }
 
 /** R4: complimentary accounts are not charged; their period still moves on, recorded as waived. */

@@ -3,6 +3,7 @@ import { Link } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { nameOf } from '@dealerpass/domain/catalogue';
 import {
+  annualInvoiceChangeText,
   CHANGE_TEXTS,
   chargeTodayText,
   monthlyPriceText,
@@ -100,6 +101,18 @@ function PreviewFigures({ preview }: { preview: ISubscriptionChangePreview }) {
           <dt>{CHANGE_TEXTS.pendingHeading}</dt>
           <dd data-testid="removals-pending">
             {pendingRemovalsText(changeDateText(preview.nextBillDate), preview.removed.map(nameOf))}
+          </dd>
+        </>
+      ) : null}
+      {preview.annualInvoice ? (
+        <>
+          <dt>{CHANGE_TEXTS.annualInvoiceHeading}</dt>
+          <dd data-testid="annual-invoice-change">
+            {annualInvoiceChangeText(
+              preview.annualInvoice.number,
+              formatCurrency(preview.annualInvoice.totalCents),
+              formatCurrency(preview.annualInvoice.newTotalCents),
+            )}
           </dd>
         </>
       ) : null}

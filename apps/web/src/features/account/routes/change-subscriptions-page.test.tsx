@@ -183,6 +183,21 @@ describe('ChangeSubscriptionsPage', () => {
     ).toBe(true);
   });
 
+  it('with an annual invoice open, says before the change that the invoice is replaced and for how much (decision 052)', async () => {
+    serve({
+      preview: {
+        ...ADD_MMR,
+        annualInvoice: { number: 'DP-2026-000042', totalCents: 78_840, newTotalCents: 149_040 },
+      },
+    });
+    renderPage();
+    await tickMmr();
+    const line = await screen.findByTestId('annual-invoice-change');
+    expect(line.textContent).toBe(
+      'Invoice DP-2026-000042 ($788.40) is voided, and a new invoice for $1,490.40 is issued and e-mailed in its place.',
+    );
+  });
+
   it('sends the selection it was based on; another window’s change is 409 and asks for a review', async () => {
     serve({
       post: () =>

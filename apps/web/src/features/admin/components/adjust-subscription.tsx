@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { nameOf, type TSubscriptionCode } from '@dealerpass/domain/catalogue';
 import { ERROR_CODES } from '@dealerpass/domain/messages';
 import {
+  annualInvoiceChangeText,
   CHANGE_TEXTS,
   chargeTodayText,
   monthlyPriceText,
@@ -313,6 +314,18 @@ function AdjustForm({
                   <dt>{CHANGE_TEXTS.pendingHeading}</dt>
                   <dd>
                     {pendingRemovalsText(businessDate(data.nextBillDate), data.removed.map(nameOf))}
+                  </dd>
+                </>
+              ) : null}
+              {data.annualInvoice ? (
+                <>
+                  <dt>{CHANGE_TEXTS.annualInvoiceHeading}</dt>
+                  <dd data-testid="adjust-annual-invoice">
+                    {annualInvoiceChangeText(
+                      data.annualInvoice.number,
+                      money(data.annualInvoice.totalCents),
+                      money(data.annualInvoice.newTotalCents),
+                    )}
                   </dd>
                 </>
               ) : null}
