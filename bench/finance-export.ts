@@ -11,7 +11,6 @@
  * PostgreSQL from BENCH_DATABASE_URL (a server where a database may be created), by default the
  * local one the tests use.
  */
-import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import {
   financeRangeOf,
