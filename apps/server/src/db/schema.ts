@@ -1071,10 +1071,58 @@ export const accountMrrHistory = pgTable(
     index('account_mrr_history_movement_idx')
       .on(table.validFrom, table.movement)
       .where(sql`movement is not null`),
+    // MRR's rows that close inside the quarter hour of "now" (read-mrr.ts, decision 051).
+    index('account_mrr_history_to_idx')
+      .on(table.validTo)
+      .where(sql`valid_to is not null`),
+    // Dunning recovery by the month dunning began (get-overview.ts).
+    index('account_mrr_history_recovered_idx')
+      .on(table.dunningSince)
+      .where(sql`movement = 'dunningRecovered'`),
     uniqueIndex('account_mrr_history_open_uq')
       .on(table.userId)
       .where(sql`valid_to is null`),
   ],
+);
+
+/**
+ * What the approved payments of each business date add up to (R18's gross revenue and revenue by
+ * item; docs/decisions/051): `paid` the payments' amounts, `fee` their periods' platform fee,
+ * `item` each line of their periods' quotes by its `code`. Rows are changes, written by the
+ * migration's triggers in the statement that writes, changes or deletes a payment (or its period's
+ * quote), so a date's figure is the sum of its rows at any snapshot; the MRR job merges a date's
+ * rows into one, which changes no sum (`compact-rollups.ts`). The overview reads a million
+ * payments' revenue from a few thousand rows.
+ */
+export const revenueRollup = pgTable(
+  'revenue_rollup',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    businessDate: date('business_date').notNull(),
+    part: text('part', { enum: ['paid', 'fee', 'item'] }).notNull(),
+    /** The quote line's code for an `item`; empty otherwise. */
+    code: text('code').notNull().default(''),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('revenue_rollup_date_idx').on(table.businessDate, table.part, table.code)],
+);
+
+/**
+ * MRR's changes by quarter hour (R18; docs/decisions/051): each `account_mrr_history` row adds its
+ * `mrr_cents` at the quarter hour (UTC) of its `valid_from` and takes it back at the quarter hour
+ * of its `valid_to`, written by the migration's triggers in the statement that writes the history.
+ * MRR at an instant is the sum of the quarter hours before the instant's own, plus the history's
+ * rows that open or close inside it; every time zone's midnight is a quarter hour, so a month's end
+ * reads only sums. Merged per quarter hour by the MRR job, as the revenue's rows are.
+ */
+export const mrrRollup = pgTable(
+  'mrr_rollup',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('mrr_rollup_at_idx').on(table.at)],
 );
 
 /*
