@@ -16,6 +16,7 @@ CREATE INDEX "mrr_rollup_at_idx" ON "mrr_rollup" USING btree ("at");--> statemen
 CREATE INDEX "revenue_rollup_date_idx" ON "revenue_rollup" USING btree ("business_date","part","code");--> statement-breakpoint
 CREATE INDEX "account_mrr_history_to_idx" ON "account_mrr_history" USING btree ("valid_to") WHERE valid_to is not null;--> statement-breakpoint
 CREATE INDEX "account_mrr_history_recovered_idx" ON "account_mrr_history" USING btree ("dunning_since") WHERE movement = 'dunningRecovered';--> statement-breakpoint
+CREATE INDEX "users_status_idx" ON "users" USING btree ("account_status","complimentary");--> statement-breakpoint
 -- Decision 051: the overview's rollups, kept by triggers in the statement that writes the ledger
 -- or the MRR history, so no writer (the billing run, a sign-up, a check, the demo data, a test's
 -- factory, a bulk load) can leave them behind. Each row is a change; a figure is a sum of rows.
@@ -27,15 +28,20 @@ CREATE INDEX "account_mrr_history_recovered_idx" ON "account_mrr_history" USING 
 -- an adjustment, as it does for a promotion.
 CREATE FUNCTION "revenue_parts"("amount_cents" bigint, "quote" jsonb)
 RETURNS TABLE ("part" text, "code" text, "cents" bigint) LANGUAGE sql IMMUTABLE AS $$
-  SELECT 'paid', '', "amount_cents"
-  UNION ALL
-  SELECT 'fee', '', ("quote"->>'platformFeeCents')::bigint
-   WHERE "quote"->>'platformFeeCents' ~ '^-?[0-9]{1,15}$'
-  UNION ALL
-  SELECT 'item', coalesce("line"->>'code', ''), ("line"->>'cents')::bigint
-    FROM jsonb_array_elements(CASE WHEN jsonb_typeof("quote"->'lines') = 'array'
-      THEN "quote"->'lines' ELSE '[]'::jsonb END) AS "line"
-   WHERE "line"->>'cents' ~ '^-?[0-9]{1,15}$'
+  -- CASE, not WHERE, guards each cast: a WHERE does not stop the planner from computing a cast of
+  -- a constant first, a CASE arm whose test is false is never computed.
+  SELECT "part", "code", "cents" FROM (
+    SELECT 'paid' AS "part", '' AS "code", "amount_cents" AS "cents"
+    UNION ALL
+    SELECT 'fee', '', CASE WHEN "quote"->>'platformFeeCents' ~ '^-?[0-9]{1,15}$'
+      THEN ("quote"->>'platformFeeCents')::bigint END
+    UNION ALL
+    SELECT 'item', coalesce("line"->>'code', ''), CASE WHEN "line"->>'cents' ~ '^-?[0-9]{1,15}$'
+      THEN ("line"->>'cents')::bigint END
+      FROM jsonb_array_elements(CASE WHEN jsonb_typeof("quote"->'lines') = 'array'
+        THEN "quote"->'lines' ELSE '[]'::jsonb END) AS "line"
+  ) "parts"
+  WHERE "cents" IS NOT NULL
 $$;--> statement-breakpoint
 -- New payments, a statement at a time (a billing run's batch is one statement): one row per date,
 -- part and code.

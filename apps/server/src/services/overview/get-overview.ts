@@ -54,8 +54,13 @@ export async function getOverview(
   const months = monthsBetween(input.from, input.to);
   const ends = months.map((month) => monthEndInstant(month, timeZone, now));
   const bounds = periodBounds(input.from, input.to, timeZone);
+  // The month of an instant, as the index of the month's first instant it is at or after (1 for the
+  // first month): one comparison per row instead of a time zone conversion (decision 051).
+  const monthStarts = sql.param(
+    months.map((month) => startOfDayIn(monthDates(month).first, timeZone).toISOString()),
+  );
   const monthOfInstant = (column: string) =>
-    sql`to_char((${sql.raw(column)} at time zone ${timeZone}), 'YYYY-MM')`;
+    sql`width_bucket(${sql.raw(column)}, ${monthStarts}::timestamptz[])`;
   const paying = statusList(PAYING_STATUSES);
 
   const [payingNow, mrr, dunning, revenueRows, movementRows, recoveredRows, items] =
@@ -90,7 +95,7 @@ export async function getOverview(
           from ${moneyReturns(bounds)} money_back group by 1, 2`,
       ),
       sqlRows<{
-        month: string;
+        month: number;
         movement: string;
         cause: string | null;
         reason: string | null;
@@ -106,7 +111,7 @@ export async function getOverview(
           group by 1, 2, 3, 4`,
       ),
       // Recovery counts by the month the account entered dunning, whenever it came back.
-      sqlRows<{ month: string; count: number }>(
+      sqlRows<{ month: number; count: number }>(
         db,
         sql`select ${monthOfInstant('dunning_since')} as month, count(*)::int as count
           from account_mrr_history
@@ -149,8 +154,10 @@ export async function getOverview(
   months.forEach((month, index) => {
     perMonth.get(month)!.mrrCents = mrr.atInstants[index]!;
   });
+  // The month of a bucket: bucket 1 is the period's first month.
+  const monthOfBucket = (bucket: number) => perMonth.get(months[Number(bucket) - 1] ?? '');
   for (const row of movementRows) {
-    const month = perMonth.get(row.month);
+    const month = monthOfBucket(row.month);
     if (!month) continue;
     const count = Number(row.count);
     if (row.movement === 'new') month.newAccounts += count;
@@ -167,7 +174,7 @@ export async function getOverview(
     }
   }
   for (const row of recoveredRows) {
-    const month = perMonth.get(row.month);
+    const month = monthOfBucket(row.month);
     if (month) month.dunningRecovered += Number(row.count);
   }
   for (const month of perMonth.values()) {
