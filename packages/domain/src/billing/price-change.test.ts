@@ -127,4 +127,82 @@ describe('who is told of a change, and of its withdrawal (R11 amended, decision 
     expect(mailText(withdrawal)).toContain('from $68.00 to $73.00. That change is withdrawn');
     expect(mailText(withdrawal)).toContain('Call 1-800-555-0199');
   });
+
+  it('tells an account billed annually by check what the change means for its year (decision 052)', () => {
+    const base = {
+      company: { name: 'DealerPass', supportPhone: '1-800-555-0199' },
+      firstName: 'Ada',
+      change: { oldTotalCents: 6800, newTotalCents: 7300, effectiveDate: '2026-12-27' },
+    };
+    const repriced = mailText(
+      priceChangeNoticeMail({
+        ...base,
+        annual: {
+          kind: 'invoiceRepriced',
+          invoice: {
+            number: 'DP-2026-000007',
+            totalCents: 73440,
+            periodStart: '2027-01-15',
+            dueOn: '2027-01-15',
+          },
+          newNumber: 'DP-2026-000008',
+          newTotalCents: 78840,
+        },
+      }),
+    );
+    expect(repriced).toContain('invoice DP-2026-000007 ($734.40) is void');
+    expect(repriced).toContain('invoice DP-2026-000008 replaces it: $788.40 for the year');
+    expect(repriced).toContain('by Jan 15, 2027');
+    expect(repriced).toContain('at the new monthly total of $73.00 (now $68.00)');
+
+    const paid = mailText(
+      priceChangeNoticeMail({
+        ...base,
+        annual: {
+          kind: 'yearUnchanged',
+          paidThrough: '2027-06-14',
+          invoice: null,
+          annualFrom: '2027-06-15',
+          oldAnnualCents: 73440,
+          newAnnualCents: 78840,
+        },
+      }),
+    );
+    expect(paid).toContain('paid through Jun 14, 2027: nothing is billed at the new prices');
+    expect(paid).toContain('from the year starting Jun 15, 2027: $788.40 a year');
+    expect(paid).toContain('(now $734.40)');
+
+    const invoiced = mailText(
+      priceChangeNoticeMail({
+        ...base,
+        annual: {
+          kind: 'yearUnchanged',
+          paidThrough: null,
+          invoice: { number: 'DP-2026-000009', totalCents: 73440, periodStart: '2026-12-20' },
+          annualFrom: '2027-12-20',
+          oldAnnualCents: 73440,
+          newAnnualCents: 78840,
+        },
+      }),
+    );
+    expect(invoiced).toContain(
+      'Your invoice DP-2026-000009 for your year billed annually by check',
+    );
+    expect(invoiced).toContain('the new prices do not change it');
+
+    const withdrawn = mailText(
+      priceChangeWithdrawalMail({
+        ...base,
+        replacement: {
+          oldNumber: 'DP-2026-000008',
+          oldTotalCents: 78840,
+          newNumber: 'DP-2026-000010',
+          newTotalCents: 73440,
+          periodStart: '2027-01-15',
+        },
+      }),
+    );
+    expect(withdrawn).toContain('invoice DP-2026-000008 ($788.40) is void');
+    expect(withdrawn).toContain('invoice DP-2026-000010 replaces it: $734.40');
+  });
 });
