@@ -6,6 +6,18 @@ import type { TestApp } from '../support/helper.ts';
 /** A card the sandbox gateway approves, and one it declines (its documented test numbers). */
 export const APPROVED_CARD = '4111111111111111';
 
+/** A card's billing address as the card forms send it (reactivation, a new card on file). */
+export const BILLING_ADDRESS = {
+  billingFirstName: 'Pat',
+  billingLastName: 'Payer',
+  billingCountry: 'US',
+  billingAddress1: '2 Bill St',
+  billingAddress2: '',
+  billingCity: 'Lansing',
+  billingState: 'MI',
+  billingZip: '48901',
+};
+
 export interface SubscriptionInput {
   /** The account, made by `createAccount` or a fixture. */
   userId: string;

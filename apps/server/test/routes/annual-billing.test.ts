@@ -21,6 +21,7 @@ import { runBilling } from '../../src/services/billing/run-billing.ts';
 import { requestAnnualBilling } from '../../src/services/annual-billing/request-annual-billing.ts';
 import { issueSandboxToken } from '../../src/sandboxes/payments/sandbox-tokens.ts';
 import { auditOf, consolePost, plainDealer, staffCookies } from '../factories/admin-fixtures.ts';
+import { BILLING_ADDRESS } from '../factories/subscriber-factory.ts';
 import { annualDealer } from '../factories/annual-fixtures.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { sessionFor } from '../factories/sign-in.ts';
@@ -651,14 +652,7 @@ describe('annual billing by check', () => {
           cardBrand: 'visa',
           cardLast4: '1111',
           creditCardExpiration: '1230',
-          billingFirstName: 'Pat',
-          billingLastName: 'Payer',
-          billingCountry: 'US',
-          billingAddress1: '2 Bill St',
-          billingAddress2: '',
-          billingCity: 'Lansing',
-          billingState: 'MI',
-          billingZip: '48901',
+          ...BILLING_ADDRESS,
           requestKey: key(),
         }),
       });
