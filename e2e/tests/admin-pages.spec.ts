@@ -64,7 +64,7 @@ test.describe('the console with the keyboard, axe and 320 px (issue 19)', () => 
     await expectAccessible(page);
     const nav = page.getByRole('navigation', { name: 'Console' });
 
-    // Billing and admin land on the overview (its own keyboard test is still to come); the
+    // Billing and admin land on the overview (its keyboard test is admin-overview.spec.ts); the
     // accounts' search is the next page.
     await page.goto('/admin/accounts');
     await expect(page.getByRole('heading', { level: 1, name: 'Accounts' })).toBeVisible();

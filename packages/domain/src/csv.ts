@@ -11,6 +11,9 @@
  * `ok;=1+1;x` into three cells; the middle one gets the apostrophe too (docs/decisions/030).
  */
 export function csvField(value: unknown): string {
+  // Most cells (dates, amounts, ids, names) start with no formula character, space or quote and
+  // hold no separator or quote: they are written as they are, after one test instead of three.
+  if (typeof value === 'string' && PLAIN_CELL.test(value)) return value;
   const text =
     value === null || value === undefined
       ? ''
@@ -28,6 +31,9 @@ export function csvRecord(values: readonly unknown[]): string {
 }
 
 const CELL_BREAK = new Set([',', ';', '\t', '\r', '\n']);
+
+/** A cell the rules leave as it is: empty, or a safe first character and no separator or quote. */
+const PLAIN_CELL = /^(?:[^ "=+\-@\t\r\n,;][^",;\r\n\t]*)?$/;
 
 /** An apostrophe before every cell start that a spreadsheet would read as a formula. */
 function neutralizeFormulas(text: string): string {

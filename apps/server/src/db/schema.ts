@@ -152,69 +152,75 @@ export const failureBudgets = pgTable(
 );
 
 /** The account record of 000 §3. Secrets (AutoCheck password, legacy password) are never returned. */
-export const users = pgTable('users', {
-  id: uuid('id')
-    .primaryKey()
-    .default(sql`gen_random_uuid()`),
-  dealerpassUserId: text('dealerpass_user_id').notNull().unique(),
-  /** The DealerPass ID: the provider's subject (an `identities.id` with the embedded provider). */
-  karId: text('kar_id').unique(),
-  email: text('email').notNull(),
-  altEmail: text('alt_email'),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  dealership: text('dealership').notNull(),
-  phone: text('phone').notNull(),
-  phoneCountryCode: text('phone_country_code').notNull().default('US'),
-  altPhone: text('alt_phone'),
-  altPhoneCountryCode: text('alt_phone_country_code'),
-  auctionAccessId: text('auction_access_id'),
-  dealershipAuctionAccessId: text('dealership_auction_access_id'),
-  address1: text('address1').notNull(),
-  address2: text('address2'),
-  city: text('city').notNull(),
-  state: text('state').notNull(),
-  zip: text('zip').notNull(),
-  country: text('country').notNull().default('US'),
-  billingFirstName: text('billing_first_name'),
-  billingLastName: text('billing_last_name'),
-  billingCountry: text('billing_country'),
-  billingAddress1: text('billing_address1'),
-  billingAddress2: text('billing_address2'),
-  billingCity: text('billing_city'),
-  billingState: text('billing_state'),
-  billingZip: text('billing_zip'),
-  /** Display only (DECISIONS R5): the card itself lives at the payment gateway. */
-  cardBrand: text('card_brand'),
-  cardLast4: text('card_last4'),
-  cardExpiration: text('card_expiration'),
-  subscriptions: text('subscriptions')
-    .array()
-    .notNull()
-    .default(sql`'{}'::text[]`),
-  accountStatus: text('account_status').notNull().default('active'),
-  /**
-   * Any other status detail the API passes on; complimentary is its own column (issue 26), read
-   * and written only through `complimentary` below and sent as the detail by serialize-user.
-   */
-  accountStatusDetails: text('account_status_details'),
-  /** R4, R12: an active complimentary account is not charged and hides Current Balance. */
-  complimentary: boolean('complimentary').notNull().default(false),
-  nextBillDate: date('next_bill_date'),
-  /** The DealerPass ID deadline of migrated accounts (000 §3 programDate). */
-  programDate: timestamp('program_date', { withTimezone: true }),
-  preferences: jsonb('preferences').notNull().default({}),
-  autoCheckId: text('autocheck_id'),
-  /** AES-256-GCM with the server's encryption key (DECISIONS R7). */
-  autoCheckPasswordEnc: text('autocheck_password_enc'),
-  autoCheckEnabled: boolean('autocheck_enabled').notNull().default(false),
-  autoCheckAutoPurchase: boolean('autocheck_auto_purchase').notNull().default(false),
-  /** Migrated accounts sign in with these until they link a DealerPass ID (DECISIONS R6). */
-  legacyUsername: text('legacy_username').unique(),
-  legacyPasswordHash: text('legacy_password_hash'),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    dealerpassUserId: text('dealerpass_user_id').notNull().unique(),
+    /** The DealerPass ID: the provider's subject (an `identities.id` with the embedded provider). */
+    karId: text('kar_id').unique(),
+    email: text('email').notNull(),
+    altEmail: text('alt_email'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    dealership: text('dealership').notNull(),
+    phone: text('phone').notNull(),
+    phoneCountryCode: text('phone_country_code').notNull().default('US'),
+    altPhone: text('alt_phone'),
+    altPhoneCountryCode: text('alt_phone_country_code'),
+    auctionAccessId: text('auction_access_id'),
+    dealershipAuctionAccessId: text('dealership_auction_access_id'),
+    address1: text('address1').notNull(),
+    address2: text('address2'),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    zip: text('zip').notNull(),
+    country: text('country').notNull().default('US'),
+    billingFirstName: text('billing_first_name'),
+    billingLastName: text('billing_last_name'),
+    billingCountry: text('billing_country'),
+    billingAddress1: text('billing_address1'),
+    billingAddress2: text('billing_address2'),
+    billingCity: text('billing_city'),
+    billingState: text('billing_state'),
+    billingZip: text('billing_zip'),
+    /** Display only (DECISIONS R5): the card itself lives at the payment gateway. */
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardExpiration: text('card_expiration'),
+    subscriptions: text('subscriptions')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    accountStatus: text('account_status').notNull().default('active'),
+    /**
+     * Any other status detail the API passes on; complimentary is its own column (issue 26), read
+     * and written only through `complimentary` below and sent as the detail by serialize-user.
+     */
+    accountStatusDetails: text('account_status_details'),
+    /** R4, R12: an active complimentary account is not charged and hides Current Balance. */
+    complimentary: boolean('complimentary').notNull().default(false),
+    nextBillDate: date('next_bill_date'),
+    /** The DealerPass ID deadline of migrated accounts (000 §3 programDate). */
+    programDate: timestamp('program_date', { withTimezone: true }),
+    preferences: jsonb('preferences').notNull().default({}),
+    autoCheckId: text('autocheck_id'),
+    /** AES-256-GCM with the server's encryption key (DECISIONS R7). */
+    autoCheckPasswordEnc: text('autocheck_password_enc'),
+    autoCheckEnabled: boolean('autocheck_enabled').notNull().default(false),
+    autoCheckAutoPurchase: boolean('autocheck_auto_purchase').notNull().default(false),
+    /** Migrated accounts sign in with these until they link a DealerPass ID (DECISIONS R6). */
+    legacyUsername: text('legacy_username').unique(),
+    legacyPasswordHash: text('legacy_password_hash'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // The overview's paying accounts by status and its open dunning, without reading every account
+  // (R18, decision 051).
+  (table) => [index('users_status_idx').on(table.accountStatus, table.complimentary)],
+);
 
 /**
  * Server-side sessions (DECISIONS R6). The cookie holds a random id; only its SHA-256 is stored.
@@ -1081,10 +1087,58 @@ export const accountMrrHistory = pgTable(
     index('account_mrr_history_movement_idx')
       .on(table.validFrom, table.movement)
       .where(sql`movement is not null`),
+    // MRR's rows that close inside the quarter hour of "now" (read-mrr.ts, decision 051).
+    index('account_mrr_history_to_idx')
+      .on(table.validTo)
+      .where(sql`valid_to is not null`),
+    // Dunning recovery by the month dunning began (get-overview.ts).
+    index('account_mrr_history_recovered_idx')
+      .on(table.dunningSince)
+      .where(sql`movement = 'dunningRecovered'`),
     uniqueIndex('account_mrr_history_open_uq')
       .on(table.userId)
       .where(sql`valid_to is null`),
   ],
+);
+
+/**
+ * What the approved payments of each business date add up to (R18's gross revenue and revenue by
+ * item; docs/decisions/051): `paid` the payments' amounts, `fee` their periods' platform fee,
+ * `item` each line of their periods' quotes by its `code`. Rows are changes, written by the
+ * migration's triggers in the statement that writes, changes or deletes a payment (or its period's
+ * quote), so a date's figure is the sum of its rows at any snapshot; the MRR job merges a date's
+ * rows into one, which changes no sum (`compact-rollups.ts`). The overview reads a million
+ * payments' revenue from a few thousand rows.
+ */
+export const revenueRollup = pgTable(
+  'revenue_rollup',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    businessDate: date('business_date').notNull(),
+    part: text('part', { enum: ['paid', 'fee', 'item'] }).notNull(),
+    /** The quote line's code for an `item`; empty otherwise. */
+    code: text('code').notNull().default(''),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('revenue_rollup_date_idx').on(table.businessDate, table.part, table.code)],
+);
+
+/**
+ * MRR's changes by quarter hour (R18; docs/decisions/051): each `account_mrr_history` row adds its
+ * `mrr_cents` at the quarter hour (UTC) of its `valid_from` and takes it back at the quarter hour
+ * of its `valid_to`, written by the migration's triggers in the statement that writes the history.
+ * MRR at an instant is the sum of the quarter hours before the instant's own, plus the history's
+ * rows that open or close inside it; every time zone's midnight is a quarter hour, so a month's end
+ * reads only sums. Merged per quarter hour by the MRR job, as the revenue's rows are.
+ */
+export const mrrRollup = pgTable(
+  'mrr_rollup',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    cents: bigint('cents', { mode: 'number' }).notNull(),
+  },
+  (table) => [index('mrr_rollup_at_idx').on(table.at)],
 );
 
 /*

@@ -108,7 +108,8 @@ function builtInJobs(app: FastifyInstance): JobDefinition[] {
       run: () => app.prices.refresh(),
     },
     // R18's MRR history (decision 042): the backfill of accounts without one and each price
-    // change's effective instant. Idempotent, so every instance may run it.
+    // change's effective instant; the overview's rollups merged (decision 051). Idempotent and
+    // exact side by side, so every instance may run it.
     {
       name: 'mrr-history-refresh',
       schedule: { everySeconds: 300 },

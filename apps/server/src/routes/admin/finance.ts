@@ -43,7 +43,10 @@ const financeRoutes: FastifyPluginAsyncZod = async (app) => {
         after: { from: range.from, to: range.to },
         at: app.now(),
       });
-      const { stream, done } = streamFinanceExport(app.db, range);
+      // PostgreSQL reads the range's two halves at once; PGlite is one connection.
+      const { stream, done } = streamFinanceExport(app.db, range, {
+        readers: app.database.engine === 'postgres' ? 2 : 1,
+      });
       done.then(
         (rows) => request.log.info({ rows, auditId: audit.id, ...range }, 'finance export'),
         (error: unknown) =>

@@ -18,7 +18,8 @@ import type { TOverview, TOverviewMonth } from '@dealerpass/domain/overview/over
 import { addDays, startOfDayIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { moneyMovements } from './money-movements.ts';
+import { moneyReturns } from './money-movements.ts';
+import { readMrr } from './read-mrr.ts';
 import { sqlRows } from './sql-rows.ts';
 
 /** The instants and business dates a range of months covers. */
@@ -51,24 +52,26 @@ export async function getOverview(
 ): Promise<TOverview> {
   const { timeZone, now } = input;
   const months = monthsBetween(input.from, input.to);
-  const ends = months.map((month) => monthEndInstant(month, timeZone, now).toISOString());
+  const ends = months.map((month) => monthEndInstant(month, timeZone, now));
   const bounds = periodBounds(input.from, input.to, timeZone);
+  // The month of an instant, as the index of the month's first instant it is at or after (1 for the
+  // first month): one comparison per row instead of a time zone conversion (decision 051).
+  const monthStarts = sql.param(
+    months.map((month) => startOfDayIn(monthDates(month).first, timeZone).toISOString()),
+  );
   const monthOfInstant = (column: string) =>
-    sql`to_char((${sql.raw(column)} at time zone ${timeZone}), 'YYYY-MM')`;
+    sql`width_bucket(${sql.raw(column)}, ${monthStarts}::timestamptz[])`;
   const paying = statusList(PAYING_STATUSES);
 
-  const [payingNow, mrrNow, dunning, mrrByMonth, revenueRows, movementRows, recoveredRows, items] =
+  const [payingNow, mrr, dunning, revenueRows, movementRows, recoveredRows, items] =
     await Promise.all([
       sqlRows<{ status: string; complimentary: boolean; count: number }>(
         db,
         sql`select account_status as status, complimentary, count(*)::int as count
           from users where account_status in (${paying}) group by 1, 2`,
       ),
-      sqlRows<{ cents: number }>(
-        db,
-        sql`select coalesce(sum(mrr_cents), 0)::bigint as cents
-          from account_mrr_history where valid_to is null`,
-      ),
+      // MRR at each month's end (what was open at its last instant) and now (docs/decisions/051).
+      readMrr(db, ends),
       sqlRows<{ accounts: number; cents: number }>(
         db,
         sql`select count(*)::int as accounts, coalesce(sum(owed), 0)::bigint as cents from (
@@ -78,23 +81,21 @@ export async function getOverview(
             group by u.id) owing
           where owed > 0`,
       ),
-      // A month's MRR is what was open at its last instant: opened before its end, closed at it or later.
-      sqlRows<{ month: string; cents: number }>(
-        db,
-        sql`select m.month, coalesce(sum(h.mrr_cents), 0)::bigint as cents
-          from unnest(${sql.param(months)}::text[], ${sql.param(ends)}::timestamptz[]) as m(month, at)
-          left join account_mrr_history h
-            on h.valid_from < m.at and (h.valid_to is null or h.valid_to >= m.at)
-            and h.mrr_cents <> 0
-          group by m.month`,
-      ),
+      // Payments from their rollup by business date, what went back from the ledger (decision 051).
       sqlRows<{ month: string; kind: 'payment' | 'refund' | 'chargeback'; cents: number }>(
         db,
-        sql`select to_char(business_date, 'YYYY-MM') as month, kind, sum(cents)::bigint as cents
-          from ${moneyMovements(bounds)} movements group by 1, 2`,
+        sql`select to_char(business_date, 'YYYY-MM') as month, 'payment' as kind,
+            sum(cents)::bigint as cents
+          from revenue_rollup
+          where part = 'paid'
+            and business_date between ${bounds.fromDate}::date and ${bounds.toDate}::date
+          group by 1
+          union all
+          select to_char(business_date, 'YYYY-MM') as month, kind, sum(cents)::bigint as cents
+          from ${moneyReturns(bounds)} money_back group by 1, 2`,
       ),
       sqlRows<{
-        month: string;
+        month: number;
         movement: string;
         cause: string | null;
         reason: string | null;
@@ -110,7 +111,7 @@ export async function getOverview(
           group by 1, 2, 3, 4`,
       ),
       // Recovery counts by the month the account entered dunning, whenever it came back.
-      sqlRows<{ month: string; count: number }>(
+      sqlRows<{ month: number; count: number }>(
         db,
         sql`select ${monthOfInstant('dunning_since')} as month, count(*)::int as count
           from account_mrr_history
@@ -150,12 +151,13 @@ export async function getOverview(
       },
     ]),
   );
-  for (const row of mrrByMonth) {
-    const month = perMonth.get(row.month);
-    if (month) month.mrrCents = Number(row.cents);
-  }
+  months.forEach((month, index) => {
+    perMonth.get(month)!.mrrCents = mrr.atInstants[index]!;
+  });
+  // The month of a bucket: bucket 1 is the period's first month.
+  const monthOfBucket = (bucket: number) => perMonth.get(months[Number(bucket) - 1] ?? '');
   for (const row of movementRows) {
-    const month = perMonth.get(row.month);
+    const month = monthOfBucket(row.month);
     if (!month) continue;
     const count = Number(row.count);
     if (row.movement === 'new') month.newAccounts += count;
@@ -172,7 +174,7 @@ export async function getOverview(
     }
   }
   for (const row of recoveredRows) {
-    const month = perMonth.get(row.month);
+    const month = monthOfBucket(row.month);
     if (month) month.dunningRecovered += Number(row.count);
   }
   for (const month of perMonth.values()) {
@@ -192,7 +194,7 @@ export async function getOverview(
     period: { from: input.from, to: input.to, months },
     now: {
       at: now.toISOString(),
-      mrrCents: Number(mrrNow[0]?.cents ?? 0),
+      mrrCents: mrr.openCents,
       paying: nowPaying,
       complimentary: payingNow
         .filter((row) => row.complimentary)
@@ -211,31 +213,27 @@ export async function getOverview(
  * What the approved payments of the period bought, by item (their charged quote's lines) and the
  * platform fee; promotions, carried balances and prorated charges that differ from the lines are
  * `ADJUSTMENT`, so the items add up to the payments to the cent. Refunds and chargebacks are not
- * split by item: they show in the revenue chart.
+ * split by item: they show in the revenue chart. Read from the payments' rollup by business date
+ * (docs/decisions/051), which holds each payment's amount, fee and lines.
  */
 async function revenueByItem(db: Database, bounds: ReturnType<typeof periodBounds>) {
-  const rows = await sqlRows<{ code: string; cents: number }>(
+  const rows = await sqlRows<{ part: 'paid' | 'fee' | 'item'; code: string; cents: number }>(
     db,
-    sql`with paid as (
-        select p.amount_cents, bp.quote from payments p
-        join billing_periods bp on bp.id = p.billing_period_id
-        where p.activation_date between ${bounds.fromDate}::date and ${bounds.toDate}::date)
-      select line->>'code' as code, sum((line->>'cents')::int)::bigint as cents
-        from paid, jsonb_array_elements(paid.quote->'lines') as line group by 1
-      union all
-      select 'PLATFORM_FEE', coalesce(sum((quote->>'platformFeeCents')::int), 0)::bigint from paid
-      union all
-      select 'TOTAL', coalesce(sum(amount_cents), 0)::bigint from paid`,
+    sql`select part, code, sum(cents)::bigint as cents from revenue_rollup
+      where business_date between ${bounds.fromDate}::date and ${bounds.toDate}::date
+      group by 1, 2`,
   );
-  const total = Number(rows.find((row) => row.code === 'TOTAL')?.cents ?? 0);
+  const total = rows
+    .filter((row) => row.part === 'paid')
+    .reduce((sum, row) => sum + Number(row.cents), 0);
   const items: { code: string; name: string; group: string; cents: number }[] = [];
   let adjustment = total;
   for (const row of rows) {
     const cents = Number(row.cents);
-    if (row.code === 'TOTAL') continue;
-    if (row.code === 'PLATFORM_FEE') {
+    if (row.part === 'paid') continue;
+    if (row.part === 'fee') {
       if (cents !== 0)
-        items.push({ code: row.code, name: 'Platform fee', group: 'Platform fee', cents });
+        items.push({ code: 'PLATFORM_FEE', name: 'Platform fee', group: 'Platform fee', cents });
     } else if (isSubscriptionCode(row.code)) {
       if (cents === 0) continue;
       items.push({

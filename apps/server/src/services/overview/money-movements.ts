@@ -1,5 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 
+export interface MoneyRange {
+  fromDate: string;
+  toDate: string;
+  fromAt: Date;
+  toAt: Date;
+  timeZone: string;
+}
+
 /**
  * The ledger's money movements between two instants as one SQL relation
  * `(kind, user_id, payment_id, cents, business_date)` (R18's gross revenue; the finance exports
@@ -9,23 +17,29 @@ import { sql, type SQL } from 'drizzle-orm';
  * refunds and chargebacks. `fromDate`/`toDate` are business dates (YYYY-MM-DD, both included),
  * `fromAt`/`toAt` the instants that bound them in the business time zone.
  */
-export function moneyMovements(range: {
-  fromDate: string;
-  toDate: string;
-  fromAt: Date;
-  toAt: Date;
-  timeZone: string;
-}): SQL {
-  const fromAt = range.fromAt.toISOString();
-  const toAt = range.toAt.toISOString();
-  const businessDate = (column: SQL) => sql`(${column} at time zone ${range.timeZone})::date`;
+export function moneyMovements(range: MoneyRange): SQL {
   return sql`(
     select 'payment'::text as kind, p.user_id, p.id as payment_id, p.amount_cents as cents,
       p.activation_date as business_date
     from payments p
     where p.activation_date between ${range.fromDate}::date and ${range.toDate}::date
     union all
-    select 'refund', r.user_id, r.payment_id, r.amount_cents, ${businessDate(sql`r.settled_at`)}
+    select * from ${moneyReturns(range)} money_back
+  )`;
+}
+
+/**
+ * The money that went back in the range, as `moneyMovements` lists it: refunds (staff and trial)
+ * and chargebacks. The overview reads these from the ledger and the payments from their rollup
+ * (docs/decisions/051): returns are a few in a hundred payments.
+ */
+export function moneyReturns(range: MoneyRange): SQL {
+  const fromAt = range.fromAt.toISOString();
+  const toAt = range.toAt.toISOString();
+  const businessDate = (column: SQL) => sql`(${column} at time zone ${range.timeZone})::date`;
+  return sql`(
+    select 'refund'::text as kind, r.user_id, r.payment_id, r.amount_cents as cents,
+      ${businessDate(sql`r.settled_at`)} as business_date
     from refunds r
     where r.status = 'succeeded'
       and r.settled_at >= ${fromAt}::timestamptz and r.settled_at < ${toAt}::timestamptz

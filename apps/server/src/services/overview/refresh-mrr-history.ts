@@ -10,6 +10,7 @@ import { DAY_MS } from '@dealerpass/domain/time/calendar-date';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { accountMrrHistory } from '../../db/schema.ts';
+import { compactRollups } from './compact-rollups.ts';
 import { monthlyCentsOf } from './record-mrr-state.ts';
 import { sqlCount, sqlRows } from './sql-rows.ts';
 
@@ -26,14 +27,17 @@ const BACKFILL_BATCH = 500;
  * 2. Price changes: at each effective instant of the last 40 days, every open row whose monthly
  *    total the new prices change is closed at that instant and continued at the new amount, so
  *    MRR after the instant counts the prices in force then (R18).
+ * 3. The overview's rollups merged, a row per date and item, a row per quarter hour
+ *    (docs/decisions/051); no figure moves.
  */
 export async function refreshMrrHistory(
   db: Database,
   input: { prices: TPriceTable; now: Date },
-): Promise<{ backfilled: number; repriced: number }> {
+): Promise<{ backfilled: number; repriced: number; compacted: number }> {
   const backfilled = await backfillMrrHistory(db, input);
   const repriced = await repriceAtPriceChanges(db, input);
-  return { backfilled, repriced };
+  const compacted = await compactRollups(db);
+  return { backfilled, repriced, compacted };
 }
 
 interface StatusChange {

@@ -6,8 +6,14 @@ import {
   financeExportRange,
   type TFinanceExportQuery,
 } from '@dealerpass/domain/admin/finance-export';
-import { parseIsoDate, addDays, startOfDayIn } from '@dealerpass/domain/time/calendar-date';
-import type { Database } from '../../../db/client.ts';
+import {
+  addDays,
+  daysBetween,
+  parseIsoDate,
+  startOfDayIn,
+  toIsoDate,
+} from '@dealerpass/domain/time/calendar-date';
+import type { Database, Transaction } from '../../../db/client.ts';
 import { csvRecord } from '../../../lib/csv.ts';
 import { movementsQuery, type FinanceRange } from './finance-movements.ts';
 
@@ -31,13 +37,13 @@ interface MovementRow {
   recorded_at: string;
 }
 
-/** Resolves once the reader has taken what was written, or has gone away. */
-function drained(stream: PassThrough): Promise<void> {
+/** Resolves once the reader has taken what was written (true), or has gone away (false). */
+function drained(stream: PassThrough): Promise<boolean> {
   return new Promise((resolve) => {
     const go = () => {
       stream.off('drain', go);
       stream.off('close', go);
-      resolve();
+      resolve(!stream.destroyed);
     };
     stream.on('drain', go);
     stream.on('close', go);
@@ -101,40 +107,133 @@ function recordOf(row: MovementRow, quotes: Map<string, string>): string {
 }
 
 /**
+ * How many connections an export may read with at once. On PostgreSQL two: the range's two halves
+ * of business dates are sorted by two server processes, the second while the first is written.
+ * PGlite is one connection. At most TWO_READER_EXPORTS exports hold a second connection at a time,
+ * so exports that wait for one can never take the whole pool.
+ */
+export interface FinanceExportOptions {
+  readers: 1 | 2;
+}
+const TWO_READER_EXPORTS = 2;
+let twoReaderExports = 0;
+
+/** The range as two ranges of whole business dates, in order; one when it is a single date. */
+function halvesOf(range: FinanceRange): FinanceRange[] {
+  const first = parseIsoDate(range.from)!;
+  const days = daysBetween(first, parseIsoDate(range.to)!) + 1;
+  if (days < 2) return [range];
+  const middle = addDays(first, Math.ceil(days / 2) - 1);
+  return [
+    financeRangeOf({ from: range.from, to: toIsoDate(middle) }, range.timeZone),
+    financeRangeOf({ from: toIsoDate(addDays(middle, 1)), to: range.to }, range.timeZone),
+  ];
+}
+
+type Page = { rows: MovementRow[] };
+
+/**
+ * One range's rows through a cursor, FETCH_ROWS at a time: the first batch is asked for at once
+ * (the server runs the query, sort included, while anything before it is still being written), and
+ * each next batch before the current one is written, but never while the reader has not taken the
+ * last: at most two batches are held.
+ */
+function openReader(tx: Transaction, range: FinanceRange, cursor: string) {
+  const fetchPage = () =>
+    tx.execute(sql.raw(`fetch forward ${FETCH_ROWS} from ${cursor}`)) as unknown as Promise<Page>;
+  const first = tx
+    .execute(sql`declare ${sql.raw(cursor)} no scroll cursor for ${movementsQuery(range)}`)
+    .then(fetchPage);
+  // Read by writeTo, or given up (the export failed before): either way never an unheard failure.
+  first.catch(() => undefined);
+  return {
+    /** Writes the rows as CSV; answers how many, or throws when the reader went away. */
+    async writeTo(stream: PassThrough, quotes: Map<string, string>): Promise<number> {
+      let rows = 0;
+      let next: Promise<Page> | null = first;
+      while (next) {
+        const page: Page = await next;
+        if (page.rows.length === 0) break;
+        next = page.rows.length === FETCH_ROWS ? fetchPage() : null;
+        rows += page.rows.length;
+        let chunk = '';
+        for (const row of page.rows) chunk += recordOf(row, quotes);
+        if (stream.destroyed || (!stream.write(chunk) && !(await drained(stream)))) {
+          await next?.catch(() => undefined);
+          throw new Error('the reader went away');
+        }
+      }
+      await tx.execute(sql.raw(`close ${cursor}`));
+      return rows;
+    },
+    settled: () => first.then(() => undefined),
+  };
+}
+
+/**
+ * One snapshot, read only; no compiling (JIT) of a query that is over in about a second.
+ */
+const READ_ONLY = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
+
+/**
  * Every money movement of the range as CSV (issue 29): RFC 4180 and formula-safe through
- * `lib/csv.ts`, UTF-8, a header row, one row per movement in business-date order. Streamed: one
- * query through a cursor in a read-only snapshot, FETCH_ROWS at a time, each batch written when
- * the reader has taken the last one, so the file is never held whole. `done` tells how many rows
- * went out, or the failure (the stream is destroyed with it too).
+ * `lib/csv.ts`, UTF-8, a header row, one row per movement in business-date order. Streamed through
+ * cursors in one read-only snapshot, so the file is never held whole (`openReader`). With two
+ * readers the second half of the range is read on a second connection that imports the first
+ * one's snapshot (`pg_export_snapshot`, as a parallel pg_dump does): the same rows as one reader,
+ * in the same order, sooner. `done` tells how many rows went out, or the failure (the stream is
+ * destroyed with it too).
  */
 export function streamFinanceExport(
   db: Database,
   range: FinanceRange,
+  options: FinanceExportOptions = { readers: 1 },
 ): { stream: Readable; done: Promise<number> } {
   const stream = new PassThrough();
+  const parts =
+    options.readers === 2 && twoReaderExports < TWO_READER_EXPORTS ? halvesOf(range) : [range];
+  if (parts.length === 2) twoReaderExports += 1;
   const done = db
-    .transaction(
-      async (tx) => {
-        let rows = 0;
-        const quotes = new Map<string, string>();
-        await tx.execute(sql`declare finance_export no scroll cursor for ${movementsQuery(range)}`);
-        if (!stream.write(csvRecord(FINANCE_EXPORT_COLUMNS))) await drained(stream);
-        for (;;) {
-          if (stream.destroyed) throw new Error('the reader went away');
-          const page = (await tx.execute(
-            sql.raw(`fetch forward ${FETCH_ROWS} from finance_export`),
-          )) as unknown as { rows: MovementRow[] };
-          if (page.rows.length === 0) break;
-          rows += page.rows.length;
-          let chunk = '';
-          for (const row of page.rows) chunk += recordOf(row, quotes);
-          if (!stream.write(chunk)) await drained(stream);
+    .transaction(async (tx) => {
+      const quotes = new Map<string, string>();
+      await tx.execute(sql`set local jit = off`);
+      if (!stream.write(csvRecord(FINANCE_EXPORT_COLUMNS))) await drained(stream);
+      if (parts.length === 1) {
+        return openReader(tx, range, 'finance_export').writeTo(stream, quotes);
+      }
+      const [exported] = (
+        (await tx.execute(sql`select pg_export_snapshot() as snapshot`)) as unknown as {
+          rows: { snapshot: string }[];
         }
-        await tx.execute(sql`close finance_export`);
-        return rows;
-      },
-      { isolationLevel: 'repeatable read', accessMode: 'read only' },
-    )
+      ).rows;
+      const snapshot = exported?.snapshot ?? '';
+      if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
+      let firstHalfWritten!: (written: boolean) => void;
+      const firstHalf = new Promise<boolean>((resolve) => (firstHalfWritten = resolve));
+      const secondHalf = db.transaction(async (second) => {
+        await second.execute(sql.raw(`set transaction snapshot '${snapshot}'`));
+        await second.execute(sql`set local jit = off`);
+        const reader = openReader(second, parts[1]!, 'finance_export_second');
+        if (!(await firstHalf)) {
+          await reader.settled().catch(() => undefined);
+          throw new Error('the first half was not written');
+        }
+        return reader.writeTo(stream, quotes);
+      }, READ_ONLY);
+      let rows: number;
+      try {
+        rows = await openReader(tx, parts[0]!, 'finance_export').writeTo(stream, quotes);
+      } catch (error) {
+        firstHalfWritten(false);
+        await secondHalf.catch(() => undefined);
+        throw error;
+      }
+      firstHalfWritten(true);
+      return rows + (await secondHalf);
+    }, READ_ONLY)
+    .finally(() => {
+      if (parts.length === 2) twoReaderExports -= 1;
+    })
     .then(
       (rows) => {
         stream.end();

@@ -15,6 +15,12 @@ export interface IChartSeries {
   /** Cents for dollars; null where there is no value (a rate with nothing to divide). */
   values: (number | null)[];
   color: string;
+  /**
+   * Money that went back (refunds, chargebacks): the values are the amounts, as the table and the
+   * CSV give them, and the bars are drawn below the axis. A CSV cell starting with '-' is text in
+   * a spreadsheet (the domain's formula rule, decisions 030 and 048), so amounts stay unsigned.
+   */
+  below?: boolean;
 }
 
 export interface IChartProps {
@@ -89,7 +95,12 @@ export function OverviewChart(props: IChartProps) {
   const [showTable, setShowTable] = useState(false);
   const innerWidth = WIDTH - MARGIN.left - MARGIN.right;
   const innerHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const values = series.flatMap((item) => item.values.filter((v): v is number => v !== null));
+  // Where a value is drawn: below the axis for money that went back.
+  const drawn = (item: IChartSeries, value: number | null) =>
+    value === null ? null : item.below ? -value : value;
+  const values = series.flatMap((item) =>
+    item.values.map((value) => drawn(item, value)).filter((v): v is number => v !== null),
+  );
   const max = Math.max(0, ...values);
   const min = Math.min(0, ...values);
   const x = scaleBand<string>({
@@ -201,15 +212,16 @@ export function OverviewChart(props: IChartProps) {
             ? categories.flatMap((category) =>
                 series.map((item, seriesIndex) => {
                   const value = item.values[categories.indexOf(category)] ?? null;
-                  const top = y(Math.max(0, value ?? 0));
-                  const bottom = y(Math.min(0, value ?? 0));
+                  const position = drawn(item, value) ?? 0;
+                  const top = y(Math.max(0, position));
+                  const bottom = y(Math.min(0, position));
                   return (
                     <Bar
                       key={`${category.key}-${item.key}`}
                       x={(x(category.key) ?? 0) + (inner(item.key) ?? seriesIndex)}
                       y={top}
                       width={inner.bandwidth()}
-                      height={Math.max(value ? 1 : 0, bottom - top)}
+                      height={Math.max(position ? 1 : 0, bottom - top)}
                       fill={item.color}
                       {...markProps(category.key, item, value)}
                     />
@@ -218,10 +230,19 @@ export function OverviewChart(props: IChartProps) {
               )
             : series.map((item) => {
                 const points = categories
-                  .map((category, index) => ({ category, value: item.values[index] ?? null }))
+                  .map((category, index) => ({
+                    category,
+                    value: item.values[index] ?? null,
+                    position: drawn(item, item.values[index] ?? null),
+                  }))
                   .filter(
-                    (point): point is { category: typeof point.category; value: number } =>
-                      point.value !== null,
+                    (
+                      point,
+                    ): point is {
+                      category: typeof point.category;
+                      value: number;
+                      position: number;
+                    } => point.position !== null,
                   );
                 const cx = (key: string) => (x(key) ?? 0) + x.bandwidth() / 2;
                 return (
@@ -229,7 +250,7 @@ export function OverviewChart(props: IChartProps) {
                     <LinePath
                       data={points}
                       x={(point) => cx(point.category.key)}
-                      y={(point) => y(point.value)}
+                      y={(point) => y(point.position)}
                       stroke={item.color}
                       strokeWidth={2.5}
                       aria-hidden="true"
@@ -238,7 +259,7 @@ export function OverviewChart(props: IChartProps) {
                       <circle
                         key={point.category.key}
                         cx={cx(point.category.key)}
-                        cy={y(point.value)}
+                        cy={y(point.position)}
                         r={5}
                         fill={item.color}
                         {...markProps(point.category.key, item, point.value)}

@@ -267,14 +267,16 @@ function Charts({ data, onPick }: { data: TOverview; onPick: TPick }) {
           {
             key: 'refunds',
             label: 'Refunds',
-            values: data.months.map((month) => -month.revenue.refundsCents),
+            values: data.months.map((month) => month.revenue.refundsCents),
             color: COLORS.orange,
+            below: true,
           },
           {
             key: 'chargebacks',
             label: 'Chargebacks',
-            values: data.months.map((month) => -month.revenue.chargebacksCents),
+            values: data.months.map((month) => month.revenue.chargebacksCents),
             color: COLORS.red,
+            below: true,
           },
           { key: 'revenue', label: 'Gross revenue', values: revenue, color: COLORS.green },
         ]}
