@@ -1,9 +1,22 @@
+import { globSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { fuzzSeed } from './tooling/fuzz-seed.ts';
 import { PGLITE_SMOKE } from './apps/server/test/support/pglite-smoke.ts';
 
 /** One seed per commit for every fast-check property (docs/decisions/033); FUZZ_SEED replays one. */
 const seed = { FUZZ_SEED: String(fuzzSeed()) };
+
+/**
+ * The web app's unit tests share one jsdom and one module cache per worker (`isolate: false`):
+ * setting up jsdom and importing React for each of ~55 files was most of the unit stage's time
+ * (docs/decisions/057). A file that replaces a module (`vi.mock`) or tests what a module does when
+ * it is first imported (the comment `vitest-isolate` says so, with why) needs modules of its own,
+ * so those files run isolated, found by reading them: no list to keep.
+ */
+const WEB_TESTS = 'apps/web/src/**/*.test.{ts,tsx}';
+const webIsolated = globSync(WEB_TESTS, { cwd: import.meta.dirname }).filter((file) =>
+  /\bvi\.mock\(|vitest-isolate/.test(readFileSync(file, 'utf8')),
+);
 
 /**
  * The API tests, as the server's project sees them: every file under apps/server/test, so a new
@@ -35,6 +48,7 @@ export default defineConfig({
       {
         test: {
           name: 'domain',
+          isolate: false,
           include: ['packages/domain/src/**/*.test.ts'],
           environment: 'node',
           // Property tests beside the other stages on two cores: a limit for hangs, not speed.
@@ -46,9 +60,20 @@ export default defineConfig({
       {
         test: {
           name: 'web',
-          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          include: [WEB_TESTS],
+          exclude: webIsolated,
+          isolate: false,
           environment: 'jsdom',
           // Typed input in jsdom beside the other stages on two cores: a limit for hangs.
+          testTimeout: 30_000,
+          setupFiles: ['apps/web/src/test-setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'web-isolated',
+          include: webIsolated,
+          environment: 'jsdom',
           testTimeout: 30_000,
           setupFiles: ['apps/web/src/test-setup.ts'],
         },

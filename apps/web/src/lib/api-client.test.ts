@@ -1,3 +1,5 @@
+// vitest-isolate: the page id is kept for the page's life (trace.ts), so this file needs a
+// fresh module to see it first written (vitest.config.ts).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, MISSING_ENDPOINT, codeForStatus, onApiFailure, request } from './api-client.ts';
 import { startEarlyGet } from './early-request.ts';

@@ -1,3 +1,5 @@
+// vitest-isolate: proves what importing zod-jitless.ts does to zod, so it needs zod fresh
+// (vitest.config.ts).
 import { describe, expect, it, vi } from 'vitest';
 
 describe('zod without eval', () => {
