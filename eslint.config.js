@@ -100,6 +100,8 @@ export default tseslint.config(
       'data/**',
       'test-results/**',
       'test-stages/**',
+      // tsc -b's declarations and build state (npm run typecheck).
+      '.tsbuild/**',
       // tooling/import-cycles.test.ts writes cycles here for a moment and checks them itself.
       'tooling/lint-cycle-fixture/**',
     ],

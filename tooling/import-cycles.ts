@@ -30,6 +30,7 @@ export const IGNORED_FOLDERS = [
   'test-results',
   'test-stages',
   'playwright-report',
+  '.tsbuild',
 ];
 /** Written by the proofs for a moment and checked by them alone (tooling/import-cycles.test.ts). */
 export const CYCLE_FIXTURES = 'tooling/lint-cycle-fixture';
