@@ -13,6 +13,9 @@ import type { Histogram } from 'prom-client';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
+// The plugin that declares `app.metrics` (type-checked against the server's declarations, which
+// name the plugin only where its module is imported).
+import type { Metrics } from '../apps/server/src/plugins/metrics.ts';
 
 const CALLS = 1_000_000;
 const ROUTES = [
@@ -30,7 +33,8 @@ const app = await buildApp({
   backgroundIntervalMs: 0,
 });
 await app.ready();
-const histogram = app.metrics.registry.getSingleMetric('http_request_duration_seconds') as
+const metrics: Metrics = app.metrics;
+const histogram = metrics.registry.getSingleMetric('http_request_duration_seconds') as
   Histogram<'method' | 'route' | 'status_code'> | undefined;
 if (!histogram) throw new Error('the request histogram is not registered');
 

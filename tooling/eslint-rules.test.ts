@@ -1,7 +1,6 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ESLint } from 'eslint';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 /**
  * The import rules of eslint.config.js, each proven by a snippet that must fail lint (issue 15):
@@ -9,11 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * snippet at the same place, which must pass.
  */
 const root = join(import.meta.dirname, '..');
-// no-cycle reads the linted file from the disk, which a snippet is not on; it has its own case.
-const eslint = new ESLint({
-  cwd: root,
-  overrideConfig: { rules: { 'import/no-cycle': 'off' } },
-});
+// Import cycles are not ESLint's: tooling/import-cycles.test.ts proves that check.
+const eslint = new ESLint({ cwd: root });
 
 /**
  * Lints the snippet as if it were a file at that place, without writing it: lint and tsc may run
@@ -23,9 +19,6 @@ async function rulesBroken(filePath: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
   return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
 }
-
-/** Where the cycle case writes its modules; ignored by lint, tsc and Prettier. */
-const CYCLE_FIXTURES = 'tooling/lint-cycle-fixture';
 
 const CASES: { name: string; file: string; bad: string; good: string; rule: string }[] = [
   {
@@ -173,32 +166,4 @@ describe('import rules (eslint.config.js)', () => {
       expect(await rulesBroken(testCase.file, testCase.good)).toEqual([]);
     });
   }
-
-  describe('no import cycles', () => {
-    // no-cycle reads the imported modules from the disk, so this case needs real files: in a
-    // folder that the project's lint, tsc and Prettier leave out, linted here with ignores off.
-    const folder = join(root, CYCLE_FIXTURES);
-    const unignored = new ESLint({ cwd: root, ignore: false });
-    beforeAll(() => {
-      mkdirSync(folder, { recursive: true });
-      writeFileSync(
-        join(folder, 'a.ts'),
-        "import { b } from './b.ts';\nexport const a = () => b;\n",
-      );
-      writeFileSync(
-        join(folder, 'b.ts'),
-        "import { a } from './a.ts';\nexport const b = () => a;\n",
-      );
-      writeFileSync(join(folder, 'c.ts'), 'export const c = 1;\n');
-      writeFileSync(join(folder, 'd.ts'), "import { c } from './c.ts';\nexport const d = c;\n");
-    });
-    afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-    it('refuses a cycle between two modules, and not a one-way import', async () => {
-      const [cyclic] = await unignored.lintFiles([join(folder, 'a.ts')]);
-      expect(cyclic?.messages.map((m) => m.ruleId)).toContain('import/no-cycle');
-      const [oneWay] = await unignored.lintFiles([join(folder, 'd.ts')]);
-      expect(oneWay?.messages).toEqual([]);
-    });
-  });
 });

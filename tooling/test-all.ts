@@ -31,8 +31,9 @@ const STAGES: Stage[] = [
   { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
   { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
   // One worker: the API stage beside it has the machine's other processes. The lint rules'
-  // proofs (tooling/eslint-rules.test.ts) lint their snippets without writing them, so this
-  // stage runs beside lint and types from the start.
+  // proofs (tooling/eslint-rules.test.ts) lint their snippets without writing them, and the
+  // import-cycle proofs write theirs only into tooling/lint-cycle-fixture/, which lint, the cycle
+  // check, tsc and Prettier leave out, so this stage runs beside lint and types from the start.
   {
     name: 'unit',
     command: ['npm', 'run', '--silent', 'test:unit'],
