@@ -20,6 +20,9 @@ for (const [n, width] of [
   test(`billing adds a subscription for a dealer at ${width} px: previewed, charged once, audited`, async ({
     browser,
   }) => {
+    // A sign-up, a mailbox round trip and the console's change in one test: over a minute on
+    // two busy cores (a limit for hangs, as in the other two-person specs).
+    test.setTimeout(180_000);
     const email = `e2e-adjust-${width}-${Date.now()}@example.com`;
     const dealerContext = await browser.newContext(anotherPerson(n));
     const dealer = await dealerContext.newPage();

@@ -80,7 +80,7 @@ test.describe('operator console sign-in (issue 19)', () => {
   });
 
   test('an admin signs in with the demo secret and sees the Staff section', async ({ page }) => {
-    await signInStaff(page, 'admin');
+    await signInStaff(page, 'admin', { fresh: true });
     await expect(page.getByTestId('admin-member-role')).toHaveText('Admin');
     await page
       .getByRole('navigation', { name: 'Console' })

@@ -1,10 +1,11 @@
-import type { Page } from '@playwright/test';
+import { test, type Cookie, type Page } from '@playwright/test';
 import { hotp, totpStep } from '../../apps/server/src/lib/totp.ts';
 import {
   DEMO_STAFF,
   DEMO_STAFF_PASSWORD,
   type DemoStaffMember,
 } from '../../apps/server/src/services/demo/demo-staff.ts';
+import { serverUrl } from '../servers.ts';
 import { acceptEssentialCookies, expect } from './fixtures.ts';
 import { fillCard, solveCaptcha, throughDealership } from './signup-steps.ts';
 
@@ -54,21 +55,54 @@ export async function enterTotpCode(page: Page, secret: string): Promise<void> {
   await page.getByRole('button', { name: 'Continue' }).click();
 }
 
-/** Signs a demo staff member in, second factor included, and waits for the console. */
-export async function signInStaff(page: Page, role: DemoStaffMember['role']): Promise<void> {
+/**
+ * The console sessions of this worker's full sign-ins, by server and role: a later test takes the
+ * cookies instead of signing in again (one password, code and redirect chain fewer; and no wait
+ * for a fresh time step of the shared demo secret). A session the server no longer knows (signed
+ * out, expired) is dropped and the member signs in in full.
+ */
+const staffSessions = new Map<string, Cookie[]>();
+
+/**
+ * Signs a demo staff member in, second factor included, and waits for the console. `fresh` signs
+ * in in full even when this worker holds a session for the role: for a test of the sign-in itself.
+ */
+export async function signInStaff(
+  page: Page,
+  role: DemoStaffMember['role'],
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<void> {
   const member = demoStaff(role);
+  const key = `${process.env.E2E_BASE_URL ?? serverUrl(test.info().parallelIndex)} ${role}`;
+  const name = page.getByTestId('admin-member-name');
+  // Billing and admin land on the overview (R18), support on the account search.
+  const landing = page.getByRole('heading', {
+    level: 1,
+    name: role === 'support' ? 'Accounts' : 'Overview',
+  });
+  const kept = fresh ? undefined : staffSessions.get(key);
+  if (kept) {
+    await page.context().addCookies(kept);
+    await page.goto('/admin');
+    const signInPage = page.getByRole('heading', { level: 1, name: 'DealerPass staff sign-in' });
+    await expect(name.or(signInPage)).toBeVisible();
+    if (await name.isVisible()) {
+      await expect(name).toHaveText(member.name);
+      await expect(landing).toBeVisible();
+      return;
+    }
+    staffSessions.delete(key);
+  }
   await signInStaffPassword(page, member.email);
   await expect(page.getByRole('heading', { name: 'Enter your sign-in code' })).toBeVisible();
   await enterTotpCode(page, member.totpSecret);
   // Another test may have spent this step of the shared demo secret: then the next one is typed.
-  const name = page.getByTestId('admin-member-name');
   const refused = page.getByRole('alert').filter({ hasText: 'The code was not accepted' });
   await expect(name.or(refused)).toBeVisible();
   if (await refused.isVisible()) await enterTotpCode(page, member.totpSecret);
   await expect(name).toHaveText(member.name);
-  // Billing and admin land on the overview (R18), support on the account search.
-  const landing = role === 'support' ? 'Accounts' : 'Overview';
-  await expect(page.getByRole('heading', { level: 1, name: landing })).toBeVisible();
+  await expect(landing).toBeVisible();
+  staffSessions.set(key, await page.context().cookies());
 }
 
 /**
