@@ -56,6 +56,8 @@ import { subscribeWithCard } from '../factories/subscriber-factory.ts';
 import { addOpeningBalance, createAccount, sessionFor } from '../factories/sign-in.ts';
 import { createStaffUser } from '../factories/staff-sign-in.ts';
 
+// Cards expire in 2099: each run moves the clock on about two months, and many runs pass 2039.
+const CARD_EXPIRY = '1299';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const TIME_ZONE = 'America/New_York';
@@ -232,14 +234,14 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
     const card = approve ? APPROVED : DECLINED;
     const { paymentToken } = await issueSandboxToken(
       t.app.db,
-      { creditCardNumber: card, creditCardExpiration: '1239', creditCardCode: '123' },
+      { creditCardNumber: card, creditCardExpiration: CARD_EXPIRY, creditCardCode: '123' },
       now,
     );
     return {
       paymentToken,
       cardBrand: 'visa',
       cardLast4: card.slice(-4),
-      creditCardExpiration: '1239',
+      creditCardExpiration: CARD_EXPIRY,
       ...BILLING_ADDRESS,
     };
   }
@@ -264,7 +266,7 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       currentPeriodEnd: toIsoDate(due),
       now,
       card: approve ? APPROVED : DECLINED,
-      expiration: '1239',
+      expiration: CARD_EXPIRY,
     });
     if (openingCents !== 0) await addOpeningBalance(t, user.id, openingCents);
     return user.id;
@@ -797,7 +799,8 @@ ${context}`,
         expect(EDGES.has(edge), `${edge}\n${context}`).toBe(true);
       if (event!.toStatus === 'inactive' && event!.fromStatus === 'validating payment') {
         expect(
-          event!.event === 'chargeback' || !['staff', 'support'].includes(event!.actor),
+          // The status change's event text is its note, "chargeback of payment {id}".
+          event!.event.startsWith('chargeback') || !['staff', 'support'].includes(event!.actor),
           `${edge} by ${event!.actor} (${event!.event})\n${context}`,
         ).toBe(true);
       }
