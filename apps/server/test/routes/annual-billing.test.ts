@@ -9,6 +9,7 @@ import {
   checks,
   invoices,
   mailOutbox,
+  paymentDeclines,
   payments,
   subscriptions,
   users,
@@ -527,6 +528,72 @@ describe('annual billing by check', () => {
       expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.validatingPayment);
       await runAt(date);
     }
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+  });
+
+  /** A year paid by check from 2026-04-10, its check returned on 2026-04-15, then cancelled. */
+  async function returnedThenCancelled(options: { card: boolean }) {
+    const { user, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    if (!options.card) {
+      await t.app.db
+        .update(subscriptions)
+        .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+        .where(eq(subscriptions.userId, user.id));
+    }
+    now = at('2026-04-15');
+    try {
+      const returned = await post(
+        await billingNow(),
+        `${account(user.id)}/invoices/${invoice!.id}/check/returned`,
+        { requestKey: key(), reason: 'Returned: insufficient funds' },
+      );
+      expect(returned.statusCode, returned.body).toBe(200);
+      await cancelSubscription(t.app.deps.billing, user.id, {
+        cancellationReasonOptions: ['business-is-slow'],
+        userProvidedCancelReason: '',
+      });
+    } finally {
+      now = NOW;
+    }
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
+    return { user };
+  }
+
+  it('a dealer who cancels after a returned check still owes the year: R4’s retry charges it, the cancellation stands and takes effect at the year’s end (decision 054)', async () => {
+    const { user } = await returnedThenCancelled({ card: true });
+    // The cancellation does not end the account at the year's start, already passed: the
+    // first retry, a day after the return, charges the year to the card on file.
+    await runAt('2026-04-16');
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodEnd: '2027-04-10',
+      annualPeriodStart: '2026-04-10',
+      annualPeriodEnd: '2027-04-09',
+    });
+    await runAt('2027-03-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    await runAt('2027-04-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+  });
+
+  it('a dealer who cancels after a returned check, no card on file: pending cancel through R4’s retries, inactive at the last, the year owed', async () => {
+    const { user } = await returnedThenCancelled({ card: false });
+    for (const date of ['2026-04-16', '2026-04-18']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    const declines = await t.app.db
+      .select()
+      .from(paymentDeclines)
+      .where(eq(paymentDeclines.userId, user.id));
+    expect(declines).toHaveLength(2);
+    await runAt('2026-04-20');
     expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
     expect(await getBalanceCents(t.app.db, user.id)).toBe(ANNUAL_CENTS);
   });

@@ -1,6 +1,9 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invoices, mailOutbox, subscriptions } from '../../src/db/schema.ts';
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
+import { billingPeriods, invoices, mailOutbox, subscriptions, users } from '../../src/db/schema.ts';
+import { issueSandboxToken } from '../../src/sandboxes/payments/sandbox-tokens.ts';
+import { SESSION_COOKIE } from '../../src/plugins/session.ts';
 import { requestAnnualBilling } from '../../src/services/annual-billing/request-annual-billing.ts';
 import {
   changeSubscription,
@@ -11,6 +14,8 @@ import { runBilling } from '../../src/services/billing/run-billing.ts';
 import { consolePost } from '../factories/admin-fixtures.ts';
 import { annualDealer } from '../factories/annual-fixtures.ts';
 import { staffSessionFor } from '../factories/staff-sign-in.ts';
+import { sessionFor } from '../factories/sign-in.ts';
+import { BILLING_ADDRESS } from '../factories/subscriber-factory.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 
 const NOW = new Date('2026-03-10T15:00:00Z');
@@ -276,5 +281,134 @@ describe('annual invoices follow the selection and the prices of their year', ()
       .from(invoices)
       .where(and(eq(invoices.userId, user.id), eq(invoices.kind, 'renewal')));
     expect(renewal).toMatchObject({ periodStart: '2027-04-10', totalCents: MMR_AT_75_CENTS });
+  });
+
+  /** The dealer reactivates an inactive account with a good card, as Billing Details sends it. */
+  const reactivate = async (userId: string) => {
+    const { paymentToken } = await issueSandboxToken(
+      t.app.db,
+      { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
+      now,
+    );
+    return t.app.inject({
+      method: 'PUT',
+      url: '/api/users/reactivate',
+      headers: {
+        cookie: `${browser.cookie}; ${SESSION_COOKIE}=${await sessionFor(t, userId, now)}`,
+        'x-csrf-token': browser.token,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({
+        paymentToken,
+        cardBrand: 'visa',
+        cardLast4: '1111',
+        creditCardExpiration: '1230',
+        ...BILLING_ADDRESS,
+        requestKey: key(),
+      }),
+    });
+  };
+  const runAt = async (date: string) => {
+    now = at(date);
+    await runBilling(t.app.deps.billing);
+  };
+
+  it('an account that went inactive with an open invoice and reactivates: the invoice moves to the new cycle (one e-mail, the next number), and the year paid by check holds no card charge', async () => {
+    try {
+      const { user } = await fresh();
+      // Asked on 2026-03-12: the year starts on 2026-05-10, the first bill date 30 days away.
+      now = at('2026-03-12');
+      await requestAnnualBilling(t.app.db, t.app.deps.billing, {
+        userId: user.id,
+        now,
+        body: { requestKey: key() },
+        params: {},
+      });
+      const [asked] = await invoicesOf(user.id);
+      expect(asked).toMatchObject({ status: 'open', periodStart: '2026-05-10' });
+      // The card is removed: the renewal of 2026-04-10 fails, and R4's retries 1, 3 and 5 days
+      // later too; the account is inactive on 2026-04-15, the invoice still open.
+      await t.app.db
+        .update(subscriptions)
+        .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+        .where(eq(subscriptions.userId, user.id));
+      for (const date of ['2026-04-10', '2026-04-11', '2026-04-13', '2026-04-15'])
+        await runAt(date);
+      const [inactive] = await t.app.db.select().from(users).where(eq(users.id, user.id));
+      expect(inactive!.accountStatus).toBe(ACCOUNT_STATUS.inactive);
+      expect((await invoicesOf(user.id)).map((row) => row.status)).toEqual(['open']);
+
+      // Reactivated on 2026-04-20: the new cycle's bill dates fall on the 20th (R4).
+      now = at('2026-04-20');
+      const reactivated = await reactivate(user.id);
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+      const [voided, issued] = await invoicesOf(user.id);
+      expect(voided).toMatchObject({ id: asked!.id, status: 'void', voidedBy: 'replaced' });
+      // R14 as asked today: the first bill date of the new cycle 30 days away.
+      expect(issued).toMatchObject({
+        status: 'open',
+        periodStart: '2026-05-20',
+        periodEnd: '2027-05-19',
+        dueOn: '2026-05-20',
+        totalCents: ANNUAL_CENTS,
+      });
+      expect(sequenceOf(issued!.number)).toBe(sequenceOf(voided!.number) + 1);
+      const told = (await mailsTo(user.email)).filter((mail) => mail.invoiceId === issued!.id);
+      expect(told).toHaveLength(1);
+      expect(told[0]!.subject).toContain(
+        `invoice ${issued!.number} replaces invoice ${voided!.number}`,
+      );
+      expect(told[0]!.textBody).toContain('Your account was reactivated with a new billing day');
+
+      expect((await recordCheck(user.id, voided!.id, ANNUAL_CENTS)).json().code).toBe(
+        'INVOICE_NOT_OPEN',
+      );
+      const paid = await recordCheck(user.id, issued!.id, ANNUAL_CENTS);
+      expect(paid.statusCode, paid.body).toBe(200);
+      // R14: no card charge inside the year paid by check; monthly again at its end.
+      for (const date of ['2026-05-20', '2026-06-20', '2027-04-20', '2027-05-20']) {
+        await runAt(date);
+      }
+      const renewals = await t.app.db
+        .select({ start: billingPeriods.periodStart, kind: billingPeriods.kind })
+        .from(billingPeriods)
+        .where(eq(billingPeriods.userId, user.id))
+        .orderBy(asc(billingPeriods.periodStart));
+      const inYear = renewals.filter(
+        (row) => row.kind === 'renewal' && row.start >= '2026-05-20' && row.start < '2027-05-20',
+      );
+      expect(inYear).toEqual([]);
+      expect(renewals.at(-1)).toEqual({ start: '2027-05-20', kind: 'renewal' });
+    } finally {
+      now = NOW;
+    }
+  });
+
+  it('staff cannot record a check for an inactive account’s invoice: its year would start on a day of the old cycle', async () => {
+    try {
+      const { user } = await fresh();
+      now = at('2026-03-12');
+      await requestAnnualBilling(t.app.db, t.app.deps.billing, {
+        userId: user.id,
+        now,
+        body: { requestKey: key() },
+        params: {},
+      });
+      await t.app.db
+        .update(subscriptions)
+        .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+        .where(eq(subscriptions.userId, user.id));
+      for (const date of ['2026-04-10', '2026-04-11', '2026-04-13', '2026-04-15'])
+        await runAt(date);
+      now = at('2026-04-16');
+      const [open] = await invoicesOf(user.id);
+      const refused = await recordCheck(user.id, open!.id, ANNUAL_CENTS);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().code).toBe('ANNUAL_NOT_AVAILABLE');
+      expect(refused.json().message).toContain('inactive');
+      expect((await invoicesOf(user.id)).map((row) => row.status)).toEqual(['open']);
+    } finally {
+      now = NOW;
+    }
   });
 });

@@ -33,7 +33,8 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TRANSITIONS } from '@dealerpass/domain/account/status-transitions';
-import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { billDateOfCycle, cycleIndexOn } from '@dealerpass/domain/billing/renewal-calendar';
+import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import {
   accountEvents,
   invoices,
@@ -55,6 +56,8 @@ import { subscribeWithCard } from '../factories/subscriber-factory.ts';
 import { addOpeningBalance, createAccount, sessionFor } from '../factories/sign-in.ts';
 import { createStaffUser } from '../factories/staff-sign-in.ts';
 
+// Cards expire in 2099: each run moves the clock on about two months, and many runs pass 2039.
+const CARD_EXPIRY = '1299';
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const TIME_ZONE = 'America/New_York';
@@ -112,7 +115,12 @@ type Op =
   | { kind: 'recordCheck'; exact: boolean }
   | { kind: 'returnedCheck' }
   | { kind: 'runAll' }
-  | { kind: 'addItem' };
+  | { kind: 'addItem' }
+  // What can move an open invoice's year or figures away from the account's billing (decision
+  // 054): a removal pending to the next bill date and its undo, staff's Adjust for the dealer.
+  | { kind: 'removeItem' }
+  | { kind: 'undoRemoval' }
+  | { kind: 'staffChange'; add: boolean };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'runBilling' as const }), weight: 3 },
@@ -146,6 +154,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'returnedCheck' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'runAll' as const }), weight: 3 },
   { arbitrary: fc.constant({ kind: 'addItem' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'removeItem' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'undoRemoval' as const }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('staffChange' as const), add: fc.boolean() }),
+    weight: 1,
+  },
   { arbitrary: fc.constant({ kind: 'retry' as const }), weight: 3 },
   {
     arbitrary: fc.record({
@@ -220,14 +234,14 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
     const card = approve ? APPROVED : DECLINED;
     const { paymentToken } = await issueSandboxToken(
       t.app.db,
-      { creditCardNumber: card, creditCardExpiration: '1239', creditCardCode: '123' },
+      { creditCardNumber: card, creditCardExpiration: CARD_EXPIRY, creditCardCode: '123' },
       now,
     );
     return {
       paymentToken,
       cardBrand: 'visa',
       cardLast4: card.slice(-4),
-      creditCardExpiration: '1239',
+      creditCardExpiration: CARD_EXPIRY,
       ...BILLING_ADDRESS,
     };
   }
@@ -252,7 +266,7 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
       currentPeriodEnd: toIsoDate(due),
       now,
       card: approve ? APPROVED : DECLINED,
-      expiration: '1239',
+      expiration: CARD_EXPIRY,
     });
     if (openingCents !== 0) await addOpeningBalance(t, user.id, openingCents);
     return user.id;
@@ -446,6 +460,63 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
               basedOn: { codes: row.codes, pendingRemovals: row.pendingRemovals },
             },
           ),
+        };
+      }
+      case 'removeItem':
+      case 'undoRemoval':
+      case 'staffChange': {
+        const [row] = await t.app.db
+          .select({ codes: subscriptions.codes, pendingRemovals: subscriptions.pendingRemovals })
+          .from(subscriptions)
+          .where(eq(subscriptions.userId, userId));
+        if (!row) return { op, response: null };
+        const kept = row.codes.filter((code) => !row.pendingRemovals.includes(code));
+        const basedOn = { codes: row.codes, pendingRemovals: row.pendingRemovals };
+        if (op.kind === 'undoRemoval') {
+          const code = row.pendingRemovals[0];
+          if (code === undefined) return { op, response: null };
+          return {
+            op,
+            response: await send(
+              'POST',
+              '/api/users/subscriptions/pendingRemovals/undo',
+              await dealerCookie(userId),
+              { code },
+            ),
+          };
+        }
+        if (op.kind === 'removeItem') {
+          // MMR leaves at the next bill date (R10); NADA stays, so something is still billed.
+          if (!kept.includes('MMR')) return { op, response: null };
+          return {
+            op,
+            response: await send(
+              'POST',
+              '/api/users/subscriptions/change',
+              await dealerCookie(userId),
+              {
+                codes: kept.filter((code) => code !== 'MMR'),
+                idempotencyKey: randomUUID(),
+                basedOn,
+              },
+            ),
+          };
+        }
+        // Staff's Adjust (R10 on the dealer's behalf): add or remove GALVES.
+        const codes = op.add
+          ? [...kept.filter((code) => code !== 'GALVES'), 'GALVES']
+          : kept.filter((code) => code !== 'GALVES');
+        if (codes.length === kept.length && codes.every((code) => kept.includes(code))) {
+          return { op, response: null };
+        }
+        return {
+          op,
+          response: await send('POST', `${account}/subscription-change`, await staffCookie(), {
+            requestKey: randomUUID(),
+            codes,
+            basedOn,
+            reason: 'model test',
+          }),
         };
       }
       case 'adjust': {
@@ -661,6 +732,18 @@ describe('one account, two actors, the billing run: a model-based test (issue 24
         `an open invoice that does not ask for its year\n${context}`,
       ).toEqual({ codes: figures.codes, totalCents: figures.priced.totalCents });
       expect(asksFor(openInvoice, figures), context).toBe(true);
+      // R14 (decision 054): its year starts on a bill date of the account's cycle, not before
+      // its next one, so a check for it leaves no card charge inside the year (a reactivation's
+      // new cycle moves it).
+      const anchor = parseIsoDate(billed.subscription.cycleAnchor)!;
+      const start = parseIsoDate(openInvoice.periodStart)!;
+      expect(
+        {
+          billDate: toIsoDate(billDateOfCycle(anchor, cycleIndexOn(anchor, start))),
+          notBeforeNextBill: openInvoice.periodStart >= billed.subscription.currentPeriodEnd,
+        },
+        `an open invoice whose year is not on the account's cycle\n${context}`,
+      ).toEqual({ billDate: openInvoice.periodStart, notBeforeNextBill: true });
     }
     // R14: invoice numbers unique and without gaps, per prefix and year, across every account.
     const numbering = await rowsOf<{
@@ -716,7 +799,8 @@ ${context}`,
         expect(EDGES.has(edge), `${edge}\n${context}`).toBe(true);
       if (event!.toStatus === 'inactive' && event!.fromStatus === 'validating payment') {
         expect(
-          event!.event === 'chargeback' || !['staff', 'support'].includes(event!.actor),
+          // The status change's event text is its note, "chargeback of payment {id}".
+          event!.event.startsWith('chargeback') || !['staff', 'support'].includes(event!.actor),
           `${edge} by ${event!.actor} (${event!.event})\n${context}`,
         ).toBe(true);
       }
@@ -782,6 +866,45 @@ ${context}`,
       )
       .map((hours) => new Advance(hours)),
   ];
+
+  it('replays an account that goes inactive with an open invoice, reactivates and pays that invoice by check: no card charge in the year (decision 054)', async () => {
+    now = new Date(now.getTime() + 60 * DAY);
+    const userId = await subscriber(true, 3, 0);
+    const real = {
+      userId,
+      openingCents: 0,
+      chain: { current: 'active', seen: new Set<string>() },
+      history: [`account ${userId}: the replay of decision 054`],
+    };
+    const days = (n: number) => new Advance(n * 24);
+    const alone = (op: Op) => new Alone(op);
+    const cmds = [
+      // Asked 3 days before a bill date: the year starts at the bill date after it.
+      alone({ kind: 'requestAnnual' }),
+      alone({ kind: 'removeCard' }),
+      // The renewal fails (no card), and R4's retries 1, 3 and 5 days later: inactive.
+      days(3),
+      alone({ kind: 'runBilling' }),
+      days(1),
+      alone({ kind: 'runBilling' }),
+      days(2),
+      alone({ kind: 'runBilling' }),
+      days(2),
+      alone({ kind: 'runBilling' }),
+      // Reactivated two days later: a new cycle; then the check for the open invoice.
+      days(2),
+      alone({ kind: 'reactivate', approve: true }),
+      alone({ kind: 'recordCheck', exact: true }),
+      ...Array.from({ length: 14 }, () => [days(30), alone({ kind: 'runAll' })]).flat(),
+    ];
+    await fc.asyncModelRun(() => ({ model: { adjustedCents: 0 }, real }), cmds);
+    // The replay went where it should: reactivated, and a year paid by check.
+    const [paid] = await rowsOf<{ n: number }>(
+      sql`select count(*)::int as n from invoices where user_id = ${userId} and status = 'paid'`,
+    );
+    expect(paid!.n, real.history.join('\n')).toBe(1);
+    expect(real.history.join('\n')).toContain('reactivate');
+  }, 120_000);
 
   it('keeps the balance, the gateway, the status and the rulings true whatever the two actors do', async () => {
     await fc.assert(

@@ -37,7 +37,7 @@ import {
 import { USER_ROW_FIELDS } from '../../src/services/users/get-user-row.ts';
 import { businessToday, serializeUser } from '../../src/services/users/serialize-user.ts';
 import { getAccountDetail } from '../../src/services/admin/accounts/get-account-detail.ts';
-import { nextBillDateOf } from '@dealerpass/domain/billing/dunning';
+import { nextBillDateOf, scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
 import { parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { buildTestApp, type TestApp } from '../support/helper.ts';
 
@@ -229,7 +229,7 @@ describe('seedDemoData', () => {
         parseIsoDate(TODAY)!,
       ),
     );
-    // The unpaid renewal was due three days ago: the next bill is the one a month after it.
+    // The unpaid renewal was due two days ago: the next bill is the one a month after it.
     expect(sub.currentPeriodEnd < TODAY).toBe(true);
     expect(billingPage).toBe(changePage);
     expect(console.status.nextBillDate).toBe(changePage);
@@ -290,15 +290,19 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
       expect(subscription.currentPeriodStart < subscription.currentPeriodEnd).toBe(true);
       expect(subscription.cycleAnchor.slice(8)).toBe(subscription.currentPeriodEnd.slice(8));
       if (user.accountStatus === 'validating payment') {
-        // The unpaid renewal is three days old; the next retry (the date shown) is tomorrow.
-        expect(subscription.currentPeriodEnd).toBe('2026-02-27');
+        // R4 (decision 052): the renewal failed two days ago and on its retry a day later; the
+        // next retry (the date shown) is tomorrow, 3 days after the first failure, as the run's
+        // own schedule has it from the first failure's instant.
+        expect(subscription.currentPeriodEnd).toBe('2026-02-28');
         expect(subscription.failedAttempts).toBe(2);
+        expect(subscription.dunningSince).toEqual(new Date('2026-02-28T15:00:00Z'));
         expect(subscription.nextRetryAt).toEqual(new Date('2026-03-03T15:00:00Z'));
+        expect(scheduledRetryAt(subscription.dunningSince!, 2)).toEqual(subscription.nextRetryAt);
         const [period] = await t.app.db
           .select()
           .from(billingPeriods)
           .where(eq(billingPeriods.userId, user.id));
-        expect(period).toMatchObject({ periodStart: '2026-02-27', status: 'due', attempt: 3 });
+        expect(period).toMatchObject({ periodStart: '2026-02-28', status: 'due', attempt: 3 });
       } else if (user.accountStatus === 'inactive') {
         expect(subscription.currentPeriodEnd < TODAY).toBe(true);
         expect(subscription.cancelRequestedAt).not.toBeNull();
@@ -379,7 +383,11 @@ describe('the demo subscriptions (DECISIONS R4)', () => {
       ['renewal', 1, 'declined'],
       ['renewal', 2, 'declined'],
     ]);
-    expect(declines[0]!.at.getTime()).toBeLessThan(declines[1]!.at.getTime());
+    // The first on the bill date, the retry a day after it (R4: 1, 3 and 5 days after the first).
+    expect(declines.slice(0, 2).map((row) => row.at)).toEqual([
+      new Date('2026-02-28T15:00:00Z'),
+      new Date('2026-03-01T15:00:00Z'),
+    ]);
   });
 
   it('gives the paying accounts their paid months: one sandbox charge and one payment with its receipt per period', async () => {

@@ -292,7 +292,9 @@ const annualBillingRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['Admin'],
         // 409: the amount is not what the invoice leaves open (CHECK_AMOUNT_MISMATCH, the message
         // names it), the invoice is not open (INVOICE_NOT_OPEN), its period was billed by card
-        // (ANNUAL_PERIOD_BILLED), or the key reused.
+        // (ANNUAL_PERIOD_BILLED), the account is inactive or pending reactivation
+        // (ANNUAL_NOT_AVAILABLE: its invoice is reissued when it reactivates, decision 054), or
+        // the key reused.
         errors: [404, 409],
         params: ZStaffInvoiceParamsSchema,
         body: ZRecordCheckRequestSchema,

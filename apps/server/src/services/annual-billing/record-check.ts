@@ -1,3 +1,4 @@
+import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { annualBillingMail } from '../mail/messages/annual-billing-mail.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { IAnnualQuote } from '@dealerpass/domain/billing/annual';
@@ -37,6 +38,12 @@ import {
 } from './invoice-records.ts';
 
 type UserRow = typeof users.$inferSelect;
+
+/** Statuses whose cycle has ended: a reactivation starts a new one (R4). */
+const INACTIVE_STATUSES: readonly string[] = [
+  ACCOUNT_STATUS.inactive,
+  ACCOUNT_STATUS.pendingReactivation,
+];
 
 /** The receipt line code of the annual discount (R14): not a catalogue code. */
 export const ANNUAL_DISCOUNT_LINE_CODE = 'DISCOUNT';
@@ -114,6 +121,14 @@ export async function recordCheck(
         if (!user) throw new AppError(ERROR_CODES.NOT_FOUND);
         const invoice = await findAccountInvoice(tx, user.id, input.invoiceId, true);
         if (invoice.status !== 'open') throw new AppError(ERROR_CODES.INVOICE_NOT_OPEN);
+        if (INACTIVE_STATUSES.includes(user.accountStatus)) {
+          // The invoice's year starts on a bill date of the cycle that ended; a reactivation
+          // starts a new one and reissues the invoice for it (decision 054). Paid now, the
+          // year would hold the new cycle's card charges (R14).
+          throw new AppError(ERROR_CODES.ANNUAL_NOT_AVAILABLE, {
+            message: `The account is ${user.accountStatus}: a check is recorded only once it is reactivated, when invoice ${invoice.number} is reissued for its new billing day. Call the dealer.`,
+          });
+        }
         const open = leftOpenCents(invoice);
         if (input.body.amountCents !== open) {
           throw new AppError(ERROR_CODES.CHECK_AMOUNT_MISMATCH, {

@@ -8,8 +8,10 @@
  */
 import { and, eq } from 'drizzle-orm';
 import {
+  annualPeriodFor,
   annualQuote,
   selectionAtStart,
+  type IAnnualPeriodDates,
   type IAnnualQuote,
   type IStoredSelection,
 } from '@dealerpass/domain/billing/annual';
@@ -19,11 +21,15 @@ import type { Database, Transaction } from '../../db/client.ts';
 import { accountEvents, invoices, subscriptions, type users } from '../../db/schema.ts';
 import { issueInvoice, type InvoiceDeps } from './issue-invoice.ts';
 import { businessDate, type InvoiceRow } from './invoice-records.ts';
+import { voidOpenInvoice } from './void-invoice.ts';
 
 type UserRow = typeof users.$inferSelect;
 
 /** Why an open invoice is replaced after a change of the selection, as the e-mail says it. */
 export const SELECTION_CHANGED = 'Your subscriptions changed';
+
+/** Why an open invoice is replaced when a reactivation starts a new cycle (decision 054). */
+export const NEW_BILLING_DAY = 'Your account was reactivated with a new billing day';
 
 /** What an open invoice should ask now: the codes and the amounts of its year. */
 export interface InvoiceFigures {
@@ -103,8 +109,13 @@ export async function reissueOpenInvoice(
     /** The price table the year is priced with (a change being scheduled or withdrawn). */
     table?: TPriceTable;
     mail?: boolean;
-    /** Who made the change: the dealer, staff, or the price command. */
-    actor: 'user' | 'staff' | 'command';
+    /**
+     * The year the invoice is for, when it moves (a reactivation's new cycle, decision 054);
+     * otherwise the open invoice's own.
+     */
+    period?: IAnnualPeriodDates;
+    /** Who made the change: the dealer, staff, the price command, or the run. */
+    actor: 'user' | 'staff' | 'command' | 'billing-run';
   },
 ): Promise<ReissuedInvoice | null> {
   const { user, now } = input;
@@ -120,8 +131,13 @@ export async function reissueOpenInvoice(
     .where(eq(subscriptions.userId, user.id));
   if (!subscription) return null;
   const table = input.table ?? deps.prices.table();
-  const figures = invoiceFiguresOf(subscription, open.periodStart, deps.timeZone, table);
-  if (asksFor(open, figures)) return null;
+  const period = input.period ?? {
+    start: open.periodStart,
+    end: open.periodEnd,
+    nextStart: open.nextStart,
+  };
+  const figures = invoiceFiguresOf(subscription, period.start, deps.timeZone, table);
+  if (open.periodStart === period.start && asksFor(open, figures)) return null;
 
   const today = businessDate(now, deps.timeZone);
   // Void first: the one-open-invoice index admits the new one only then.
@@ -132,7 +148,7 @@ export async function reissueOpenInvoice(
   const issued = await issueInvoice(tx, deps, {
     user,
     codes: figures.codes,
-    period: { start: open.periodStart, end: open.periodEnd, nextStart: open.nextStart },
+    period,
     kind: open.kind,
     now,
     table,
@@ -156,8 +172,46 @@ export async function reissueOpenInvoice(
       replacedBy: issued.number,
       replacementId: issued.id,
       replacementTotalCents: issued.totalCents,
+      ...(issued.periodStart === open.periodStart
+        ? {}
+        : { periodStart: open.periodStart, replacementPeriodStart: issued.periodStart }),
       because: input.because,
     },
   });
   return { voided: voided!, issued };
+}
+
+/**
+ * A reactivation started a new cycle (R4: anchored on the day it was paid), in its transaction
+ * (the account locked): the open invoice's year no longer starts on a bill date of the account,
+ * so a check recorded for it would leave the new cycle's card charges inside the year paid by
+ * check (R14). The invoice is reissued for the year R14 gives a request made today, the first
+ * bill date of the new cycle at least 30 days away, with one e-mail and a new number (decision
+ * 054). An invoice already due is voided instead, as the due date's job would have (R14: not
+ * paid by the due date, it is voided).
+ */
+export async function moveOpenInvoiceToCycle(
+  tx: Transaction,
+  deps: InvoiceDeps & Parameters<typeof voidOpenInvoice>[1],
+  input: { user: UserRow; cycleAnchor: string; now: Date; actor: 'user' | 'billing-run' },
+): Promise<void> {
+  const { user, now } = input;
+  const today = businessDate(now, deps.timeZone);
+  const [open] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.userId, user.id), eq(invoices.status, 'open')))
+    .for('update');
+  if (!open) return;
+  if (open.dueOn <= today) {
+    await voidOpenInvoice(tx, deps, user, open, { by: 'due date', reason: null, now });
+    return;
+  }
+  await reissueOpenInvoice(tx, deps, {
+    user,
+    now,
+    because: NEW_BILLING_DAY,
+    period: annualPeriodFor(input.cycleAnchor, today),
+    actor: input.actor,
+  });
 }

@@ -77,9 +77,25 @@ export async function cancelSubscription(
     if (!current || !canTake(current.accountStatus, 'cancel')) throw cancelFailed();
     await recordReason(tx, userId, request, now);
     if (subscription) {
+      // R14: a year a returned check left owed is still collected on R4's days after the
+      // cancellation (decision 054); nothing else is charged while it is pending.
+      const [owedYear] = await tx
+        .select({ id: billingPeriods.id })
+        .from(billingPeriods)
+        .where(
+          and(
+            eq(billingPeriods.userId, userId),
+            eq(billingPeriods.kind, 'annual'),
+            eq(billingPeriods.status, 'due'),
+          ),
+        );
       await tx
         .update(subscriptions)
-        .set({ cancelRequestedAt: now, nextRetryAt: null, updatedAt: now })
+        .set({
+          cancelRequestedAt: now,
+          nextRetryAt: owedYear && !inTrial ? subscription.nextRetryAt : null,
+          updatedAt: now,
+        })
         .where(eq(subscriptions.userId, userId));
     }
     if (inTrial) {

@@ -97,8 +97,8 @@ export const DEMO_PROFILES: Record<TDemoAccountKey, DemoProfile> = {
     subscriptions: ['NADA', 'RETAIL'],
     card: { number: '4000000000000002', month: 6, yearsAhead: 2 }, // declines
     monthsSubscribed: 9,
-    // The renewal failed three days ago and its retry a day later; the next retry is tomorrow
-    // (R4: 1, 3 and 5 days after each failure). The next bill date shown is that retry.
+    // The renewal failed two days ago and its retry a day later; the next retry is tomorrow
+    // (R4: 1, 3 and 5 days after the first failure). The next bill date shown is that retry.
     nextBillInDays: 1,
   },
   blocked: {

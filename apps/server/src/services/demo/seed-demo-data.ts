@@ -292,11 +292,7 @@ async function insertDemoSubscription(
     gatewayPaymentProfileId: card?.paymentProfileId ?? null,
     failedAttempts: period.failedAttempts,
     nextRetryAt: period.nextRetryAt,
-    // R4: the second retry falls 3 days after the first failure (decision 052).
-    dunningSince:
-      period.nextRetryAt && period.failedAttempts === 2
-        ? new Date(period.nextRetryAt.getTime() - PAYMENT_RETRY_DAYS[1] * DAY_MS)
-        : null,
+    dunningSince: period.dunningSince,
     cancelRequestedAt: period.cancelRequestedAt,
     updatedAt: now,
   });
@@ -347,13 +343,13 @@ async function seedUnpaidRenewal(
       idempotencyKey: `renewal:${id}:${start}:${attempt}`,
       description: 'DealerPass monthly subscription',
     });
-    // The first try on the bill date three days ago, the retries R4's days after it.
-    const daysAgo = cycle.failedAttempts - attempt + 2;
-    if (charged.status === 'declined')
+    // The first try on the bill date, the retries R4's days after it (1, 3 and 5 days).
+    const afterFirst = attempt === 1 ? 0 : PAYMENT_RETRY_DAYS[attempt - 2]!;
+    if (charged.status === 'declined' && cycle.dunningSince)
       declines.push({
         attempt,
         reason: charged.reason,
-        at: new Date(now.getTime() - daysAgo * DAY_MS),
+        at: new Date(cycle.dunningSince.getTime() + afterFirst * DAY_MS),
       });
   }
   const attempt = cycle.failedAttempts + 1;
@@ -469,8 +465,9 @@ async function seedPaymentHistory(
 
 /**
  * Where the account stands in its billing cycle: the period end is the next bill date, except
- * - validating payment: the renewal of three days ago is unpaid (declined then, and on its retry
- *   a day later), and the next retry is due tomorrow (R4: 1, 3, 5 days after each failure);
+ * - validating payment: the renewal of two days ago is unpaid (declined then, and on its retry a
+ *   day later), and the next retry is due tomorrow (R4: 1, 3 and 5 days after the first failure,
+ *   decision 052);
  * - inactive: the last period ended twenty days ago, when its cancellation took effect.
  */
 function currentPeriodOf(
@@ -482,15 +479,24 @@ function currentPeriodOf(
   end: ICalendarDate;
   failedAttempts: number;
   nextRetryAt: Date | null;
+  /** The first failure's instant, from which R4's retries are counted (decision 052). */
+  dunningSince: Date | null;
   cancelRequestedAt: Date | null;
 } {
-  const plain = { failedAttempts: 0, nextRetryAt: null, cancelRequestedAt: null };
+  const plain = {
+    failedAttempts: 0,
+    nextRetryAt: null,
+    dunningSince: null,
+    cancelRequestedAt: null,
+  };
   if (state === ACCOUNT_STATUS.validatingPayment) {
     const retryIn = profile.nextBillInDays ?? 1;
     return {
-      end: addDays(today, retryIn - 4),
+      // The first failure on the bill date, the second retry 3 days after it (R4).
+      end: addDays(today, retryIn - PAYMENT_RETRY_DAYS[1]),
       failedAttempts: 2,
       nextRetryAt: new Date(now.getTime() + retryIn * DAY_MS),
+      dunningSince: new Date(now.getTime() + (retryIn - PAYMENT_RETRY_DAYS[1]) * DAY_MS),
       cancelRequestedAt: null,
     };
   }

@@ -6,11 +6,13 @@ import type { BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { lockAccount } from './lock-account.ts';
 import { recordPayment } from './record-payment.ts';
 import { changeAccountStatus } from './change-account-status.ts';
+import { moveOpenInvoiceToCycle } from '../../annual-billing/reissue-invoice.ts';
 
 /**
  * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
- * the period's first day, and the payment is recorded (it pays the balance it carried). Does
- * nothing if the request or another run finished it first.
+ * the period's first day, and the payment is recorded (it pays the balance it carried); an open
+ * annual invoice moves to the new cycle (decision 054). Does nothing if the request or another
+ * run finished it first.
  */
 export async function completeReactivation(
   tx: Transaction,
@@ -51,4 +53,12 @@ export async function completeReactivation(
     })
     .where(eq(subscriptions.userId, user.id));
   await recordPayment(tx, deps, renewal, transactionId, now);
+  // R14: an invoice asked before the account went inactive is for a year of the old cycle; it
+  // follows the new one (decision 054).
+  await moveOpenInvoiceToCycle(tx, deps, {
+    user,
+    cycleAnchor: period.periodStart,
+    now,
+    actor: actor === 'user' ? 'user' : 'billing-run',
+  });
 }

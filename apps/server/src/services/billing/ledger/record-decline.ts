@@ -15,6 +15,14 @@ import { changeAccountStatus } from './change-account-status.ts';
 
 const DAY_MS = 86_400_000;
 
+/** A year owed after a returned check (R14), charged to an account that is pending cancel. */
+export function owedYearOfPendingCancel(
+  status: string,
+  period: { kind: string } | undefined,
+): boolean {
+  return status === ACCOUNT_STATUS.pendingCancel && period?.kind === 'annual';
+}
+
 /**
  * R4 dunning: retries 1, 3 and 5 days after the first failure, an e-mail each time; after the last
  * failure, inactive with the balance owed.
@@ -97,9 +105,12 @@ export async function recordDecline(
     }
     // A block made while the charge was in flight stands: the decline is recorded, the status
     // stays (a blocked account takes no charge's answer, status-transitions).
+    // A pending cancellation charged for a year a returned check left owed stays pending
+    // cancel: the dealer's cancellation stands while R4's retries collect it (decision 054).
     if (
       user.accountStatus !== ACCOUNT_STATUS.validatingPayment &&
-      user.accountStatus !== ACCOUNT_STATUS.blocked
+      user.accountStatus !== ACCOUNT_STATUS.blocked &&
+      !owedYearOfPendingCancel(user.accountStatus, period)
     ) {
       await changeAccountStatus(tx, {
         userId,

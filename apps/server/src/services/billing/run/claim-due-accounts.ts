@@ -139,10 +139,17 @@ interface ClaimOptions {
 type DueAccount = Awaited<ReturnType<typeof lockDueAccounts>>[number];
 
 /**
- * The statuses whose owed year (R14, a returned check) the run charges: the billed ones (R4). A
- * pending cancellation is charged nothing more; it ends at its bill date with the amount owed.
+ * The statuses whose owed year (R14, a returned check) the run charges with R4's attempts: the
+ * billed ones, and a pending cancellation too (decision 054). The year is owed already, not a
+ * further charge (R4), so a dealer who cancels after the return is still charged for it; the
+ * cancellation waits while it is owed and takes effect at the year's end once it is paid, or the
+ * account becomes inactive at the last retry.
  */
-const OWED_YEAR_STATUSES = [ACCOUNT_STATUS.active, ACCOUNT_STATUS.validatingPayment] as const;
+const OWED_YEAR_STATUSES = [
+  ACCOUNT_STATUS.active,
+  ACCOUNT_STATUS.validatingPayment,
+  ACCOUNT_STATUS.pendingCancel,
+] as const;
 
 /** The batch's due accounts, locked; rows other runs hold are skipped, so runs share the work. */
 async function lockDueAccounts(
