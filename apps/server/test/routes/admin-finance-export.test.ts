@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINANCE_EXPORT_COLUMNS } from '@dealerpass/domain/admin/finance-export';
 import { billingPeriods, payments, refunds, staffAudit } from '../../src/db/schema.ts';
 import { plainDealer, staffCookies } from '../factories/admin-fixtures.ts';
+import { parseCsv } from '../support/csv.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 
 const URL = '/api/admin/finance/movements.csv';
@@ -16,35 +17,6 @@ const QUOTE = {
   platformFeeCents: 300,
   totalCents: 13800,
 };
-
-/** The CSV's records, split as RFC 4180 reads them (quoted fields may hold separators). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += char;
-  }
-  return records;
-}
 
 /**
  * The finance export (issue 29): every payment, refund and chargeback of a month or a range of

@@ -21,6 +21,7 @@ import { reactivate } from '../../src/services/billing/reactivate.ts';
 import { recordChargeback } from '../../src/services/billing/record-chargeback.ts';
 import { runBilling } from '../../src/services/billing/run-billing.ts';
 import { DECLINED_CARD, signedUpDealer, staffBrowser } from '../factories/admin-fixtures.ts';
+import { parseCsv } from '../support/csv.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { staffSessionFor } from '../factories/staff-sign-in.ts';
 
@@ -331,6 +332,34 @@ describe('the overview of a known history (R18)', () => {
       url: '/api/admin/overview?from=2026-12&to=2026-01',
     });
     expect(reversed.statusCode).toBe(400);
+  });
+
+  it('agrees with the finance export month by month, to the cent (R18: one definition)', async () => {
+    const data = await overview('2025-11', '2026-12');
+    for (const month of data.months) {
+      const response = await staff.billing.request({
+        method: 'GET',
+        url: `/api/admin/finance/movements.csv?month=${month.month}`,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const [header, ...rows] = parseCsv(response.body);
+      const column = (name: string) => header!.indexOf(name);
+      const exported = { payment: 0, refund: 0, chargeback: 0 } as Record<string, number>;
+      for (const row of rows) {
+        const [dollars, cents] = row[column('amount')]!.split('.');
+        const amount = Number(dollars) * 100 + Number(cents);
+        expect(row[column('direction')]).toBe(row[column('kind')] === 'payment' ? 'in' : 'out');
+        exported[row[column('kind')]!]! += amount;
+      }
+      expect(exported, month.month).toEqual({
+        payment: month.revenue.paymentsCents,
+        refund: month.revenue.refundsCents,
+        chargeback: month.revenue.chargebacksCents,
+      });
+    }
+    // The history has every kind, so the agreement is not between zeros.
+    expect(EXPECTED_REFUNDS.filter((cents) => cents > 0).length).toBeGreaterThan(1);
+    expect(EXPECTED_CHARGEBACKS.some((cents) => cents > 0)).toBe(true);
   });
 
   it('has revenue over any range of months equal to the ledger’s movements dated in it (property)', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, like, min } from 'drizzle-orm';
 import { karIdBanner } from '@dealerpass/domain/account/karid-banner';
 import { accountFlags, accountStatusDetailsOf } from '@dealerpass/domain/account/status';
 import { isRegionOf, isValidPostalCode } from '@dealerpass/domain/geo/countries';
@@ -39,6 +39,8 @@ import { businessToday, serializeUser } from '../../src/services/users/serialize
 import { getAccountDetail } from '../../src/services/admin/accounts/get-account-detail.ts';
 import { nextBillDateOf, scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
 import { parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { CHURN_CAUSES } from '@dealerpass/domain/overview/figures';
+import { getOverview } from '../../src/services/overview/get-overview.ts';
 import { buildTestApp, type TestApp } from '../support/helper.ts';
 
 const NOW = new Date('2026-03-02T15:00:00Z');
@@ -493,5 +495,72 @@ describe('seedDemoData with a real gateway configured (Authorize.Net)', () => {
     const [profiles] = await t.app.db.select({ n: count() }).from(sandboxGatewayPaymentProfiles);
     const [charges] = await t.app.db.select({ n: count() }).from(sandboxGatewayTransactions);
     expect([profiles?.n, charges?.n]).toEqual([0, 0]);
+  });
+});
+
+/**
+ * `npm start`'s business (issue 29): 14 months of history around the demo accounts, so that the
+ * overview's charts over the last 12 months show every part, as a real business would.
+ */
+describe('seedDemoData with history', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ now: () => NOW });
+  });
+  afterAll(() => t.close());
+
+  it('gives the overview of the last 12 months every part of every chart', async () => {
+    const seeded = await seedDemoData(t.app.db, {
+      now: NOW,
+      encryptionKey: t.app.keys.encryption,
+      timeZone: 'America/New_York',
+      history: true,
+    });
+    expect(seeded.seeded).toBe(true);
+    const [oldest] = await t.app.db
+      .select({ date: min(payments.activationDate) })
+      .from(payments)
+      .innerJoin(users, eq(users.id, payments.userId))
+      .where(like(users.email, 'history-%'));
+    // The business around the demo accounts: fourteen months, from February 2025 to March 2026.
+    expect(oldest?.date?.slice(0, 7)).toBe('2025-02');
+
+    const data = await getOverview(t.app.db, {
+      from: '2025-04',
+      to: '2026-03',
+      timeZone: 'America/New_York',
+      now: NOW,
+    });
+    const months = data.months;
+    expect(months).toHaveLength(12);
+    const total = (pick: (month: (typeof months)[number]) => number) =>
+      months.reduce((sum, month) => sum + pick(month), 0);
+    const monthsWith = (pick: (month: (typeof months)[number]) => number) =>
+      months.filter((month) => pick(month) > 0).length;
+    // Money: payments every month, refunds and chargebacks in the year too.
+    expect(monthsWith((month) => month.revenue.paymentsCents)).toBe(12);
+    expect(monthsWith((month) => month.revenue.refundsCents)).toBeGreaterThanOrEqual(4);
+    expect(monthsWith((month) => month.revenue.chargebacksCents)).toBeGreaterThanOrEqual(2);
+    // A business that grows: more MRR at the year's end than at its start.
+    expect(months.at(-1)!.mrrCents).toBeGreaterThan(months[0]!.mrrCents);
+    expect(data.now.mrrCents).toBeGreaterThan(0);
+    // Accounts: new most months, some reactivated, churn of every cause and some reasons.
+    expect(monthsWith((month) => month.newAccounts)).toBeGreaterThanOrEqual(9);
+    expect(total((month) => month.reactivated)).toBeGreaterThanOrEqual(2);
+    for (const cause of CHURN_CAUSES) {
+      expect(
+        total((month) => month.churnByCause[cause] ?? 0),
+        cause,
+      ).toBeGreaterThan(0);
+    }
+    const reasons = new Set(months.flatMap((month) => Object.keys(month.churnByReason)));
+    expect(reasons.size).toBeGreaterThanOrEqual(2);
+    // Dunning: entered and recovered, so the recovery rate has points.
+    expect(total((month) => month.dunningEntered)).toBeGreaterThanOrEqual(4);
+    expect(total((month) => month.dunningRecovered)).toBeGreaterThanOrEqual(2);
+    expect(months.some((month) => month.recoveryRatePercent !== null)).toBe(true);
+    // What sold: items of several groups, and the platform fee.
+    expect(new Set(data.revenueByGroup.map((group) => group.group)).size).toBeGreaterThanOrEqual(4);
+    expect(data.revenueByItem.length).toBeGreaterThanOrEqual(8);
   });
 });

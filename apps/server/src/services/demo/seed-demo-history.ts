@@ -26,7 +26,7 @@ import {
 import { paymentRecord } from '../billing/ledger/payment-record.ts';
 
 /** How many dealers the history has, and how far back it goes (issue 29: 14 months). */
-const HISTORY_DEALERS = 25;
+const HISTORY_DEALERS = 80;
 const HISTORY_MONTHS = 14;
 const PLANS: TSubscriptionCode[][] = [
   ['NADA', 'MMR', 'CF', 'AC'],
@@ -46,6 +46,43 @@ function generator(seed: number) {
     state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
     return state / 2_147_483_648;
   };
+}
+
+const DAY = 86_400_000;
+
+/**
+ * What becomes of a dealer, in a fixed mix (one in five leaves, one in ten comes back or goes
+ * through dunning), so that every month of the overview has all of its parts: payments, refunds
+ * and chargebacks; new, reactivated and churned accounts of every cause; dunning and recovery.
+ */
+const FATES = [
+  'stays',
+  'recovered',
+  'stays',
+  'cancellation',
+  'stays',
+  'chargeback',
+  'stays',
+  'cancelledAndBack',
+  'trialCancellation',
+  'stays',
+  'failedDunning',
+  'stays',
+  'recovered',
+  'stays',
+  'cancelledAndBack',
+  'stays',
+  'cancellation',
+  'stays',
+  'failedDunning',
+  'stays',
+] as const;
+
+/** One bill the dealer paid: its date (the period's start), its kind, its chargeback if any. */
+interface IBill {
+  date: ICalendarDate;
+  kind: 'signup' | 'renewal' | 'reactivation';
+  chargedBackAt?: Date;
 }
 
 interface IState {
@@ -75,6 +112,9 @@ export async function seedDemoHistory(
   const random = generator(29);
   const today = calendarDateIn(now, timeZone);
   const start = addMonthsClamped(today, -HISTORY_MONTHS);
+  /** A business date's 15:00 UTC: every charge of the history happens then. */
+  const atThree = (date: ICalendarDate) =>
+    new Date(startOfDayIn(date, timeZone).getTime() + 15 * 3_600_000);
   const userRows: (typeof users.$inferInsert)[] = [];
   const subscriptionRows: (typeof subscriptions.$inferInsert)[] = [];
   const periodRows: (typeof billingPeriods.$inferInsert)[] = [];
@@ -85,75 +125,85 @@ export async function seedDemoHistory(
   for (let index = 0; index < HISTORY_DEALERS; index++) {
     const id = randomUUID();
     const codes = PLANS[Math.floor(random() * PLANS.length)]!;
-    // Sign-ups spread over the months, more of them lately (a growing business).
-    const monthsAgo = Math.floor(Math.sqrt(random()) * HISTORY_MONTHS * 0.999);
+    // The fates in a fixed mix (FATES), each at a month of the dealer's own life.
+    const fate = FATES[index % FATES.length]!;
+    // Sign-ups spread evenly over the months: with the leavers, a business that grows. A dealer
+    // with a fate signs up two months ago or more, so that it has happened by now.
+    const monthsAgo =
+      fate === 'stays'
+        ? Math.floor(random() * HISTORY_MONTHS * 0.999)
+        : 2 + Math.floor(random() * (HISTORY_MONTHS - 2) * 0.999);
     const anchor: ICalendarDate = {
       ...addMonthsClamped(start, HISTORY_MONTHS - monthsAgo),
       day: 1 + Math.floor(random() * 27),
     };
-    const signUpAt = new Date(startOfDayIn(anchor, timeZone).getTime() + 15 * 3_600_000);
+    const signUpAt = atThree(anchor);
     if (signUpAt >= now) continue;
-    const fate = random();
+    let billsBeforeNow = 0;
+    while (atThree(addMonthsClamped(anchor, billsBeforeNow, anchor.day)) < now) billsBeforeNow++;
+    // Not the sign-up's month, and not the last (a chargeback comes 20 days after its payment).
+    const eventCycle = 1 + Math.floor(random() * Math.max(1, billsBeforeNow - 2));
     const states: IState[] = [{ at: signUpAt, status: ACCOUNT_STATUS.active, event: 'signUp' }];
-    const billDates: ICalendarDate[] = [];
-    let chargeBackCycle = -1;
+    const bills: IBill[] = [];
     for (let cycle = 0; ; cycle++) {
       const date = addMonthsClamped(anchor, cycle, anchor.day);
-      const at = new Date(startOfDayIn(date, timeZone).getTime() + 15 * 3_600_000);
+      const at = atThree(date);
       if (at >= now) break;
-      if (cycle > 0 && fate < 0.12 && cycle === 3) {
-        // Renewal declined, then the last retry too: churn by failed dunning.
+      if (cycle === eventCycle && (fate === 'failedDunning' || fate === 'recovered')) {
+        // The renewal is declined: dunning (R4). Then the last retry fails too, or a new card
+        // pays it two days later.
         states.push({ at, status: ACCOUNT_STATUS.validatingPayment, event: null });
-        states.push({
-          at: new Date(at.getTime() + 5 * 86_400_000),
-          status: ACCOUNT_STATUS.inactive,
-          event: 'finalRetryFailed',
-        });
-        break;
-      }
-      if (cycle > 0 && fate >= 0.12 && fate < 0.27 && cycle === 2) {
-        // Declined, then a new card paid it two days later: a recovery.
-        states.push({ at, status: ACCOUNT_STATUS.validatingPayment, event: null });
-        const paidAt = new Date(at.getTime() + 2 * 86_400_000);
+        if (fate === 'failedDunning') {
+          states.push({
+            at: new Date(at.getTime() + 5 * DAY),
+            status: ACCOUNT_STATUS.inactive,
+            event: 'finalRetryFailed',
+          });
+          break;
+        }
+        const paidAt = new Date(at.getTime() + 2 * DAY);
         states.push({ at: paidAt, status: ACCOUNT_STATUS.active, event: null });
-        billDates.push(calendarDateIn(paidAt, timeZone));
+        if (paidAt < now) bills.push({ date: calendarDateIn(paidAt, timeZone), kind: 'renewal' });
         continue;
       }
-      billDates.push(date);
-      if (cycle === 0 && fate >= 0.27 && fate < 0.32) {
+      bills.push({ date, kind: cycle === 0 ? 'signup' : 'renewal' });
+      if (cycle === 0 && fate === 'trialCancellation') {
         states.push({
-          at: new Date(at.getTime() + 4 * 86_400_000),
+          at: new Date(at.getTime() + 4 * DAY),
           status: ACCOUNT_STATUS.inactive,
           event: 'cancelInTrial',
           reason: REASONS[index % REASONS.length]!,
         });
         break;
       }
-      if (fate >= 0.32 && fate < 0.36 && cycle === 4) {
-        chargeBackCycle = cycle;
-        states.push({
-          at: new Date(at.getTime() + 20 * 86_400_000),
-          status: ACCOUNT_STATUS.inactive,
-          event: 'chargeback',
-        });
+      if (cycle === eventCycle && fate === 'chargeback') {
+        const chargedBackAt = new Date(at.getTime() + 20 * DAY);
+        bills.at(-1)!.chargedBackAt = chargedBackAt;
+        states.push({ at: chargedBackAt, status: ACCOUNT_STATUS.inactive, event: 'chargeback' });
         break;
       }
-      if (fate >= 0.36 && fate < 0.5 && cycle === 5) {
-        // Cancelled after the trial: runs to the next bill date, then inactive.
+      if (cycle === eventCycle && (fate === 'cancellation' || fate === 'cancelledAndBack')) {
+        // Cancelled after the trial: runs to the next bill date, then inactive (R4).
         const reason = REASONS[(index + 1) % REASONS.length]!;
         states.push({
-          at: new Date(at.getTime() + 9 * 86_400_000),
+          at: new Date(at.getTime() + 9 * DAY),
           status: ACCOUNT_STATUS.pendingCancel,
           event: null,
           reason,
         });
-        const end = addMonthsClamped(anchor, cycle + 1, anchor.day);
-        states.push({
-          at: new Date(startOfDayIn(end, timeZone).getTime() + 15 * 3_600_000),
-          status: ACCOUNT_STATUS.inactive,
-          event: null,
-          reason,
-        });
+        const endsAt = atThree(addMonthsClamped(anchor, cycle + 1, anchor.day));
+        states.push({ at: endsAt, status: ACCOUNT_STATUS.inactive, event: null, reason });
+        if (fate === 'cancelledAndBack') {
+          // Back two months later: reactivated with a card, a new cycle from that day (R4).
+          const back = calendarDateIn(new Date(endsAt.getTime() + 61 * DAY), timeZone);
+          states.push({ at: atThree(back), status: ACCOUNT_STATUS.active, event: null });
+          for (let again = 0; atThree(addMonthsClamped(back, again, back.day)) < now; again++) {
+            bills.push({
+              date: addMonthsClamped(back, again, back.day),
+              kind: again === 0 ? 'reactivation' : 'renewal',
+            });
+          }
+        }
         break;
       }
     }
@@ -179,29 +229,35 @@ export async function seedDemoHistory(
       createdAt: signUpAt,
       updatedAt: now,
     });
-    const lastBill = billDates.at(-1) ?? anchor;
+    const lastBill = bills.at(-1)?.date ?? anchor;
     subscriptionRows.push({
       userId: id,
       codes,
-      cycleAnchor: toIsoDate(anchor),
+      cycleAnchor: toIsoDate(lastBill),
       currentPeriodStart: toIsoDate(lastBill),
-      currentPeriodEnd: toIsoDate(addMonthsClamped(lastBill, 1, anchor.day)),
+      currentPeriodEnd: toIsoDate(addMonthsClamped(lastBill, 1, lastBill.day)),
       updatedAt: now,
     });
     const user = userRows.at(-1) as typeof users.$inferSelect;
-    billDates.forEach((date, cycle) => {
-      const chargedAt = new Date(startOfDayIn(date, timeZone).getTime() + 15 * 3_600_000);
+    const trialCancelled = states.find(
+      (state) => state.event === 'cancelInTrial' && state.at < now,
+    );
+    bills.forEach((bill, cycle) => {
+      const { date } = bill;
+      const chargedAt = atThree(date);
       const priced = quote(codes, chargedAt, table);
       const periodId = randomUUID();
+      const chargedBack =
+        bill.chargedBackAt && bill.chargedBackAt < now ? bill.chargedBackAt : null;
       const period = {
         id: periodId,
         userId: id,
-        kind: cycle === 0 ? ('signup' as const) : ('renewal' as const),
+        kind: bill.kind,
         periodStart: toIsoDate(date),
-        periodEnd: toIsoDate(addMonthsClamped(date, 1, anchor.day)),
+        periodEnd: toIsoDate(addMonthsClamped(date, 1, date.day)),
         amountCents: priced.totalCents,
         quote: priced,
-        status: 'paid' as 'paid' | 'refunded',
+        status: chargedBack ? ('refunded' as const) : ('paid' as const),
         idempotencyKey: `history:${id}:${cycle}`,
         createdAt: chargedAt,
         settledAt: chargedAt,
@@ -217,27 +273,24 @@ export async function seedDemoHistory(
         now: chargedAt,
       });
       const paymentId = randomUUID();
-      const trialRefund = cycle === 0 && states.some((state) => state.event === 'cancelInTrial');
-      const chargedBackAt =
-        cycle === chargeBackCycle ? new Date(chargedAt.getTime() + 20 * 86_400_000) : null;
-      if (chargedBackAt && chargedBackAt < now) period.status = 'refunded';
+      const trialRefund = cycle === 0 && trialCancelled !== undefined;
       paymentRows.push({
         ...row,
         id: paymentId,
         createdAt: chargedAt,
-        ...(chargedBackAt && chargedBackAt < now ? { chargedBackAt } : {}),
+        ...(chargedBack ? { chargedBackAt: chargedBack } : {}),
         ...(trialRefund
           ? {
               status: 'refunded' as const,
-              refundedAt: new Date(chargedAt.getTime() + 4 * 86_400_000),
-              refundClaimedAt: new Date(chargedAt.getTime() + 4 * 86_400_000),
+              refundedAt: trialCancelled.at,
+              refundClaimedAt: trialCancelled.at,
               refundClaimedCents: priced.totalCents,
             }
           : {}),
       });
       // Now and then a goodwill refund of part of a month.
-      if (!trialRefund && random() < 0.04) {
-        const settledAt = new Date(chargedAt.getTime() + 3 * 86_400_000);
+      if (!trialRefund && random() < 0.06) {
+        const settledAt = new Date(chargedAt.getTime() + 3 * DAY);
         if (settledAt < now)
           refundRows.push({
             paymentId,

@@ -18,7 +18,7 @@ import type { TOverview, TOverviewMonth } from '@dealerpass/domain/overview/over
 import { addDays, startOfDayIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { moneyReturns } from './money-movements.ts';
+import { moneyReturns } from '../billing/ledger/money-movements.ts';
 import { readMrr } from './read-mrr.ts';
 import { sqlRows } from './sql-rows.ts';
 

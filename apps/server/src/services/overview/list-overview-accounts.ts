@@ -8,7 +8,7 @@ import { ALL_SUBSCRIPTION_CODES, isSubscriptionCode } from '@dealerpass/domain/c
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { periodBounds } from './get-overview.ts';
-import { moneyMovements } from './money-movements.ts';
+import { moneyMovements } from '../billing/ledger/money-movements.ts';
 import { sqlRows } from './sql-rows.ts';
 
 /**
@@ -38,8 +38,8 @@ export async function listOverviewAccounts(
     case 'chargebacks': {
       const kind =
         figure === 'payments' ? 'payment' : figure === 'refunds' ? 'refund' : 'chargeback';
-      members = sql`select user_id, sum(cents)::bigint as cents from ${moneyMovements(bounds)} m
-        where kind = ${kind} group by user_id`;
+      members = sql`select user_id, sum(cents)::bigint as cents
+        from ${moneyMovements(bounds, [kind])} m group by user_id`;
       break;
     }
     case 'dunningRecovered':
