@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FINANCE_EXPORT_COLUMNS } from '@dealerpass/domain/admin/finance-export';
+import { CHECK_TRANSACTION_PREFIX } from '@dealerpass/domain/billing/receipt-text';
 import { billingPeriods, payments, refunds, staffAudit } from '../../src/db/schema.ts';
 import { plainDealer, staffCookies } from '../factories/admin-fixtures.ts';
 import { parseCsv } from '../support/csv.ts';
@@ -112,6 +113,14 @@ describe('operator console: the finance export', () => {
     });
     ids.disputed = disputed.id;
     await refund(disputed.id, plain.id, 3000, '2026-03-10T16:00:00Z');
+    // A year paid by check (R14): the method says so.
+    ids.check = (
+      await pay(plain.id, '2026-03-25', '2026-03-25T15:00:00Z', {
+        gatewayTransactionId: `${CHECK_TRANSACTION_PREFIX}1234`,
+        cardBrand: 'Check',
+        cardLast4: '1234',
+      })
+    ).id;
     // R4's trial refund of a sign-up payment.
     ids.trial = (
       await pay(plain.id, '2026-03-12', '2026-03-12T15:00:00Z', {
@@ -159,7 +168,18 @@ describe('operator console: the finance export', () => {
       ['2026-03-12', 'payment', 'in', '138.00', ids.trial],
       ['2026-03-15', 'refund', 'out', '138.00', ids.trial],
       ['2026-03-20', 'chargeback', 'out', '70.00', ids.disputed],
+      ['2026-03-25', 'payment', 'in', '138.00', ids.check],
       ['2026-03-31', 'refund', 'out', '25.00', ids.march],
+    ]);
+    expect(rows.map((row) => row[column('method')])).toEqual([
+      'card',
+      'card',
+      'card',
+      'card',
+      'card',
+      'card',
+      'check',
+      'card',
     ]);
     const first = rows[0]!;
     expect(first[column('items')]).toBe(
@@ -168,8 +188,8 @@ describe('operator console: the finance export', () => {
     expect(first[column('account_id')]).toBe(ids.risky);
     expect(first[column('method')]).toBe('card');
     expect(first[column('gateway_transaction_id')]).toMatch(/^txn-2026-03-01-/);
-    expect(rows[6]![column('gateway_transaction_id')]).toBe('rf-2026-04-01T03:30:00Z');
-    expect(rows[6]![column('recorded_at')]).toBe('2026-04-01T03:30:00.000Z');
+    expect(rows[7]![column('gateway_transaction_id')]).toBe('rf-2026-04-01T03:30:00Z');
+    expect(rows[7]![column('recorded_at')]).toBe('2026-04-01T03:30:00.000Z');
     // The trial refund's gateway id is not kept; its payment names what went back.
     expect(rows[4]![column('gateway_transaction_id')]).toBe('');
     expect(rows[4]![column('movement_id')]).toBe(`trial-refund:${ids.trial}`);

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { CHECK_TRANSACTION_PREFIX } from '@dealerpass/domain/billing/receipt-text';
 import { moneyMovements } from '../../billing/ledger/money-movements.ts';
 
 /** The business dates an export covers, and the instants that bound them in R4's time zone. */
@@ -34,7 +35,12 @@ export function movementsQuery(range: FinanceRange): SQL {
     toAt: range.end,
     timeZone: range.timeZone,
   });
-  return sql`select business_date::text as business_date, kind, 'card' as method,
+  // A payment by check (R14) is named by its transaction id's prefix; everything else went
+  // through the card gateway.
+  const checks = `${CHECK_TRANSACTION_PREFIX}%`;
+  return sql`select business_date::text as business_date, kind,
+      case when kind = 'payment' and gateway_transaction_id like ${checks} then 'check'
+           else 'card' end as method,
       case when kind = 'payment' then cents else -cents end as amount_cents,
       user_id::text as account_id, account_email, dealership,
       (select bp.quote::text from billing_periods bp where bp.id = sorted.period_id) as quote,
