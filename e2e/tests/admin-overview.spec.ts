@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
+import { parseCsv } from '../../apps/server/test/support/csv.ts';
 import { anotherPerson, openAccount, signInStaff, signUpDealer } from './admin-steps.ts';
 import { expect, expectAccessible, test } from './fixtures.ts';
 
@@ -26,36 +27,6 @@ async function focused(page: Page): Promise<{ chart: string | null; name: string
       name: (element.getAttribute('aria-label') ?? element.textContent ?? '').trim(),
     };
   });
-}
-
-/** A CSV's records as RFC 4180 reads them (a quoted field may hold separators and quotes). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += char;
-  }
-  expect(field + record.join(''), 'the CSV ends with CRLF').toBe('');
-  return records;
 }
 
 /** A table cell's number: dollars ($1,234.50, -$5.00), a count (1,234), a rate (12.5%); — is none. */
@@ -171,7 +142,9 @@ for (const viewport of VIEWPORTS) {
       await page.keyboard.press('Enter');
       const file = await download;
       expect(file.suggestedFilename()).toMatch(/\.csv$/);
-      const [header, ...records] = parseCsv(readFileSync((await file.path())!, 'utf8'));
+      const text = readFileSync((await file.path())!, 'utf8');
+      expect(text.endsWith('\r\n'), `${title}: the CSV ends with CRLF`).toBe(true);
+      const [header, ...records] = parseCsv(text);
       // The same columns (the CSV's carry their unit) and the same rows, number for number.
       expect(header!.length, `${title}: columns`).toBe(headers.length);
       expect(header![0]).toBe(headers[0]);
