@@ -26,7 +26,7 @@ import { auditOf, consolePost, plainDealer, staffCookies } from '../factories/ad
 import { BILLING_ADDRESS } from '../factories/subscriber-factory.ts';
 import { annualDealer } from '../factories/annual-fixtures.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
-import { sessionFor } from '../factories/sign-in.ts';
+import { addOpeningBalance, sessionFor } from '../factories/sign-in.ts';
 import { staffSessionFor } from '../factories/staff-sign-in.ts';
 
 const NOW = new Date('2026-03-10T15:00:00Z');
@@ -843,6 +843,35 @@ describe('annual billing by check', () => {
     expect(
       (await periodsIn(user.id, '2027-04-10', '2027-04-11', 'renewal')).map((row) => row.status),
     ).toEqual(['paid']);
+  });
+
+  it('a reactivation inside a paid year with nothing owed (a credit covers the fee): active again at once, nothing sent to the card (decision 058)', async () => {
+    const { user, payment, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-05-01') });
+    await addOpeningBalance(t, user.id, -(await getBalanceCents(t.app.db, user.id)));
+    const paymentsBefore = await cardPayments(user.id);
+    now = at('2026-05-05');
+    try {
+      const reactivated = await reactivate(user.id);
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+      expect(reactivated.json().data).toMatchObject({
+        accountStatus: 'active',
+        nextBillDate: '2027-04-10',
+      });
+    } finally {
+      now = NOW;
+    }
+    expect(await cardPayments(user.id)).toEqual(paymentsBefore);
+    const [period] = await periodsIn(user.id, '2026-05-05', '2026-05-06', 'reactivation');
+    expect(period).toMatchObject({ status: 'paid', amountCents: 0, periodEnd: '2027-04-10' });
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+    for (const date of ['2026-05-10', '2026-06-05']) await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-10', '2027-04-10', 'renewal')).toEqual([]);
   });
 
   it('a dealer who cancels after paying a year that has not begun: billed monthly to the year’s start, none in it, inactive at its end (decision 058)', async () => {
