@@ -799,12 +799,15 @@ describe('annual billing by check', () => {
     expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
     await runAt('2026-04-10');
     const before = await subscriptionRow(user.id);
-    expect(before).toMatchObject({ currentPeriodStart: '2026-04-10', currentPeriodEnd: '2027-04-10' });
+    expect(before).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
 
     // The month before the year is charged back on 2026-05-01: the fee, the account inactive.
-    expect(await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-05-01') })).toBe(
-      true,
-    );
+    expect(
+      await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-05-01') }),
+    ).toBe(true);
     expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
     const owed = await getBalanceCents(t.app.db, user.id);
     expect(owed).toBeGreaterThan(0);
@@ -816,7 +819,10 @@ describe('annual billing by check', () => {
       // Active again on its annual billing: the next bill date stays the year's end.
       expect(reactivated.json().data.nextBillDate).toBe('2027-04-10');
       const shown = await get(await dealer(user.id), '/api/users/current');
-      expect(shown.json().data).toMatchObject({ accountStatus: 'active', nextBillDate: '2027-04-10' });
+      expect(shown.json().data).toMatchObject({
+        accountStatus: 'active',
+        nextBillDate: '2027-04-10',
+      });
     } finally {
       now = NOW;
     }

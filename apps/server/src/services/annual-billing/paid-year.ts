@@ -39,7 +39,11 @@ export async function paidYearOn(
     .select(FIELDS)
     .from(billingPeriods)
     .where(
-      and(PAID_YEAR(userId), lte(billingPeriods.periodStart, day), gt(billingPeriods.periodEnd, day)),
+      and(
+        PAID_YEAR(userId),
+        lte(billingPeriods.periodStart, day),
+        gt(billingPeriods.periodEnd, day),
+      ),
     )
     .orderBy(asc(billingPeriods.periodStart))
     .limit(1);

@@ -145,7 +145,8 @@ async function reactivateOnce(
   const lease = new Date(deps.now().getTime() + CHARGE_LEASE_MS);
   const claimed = await openReactivationPeriod(deps, userId, lease, record);
   // R14 (decision 058): reactivated inside a paid year with nothing owed, no charge was needed.
-  if (claimed === null) return { periodStart: toIsoDate(calendarDateIn(deps.now(), deps.timeZone)) };
+  if (claimed === null)
+    return { periodStart: toIsoDate(calendarDateIn(deps.now(), deps.timeZone)) };
   // Renewed while the gateway answers, so the run takes over only a request that stopped.
   const leases = keepLeased(deps, [userId], lease);
   const outcome = await sendCharge(deps, claimed).finally(() => leases.stop());

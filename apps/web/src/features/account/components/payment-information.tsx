@@ -111,7 +111,6 @@ export function PaymentInformation() {
     setBusy(false);
   };
 
-
   return (
     <section
       className="card billing-section"

@@ -35,7 +35,6 @@ export default function SubscriptionsPage() {
     document.title = 'Subscriptions · DealerPass';
   }, []);
 
-
   return (
     <div className="page account-page">
       <h1>Subscriptions</h1>
