@@ -16,6 +16,7 @@ import {
 } from '../../src/db/schema.ts';
 import { SESSION_COOKIE } from '../../src/plugins/session.ts';
 import { getBalanceCents } from '../../src/services/billing/account-balance.ts';
+import { recordChargeback } from '../../src/services/billing/record-chargeback.ts';
 import { cancelSubscription } from '../../src/services/billing/cancel-subscription.ts';
 import { changeSubscription } from '../../src/services/billing/change-subscription.ts';
 import { runBilling } from '../../src/services/billing/run-billing.ts';
@@ -25,7 +26,7 @@ import { auditOf, consolePost, plainDealer, staffCookies } from '../factories/ad
 import { BILLING_ADDRESS } from '../factories/subscriber-factory.ts';
 import { annualDealer } from '../factories/annual-fixtures.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
-import { sessionFor } from '../factories/sign-in.ts';
+import { addOpeningBalance, sessionFor } from '../factories/sign-in.ts';
 import { staffSessionFor } from '../factories/staff-sign-in.ts';
 
 const NOW = new Date('2026-03-10T15:00:00Z');
@@ -762,6 +763,171 @@ describe('annual billing by check', () => {
     expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
     await runAt('2027-04-10');
     expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+  });
+
+  const reactivate = async (userId: string) => {
+    const { paymentToken } = await issueSandboxToken(
+      t.app.db,
+      { creditCardNumber: '4111111111111111', creditCardExpiration: '1230', creditCardCode: '123' },
+      now,
+    );
+    return t.app.inject({
+      method: 'PUT',
+      url: '/api/users/reactivate',
+      headers: {
+        cookie: `${browser.cookie}; ${await dealer(userId)}`,
+        'x-csrf-token': browser.token,
+        'content-type': 'application/json',
+      },
+      payload: JSON.stringify({
+        paymentToken,
+        cardBrand: 'visa',
+        cardLast4: '1111',
+        creditCardExpiration: '1230',
+        ...BILLING_ADDRESS,
+        requestKey: key(),
+      }),
+    });
+  };
+  const periodsIn = async (userId: string, from: string, to: string, kind: string) =>
+    (await periodsOf(userId)).filter(
+      (period) => period.kind === kind && period.periodStart >= from && period.periodStart < to,
+    );
+
+  it('a chargeback during a year paid by check, then a reactivation: only what is owed is charged, the year and its cycle go on, no card renewal falls in it (decision 058)', async () => {
+    const { user, payment, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    const before = await subscriptionRow(user.id);
+    expect(before).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+
+    // The month before the year is charged back on 2026-05-01: the fee, the account inactive.
+    expect(
+      await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-05-01') }),
+    ).toBe(true);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    const owed = await getBalanceCents(t.app.db, user.id);
+    expect(owed).toBeGreaterThan(0);
+
+    now = at('2026-05-05');
+    try {
+      const reactivated = await reactivate(user.id);
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+      // Active again on its annual billing: the next bill date stays the year's end.
+      expect(reactivated.json().data.nextBillDate).toBe('2027-04-10');
+      const shown = await get(await dealer(user.id), '/api/users/current');
+      expect(shown.json().data).toMatchObject({
+        accountStatus: 'active',
+        nextBillDate: '2027-04-10',
+      });
+    } finally {
+      now = NOW;
+    }
+    // R4/R15: the reactivation charged the balance the chargeback left, nothing for a month.
+    const [charged] = await periodsIn(user.id, '2026-05-05', '2026-05-06', 'reactivation');
+    expect(charged).toMatchObject({ status: 'paid', amountCents: owed, periodEnd: '2027-04-10' });
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      cycleAnchor: before.cycleAnchor,
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+      annualPeriodStart: '2026-04-10',
+      annualPeriodEnd: '2027-04-09',
+    });
+    expect((await userRow(user.id)).nextBillDate).toBe('2027-04-10');
+
+    // R14: no card renewal inside the year, whatever day the run comes.
+    for (const date of ['2026-05-10', '2026-06-05', '2026-06-10', '2026-12-05', '2027-03-10'])
+      await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-10', '2027-04-10', 'renewal')).toEqual([]);
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.active);
+    // Its renewal invoice was not paid: monthly card billing again at the year's end.
+    await runAt('2027-04-10');
+    expect(
+      (await periodsIn(user.id, '2027-04-10', '2027-04-11', 'renewal')).map((row) => row.status),
+    ).toEqual(['paid']);
+  });
+
+  it('a reactivation inside a paid year with nothing owed (a credit covers the fee): active again at once, nothing sent to the card (decision 058)', async () => {
+    const { user, payment, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-05-01') });
+    await addOpeningBalance(t, user.id, -(await getBalanceCents(t.app.db, user.id)));
+    const paymentsBefore = await cardPayments(user.id);
+    now = at('2026-05-05');
+    try {
+      const reactivated = await reactivate(user.id);
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+      expect(reactivated.json().data).toMatchObject({
+        accountStatus: 'active',
+        nextBillDate: '2027-04-10',
+      });
+    } finally {
+      now = NOW;
+    }
+    expect(await cardPayments(user.id)).toEqual(paymentsBefore);
+    const [period] = await periodsIn(user.id, '2026-05-05', '2026-05-06', 'reactivation');
+    expect(period).toMatchObject({ status: 'paid', amountCents: 0, periodEnd: '2027-04-10' });
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+    for (const date of ['2026-05-10', '2026-06-05']) await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-10', '2027-04-10', 'renewal')).toEqual([]);
+  });
+
+  it('a dealer who cancels after paying a year that has not begun: billed monthly to the year’s start, none in it, inactive at its end (decision 058)', async () => {
+    const { user } = await fresh();
+    now = at('2026-03-12');
+    try {
+      // Asked on 2026-03-12: the year starts on 2026-05-10, the first bill date 30 days away.
+      const view = await requestAnnualBilling(t.app.db, t.app.deps.billing, {
+        userId: user.id,
+        now,
+        body: { requestKey: key() },
+        params: {},
+      });
+      expect((await recordCheckFor(user.id, view.id)).statusCode).toBe(200);
+      now = at('2026-03-15');
+      await cancelSubscription(t.app.deps.billing, user.id, {
+        cancellationReasonOptions: ['business-is-slow'],
+        userProvidedCancelReason: '',
+      });
+      const shown = await get(await dealer(user.id), '/api/users/current');
+      // The next bill is the month before the year; the cancellation takes effect at the year's end.
+      expect(shown.json().data).toMatchObject({
+        accountStatus: ACCOUNT_STATUS.pendingCancel,
+        nextBillDate: '2026-04-10',
+        cancellationTakesEffect: '2027-05-10',
+      });
+      const detail = await get(await billingNow(), account(user.id));
+      expect(detail.json().data.status).toMatchObject({
+        nextBillDate: '2026-04-10',
+        cancellationTakesEffect: '2027-05-10',
+      });
+    } finally {
+      now = NOW;
+    }
+    const paidBefore = await cardPayments(user.id);
+    // The month before the year is billed as usual; the cancellation stands.
+    await runAt('2026-04-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    expect(await cardPayments(user.id)).toEqual([...paidBefore, 13_800].sort((a, b) => a - b));
+    // The year: no card charge, still pending cancel to its end.
+    for (const date of ['2026-05-10', '2026-06-10', '2027-03-10', '2027-04-10']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    expect(await periodsIn(user.id, '2026-05-10', '2027-05-10', 'renewal')).toEqual([]);
+    expect(await subscriptionRow(user.id)).toMatchObject({ currentPeriodEnd: '2027-05-10' });
+    await runAt('2027-05-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await cardPayments(user.id)).toEqual([...paidBefore, 13_800].sort((a, b) => a - b));
+    expect(await periodsIn(user.id, '2027-05-10', '2027-05-11', 'renewal')).toEqual([]);
   });
 
   it('refuses an addition during the year without a card, asking for one', async () => {

@@ -15,7 +15,10 @@ import { attemptsTaken, spendAttempts } from '../factories/failure-budget-fixtur
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { addOpeningBalance, sessionFor } from '../factories/sign-in.ts';
 
-/** Every field of 000 §3, minus the secrets (R7), plus whether the AutoCheck password is set. */
+/**
+ * Every field of 000 §3, minus the secrets (R7), plus whether the AutoCheck password is set and
+ * the day a pending cancellation takes effect (decision 058).
+ */
 const USER_FIELDS = [
   'dealerpassUserId',
   'karId',
@@ -51,6 +54,7 @@ const USER_FIELDS = [
   'subscriptionStatus',
   'subscriptionStatusDescription',
   'nextBillDate',
+  'cancellationTakesEffect',
   'currentBalance',
   'accountStatus',
   'accountStatusDetails',
@@ -233,6 +237,8 @@ describe('GET /api/users/current', () => {
       subscriptionStatus: 'active',
       subscriptionStatusDescription: 'Active',
       nextBillDate: '2026-03-15',
+      // Not pending cancel: no day a cancellation takes effect (decision 058).
+      cancellationTakesEffect: null,
       currentBalance: 42.5,
       accountStatus: 'active',
       accountStatusDetails: '',

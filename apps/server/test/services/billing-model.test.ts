@@ -778,6 +778,36 @@ year ${row.year}`,
 ${context}`,
     ).toEqual([]);
 
+    // R14 (decision 058): a reactivation inside a paid year charges what is owed, no month, and
+    // keeps the year: the account's period runs to the year's end once the run has passed its start.
+    const monthInYear = await rowsOf(sql`
+      select r.period_start, r.period_end from billing_periods r join billing_periods a
+        on a.user_id = r.user_id and a.kind = 'annual' and a.status = 'paid'
+        and r.period_start >= a.period_start and r.period_start < a.period_end
+      where r.user_id = ${userId} and r.kind = 'reactivation' and r.status = 'paid'
+        and (r.period_end <> a.period_end or exists (
+          select 1 from jsonb_array_elements(r.quote->'lines') line where line->>'code' <> 'BALANCE'))`);
+    expect(
+      monthInYear,
+      `a reactivation inside a paid year that charged a month\n${context}`,
+    ).toEqual([]);
+    const cycleInYear = await rowsOf(sql`
+      select s.current_period_end, a.period_end from subscriptions s
+        join users u on u.id = s.user_id
+        join billing_periods a on a.user_id = s.user_id and a.kind = 'annual' and a.status = 'paid'
+      where s.user_id = ${userId} and u.account_status in ('active', 'pending cancel')
+        and s.current_period_end > a.period_start and s.current_period_end < a.period_end`);
+    expect(cycleInYear, `a next bill date inside a paid year\n${context}`).toEqual([]);
+    // R14 (decision 058): a cancellation takes effect at the end of a year paid before it did.
+    const endedInYear = await rowsOf(sql`
+      select e.at, a.period_start, a.period_end from account_events e
+        join billing_periods a on a.user_id = e.user_id and a.kind = 'annual' and a.status = 'paid'
+          and coalesce(a.settled_at, a.created_at) < e.at
+          and a.period_end > (e.at at time zone ${TIME_ZONE})::date
+      where e.user_id = ${userId} and e.from_status = 'pending cancel' and e.to_status = 'inactive'
+        and e.event = 'cancellation took effect'`);
+    expect(endedInYear, `a cancellation that ended a paid year early\n${context}`).toEqual([]);
+
     // The status followed the state machine, in one chain ending at the current status; a staff
     // member never made the account inactive except by recording a chargeback (R16).
     const fresh = (
@@ -904,6 +934,64 @@ ${context}`,
     );
     expect(paid!.n, real.history.join('\n')).toBe(1);
     expect(real.history.join('\n')).toContain('reactivate');
+  }, 120_000);
+
+  /** A fixed replay: an account from `dueInDays` before a bill date, then `cmds`. */
+  async function replay(
+    name: string,
+    build: (days: (n: number) => Advance) => Alone[] | (Alone | Advance)[],
+  ) {
+    now = new Date(now.getTime() + 60 * DAY);
+    const userId = await subscriber(true, 3, 0);
+    const real = {
+      userId,
+      openingCents: 0,
+      chain: { current: 'active', seen: new Set<string>() },
+      history: [`account ${userId}: ${name}`],
+    };
+    await fc.asyncModelRun(
+      () => ({ model: { adjustedCents: 0 }, real }),
+      build((n: number) => new Advance(n * 24)),
+    );
+    return { userId, real };
+  }
+
+  it('replays a chargeback during a year paid by check and a reactivation: the balance only, the year goes on (decision 058)', async () => {
+    const alone = (op: Op) => new Alone(op);
+    const { userId, real } = await replay('a chargeback in a paid year', (days) => [
+      // Asked 3 days before a bill date: the year starts at the bill date after it; paid.
+      alone({ kind: 'requestAnnual' }),
+      alone({ kind: 'recordCheck', exact: true }),
+      days(3),
+      alone({ kind: 'runAll' }),
+      days(31),
+      alone({ kind: 'runAll' }),
+      // Inside the year: the month before it is charged back; reactivated four days later.
+      days(10),
+      alone({ kind: 'chargeback' }),
+      days(4),
+      alone({ kind: 'reactivate', approve: true }),
+      ...Array.from({ length: 12 }, () => [days(30), alone({ kind: 'runAll' })]).flat(),
+    ]);
+    const [reactivated] = await rowsOf<{ n: number }>(
+      sql`select count(*)::int as n from billing_periods where user_id = ${userId}
+          and kind = 'reactivation' and status = 'paid'`,
+    );
+    expect(reactivated!.n, real.history.join('\n')).toBe(1);
+  }, 120_000);
+
+  it('replays a cancellation after paying a year that has not begun: billed to its start, inactive at its end (decision 058)', async () => {
+    const alone = (op: Op) => new Alone(op);
+    const { userId, real } = await replay('a cancellation before a paid year', (days) => [
+      alone({ kind: 'requestAnnual' }),
+      alone({ kind: 'recordCheck', exact: true }),
+      alone({ kind: 'cancel' }),
+      days(3),
+      alone({ kind: 'runAll' }),
+      ...Array.from({ length: 14 }, () => [days(30), alone({ kind: 'runAll' })]).flat(),
+    ]);
+    const [account] = await t.app.db.select().from(users).where(eq(users.id, userId));
+    expect(account!.accountStatus, real.history.join('\n')).toBe('inactive');
   }, 120_000);
 
   it('keeps the balance, the gateway, the status and the rulings true whatever the two actors do', async () => {

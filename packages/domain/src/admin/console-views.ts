@@ -199,6 +199,8 @@ export const ZStaffAccountDetailSchema = z.object({
     accountStatus: z.string(),
     accountStatusDetails: z.string().nullable(),
     nextBillDate: z.string().nullable(),
+    /** A pending cancellation: the day it takes effect (decision 058); absent otherwise. */
+    cancellationTakesEffect: z.string().nullable().optional(),
     history: z.array(ZStatusHistoryEntrySchema),
   }),
   subscription: ZStaffSubscriptionSchema.nullable(),

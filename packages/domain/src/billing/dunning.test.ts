@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseIsoDate, toIsoDate } from '../time/calendar-date.ts';
 import {
   accountNextBillDate,
+  cancellationTakesEffect,
   nextBillDateOf,
   nextScheduledRetry,
   scheduledAttempts,
@@ -41,6 +42,32 @@ describe('dunning figures, one source each (issue 25 item 11)', () => {
     expect(shown('active', true)).toBe('2026-12-24');
     expect(shown('inactive', true)).toBe('2026-11-28');
     expect(shown('active', false)).toBe('2026-11-28');
+  });
+
+  it('says when a pending cancellation takes effect: the next bill date, or the end of a paid year after it (decision 058)', () => {
+    const cycle = { cycleAnchor: d('2026-02-10'), currentPeriodEnd: d('2026-04-10') };
+    const takes = (accountStatus: string, paidThrough: string | null, current = cycle) => {
+      const date = cancellationTakesEffect(
+        {
+          accountStatus,
+          cycle: current,
+          storedNextBillDate: null,
+          paidThrough: paidThrough ? d(paidThrough) : null,
+        },
+        d('2026-03-15'),
+      );
+      return date ? toIsoDate(date) : null;
+    };
+    // A year paid that begins on 2026-05-10: at its end, not at the next monthly bill date.
+    expect(takes('pending cancel', '2027-05-09')).toBe('2027-05-10');
+    // No paid year, or one that ended before the next bill date: the next bill date.
+    expect(takes('pending cancel', null)).toBe('2026-04-10');
+    expect(takes('pending cancel', '2026-02-09')).toBe('2026-04-10');
+    // A year running: the account's next bill date is the year's end already.
+    const inYear = { cycleAnchor: d('2026-02-10'), currentPeriodEnd: d('2027-04-10') };
+    expect(takes('pending cancel', '2027-04-09', inYear)).toBe('2027-04-10');
+    // Only a pending cancellation has a day it takes effect.
+    expect(takes('active', '2027-05-09')).toBeNull();
   });
 
   it('counts R4’s scheduled attempts: the renewal’s own and three retries', () => {

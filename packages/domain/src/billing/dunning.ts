@@ -5,7 +5,7 @@
  * made and those left. A staff retry (R16) is an attempt outside the schedule: it is none of
  * these.
  */
-import { compareDates, DAY_MS, type ICalendarDate } from '../time/calendar-date.ts';
+import { addDays, compareDates, DAY_MS, type ICalendarDate } from '../time/calendar-date.ts';
 import { nextBillDate, PAYMENT_RETRY_DAYS } from './renewal-calendar.ts';
 
 /** R4's schedule for one renewal: its own attempt on the bill date, then a retry 1, 3 and 5 days later. */
@@ -40,6 +40,24 @@ export function accountNextBillDate(
 ): ICalendarDate | null {
   if (account.accountStatus === 'inactive' || !account.cycle) return account.storedNextBillDate;
   return nextBillDateOf(account.cycle, today);
+}
+
+/**
+ * The day a pending cancellation takes effect (R4, R14 as ruled in decision 058): the next bill
+ * date ({@link accountNextBillDate}), unless a paid year ends after it: then the bill date after
+ * the year's last day (`paidThrough`), since a cancellation takes effect at the paid period's
+ * end. Null for an account that is not pending cancel.
+ */
+export function cancellationTakesEffect(
+  account: Parameters<typeof accountNextBillDate>[0] & { paidThrough: ICalendarDate | null },
+  today: ICalendarDate,
+): ICalendarDate | null {
+  if (account.accountStatus !== 'pending cancel') return null;
+  const next = accountNextBillDate(account, today);
+  if (next && account.paidThrough && compareDates(account.paidThrough, next) >= 0) {
+    return addDays(account.paidThrough, 1);
+  }
+  return next;
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   inactiveReactivationMessage,
   notOperationalMessage,
   pendingCancelNotice,
+  pendingCancelNoticeOf,
 } from './ui-texts.ts';
 
 describe('sign-up v2 failure (001 §8)', () => {
@@ -100,6 +101,19 @@ describe('screen texts (000 §4, §8; 001 §2, §4)', () => {
 
   it('composed texts', () => {
     expect(pendingCancelNotice('Mar 10, 2025')).toContain('Mar 10, 2025');
+    // Decision 058: the day the cancellation takes effect, past a paid year not begun yet.
+    expect(pendingCancelNoticeOf({ nextBillDate: '2026-04-10' })).toBe(
+      pendingCancelNotice('Apr 10, 2026'),
+    );
+    expect(
+      pendingCancelNoticeOf({ nextBillDate: '2026-04-10', cancellationTakesEffect: '2026-04-10' }),
+    ).toBe(pendingCancelNotice('Apr 10, 2026'));
+    const later = pendingCancelNoticeOf({
+      nextBillDate: '2026-04-10',
+      cancellationTakesEffect: '2027-05-10',
+    });
+    expect(later).toContain('It will become inactive after May 10, 2027.');
+    expect(later).toContain('Monthly card billing goes on until your year paid by check begins');
     expect(
       inactiveReactivationMessage({ type: 'visa', lastDigits: '1111', expiration: '12/29' }),
     ).toContain('visa ending in 1111');

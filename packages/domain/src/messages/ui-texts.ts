@@ -5,6 +5,7 @@
 import { fillPlaceholders } from '../messages.ts';
 import type { IMessageVars } from '../messages.ts';
 import { formatCurrency } from '../money.ts';
+import { formatCalendarDate, parseIsoDate } from '../time/calendar-date.ts';
 
 /** 000 §4 billing form: the confirmation before editing billing details in UPDATE mode. */
 export const EDIT_PAYMENT_DIALOG = {
@@ -42,6 +43,21 @@ export function annualPeriodSummary(paidThrough: string): string {
 /** 000 §4: described, not quoted. */
 export function pendingCancelNotice(nextBillDate: string): string {
   return `Your account has been cancelled and will not incur any further charges. It will become inactive after ${nextBillDate}.`;
+}
+
+/**
+ * The pending-cancel notice of an account as the API returns it (decision 058): it becomes
+ * inactive on the day its cancellation takes effect, which is later than its next bill date only
+ * when a paid year has not begun yet; then monthly card billing goes on to the year's start.
+ */
+export function pendingCancelNoticeOf(user: { readonly [field: string]: unknown }): string {
+  const dateOf = (value: unknown) =>
+    formatCalendarDate(typeof value === 'string' ? parseIsoDate(value) : null);
+  const next = dateOf(user.nextBillDate);
+  const takesEffect =
+    typeof user.cancellationTakesEffect === 'string' ? dateOf(user.cancellationTakesEffect) : next;
+  if (takesEffect === next) return pendingCancelNotice(next);
+  return `Your account has been cancelled. Monthly card billing goes on until your year paid by check begins; nothing is charged after that. It will become inactive after ${takesEffect}.`;
 }
 
 /** 000 §4: described, not quoted. */

@@ -25,6 +25,7 @@ import { changeAccountStatus } from './ledger/change-account-status.ts';
 import { lockAccount } from './ledger/lock-account.ts';
 import { applyDueRemovals } from './run/apply-pending-removals.ts';
 import { closeOwedYears } from '../annual-billing/owed-year.ts';
+import { paidYearOn } from '../annual-billing/paid-year.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -143,6 +144,9 @@ async function reactivateOnce(
 
   const lease = new Date(deps.now().getTime() + CHARGE_LEASE_MS);
   const claimed = await openReactivationPeriod(deps, userId, lease, record);
+  // R14 (decision 058): reactivated inside a paid year with nothing owed, no charge was needed.
+  if (claimed === null)
+    return { periodStart: toIsoDate(calendarDateIn(deps.now(), deps.timeZone)) };
   // Renewed while the gateway answers, so the run takes over only a request that stopped.
   const leases = keepLeased(deps, [userId], lease);
   const outcome = await sendCharge(deps, claimed).finally(() => leases.stop());
@@ -171,7 +175,7 @@ async function openReactivationPeriod(
   userId: string,
   lease: Date,
   record: RecordKey,
-): Promise<ClaimedRenewal & { periodStart: string }> {
+): Promise<(ClaimedRenewal & { periodStart: string }) | null> {
   const now = deps.now();
   const todayDate = calendarDateIn(now, deps.timeZone);
   const today = toIsoDate(todayDate);
@@ -187,12 +191,17 @@ async function openReactivationPeriod(
     if (!subscription.gatewayCustomerId || !subscription.gatewayPaymentProfileId) {
       throw reactivationFailed();
     }
-    // R10: removals a change left pending end with the old cycle; the new one starts without them.
-    await applyDueRemovals(
-      tx,
-      [{ ...subscription, periodStart: today, pendingRemovalsAt: null }],
-      now,
-    );
+    // R14 (decision 058): inside a paid year no card charge falls and the cycle stays the year's;
+    // the reactivation charges only what the account owes, and the year goes on.
+    const year = await paidYearOn(tx, userId, today);
+    if (!year) {
+      // R10: removals a change left pending end with the old cycle; the new one starts without them.
+      await applyDueRemovals(
+        tx,
+        [{ ...subscription, periodStart: today, pendingRemovalsAt: null }],
+        now,
+      );
+    }
     // R14: a year a returned check left owed is in the balance this charge collects.
     await closeOwedYears(tx, userId, now);
     const [current] = await tx
@@ -200,13 +209,13 @@ async function openReactivationPeriod(
       .from(subscriptions)
       .where(eq(subscriptions.userId, userId));
     const codes = (current?.codes ?? subscription.codes) as TSubscriptionCode[];
-    const amountCents = reactivationChargeCents(
-      codes,
-      now,
-      await getBalanceCents(tx, userId),
-      deps.prices.table(),
-    );
-    const priced = quote(codes, now, deps.prices.table());
+    const balanceCents = await getBalanceCents(tx, userId);
+    const amountCents = year
+      ? Math.max(0, balanceCents)
+      : reactivationChargeCents(codes, now, balanceCents, deps.prices.table());
+    const priced = year
+      ? { lines: [], subtotalCents: 0, platformFeeCents: 0, totalCents: 0 }
+      : quote(codes, now, deps.prices.table());
     const adjustment = amountCents - priced.totalCents;
     const charged: IQuote = {
       ...priced,
@@ -226,7 +235,8 @@ async function openReactivationPeriod(
             ],
       totalCents: amountCents,
     };
-    const periodEnd = toIsoDate(nextBillDate(todayDate, todayDate));
+    // In a paid year the period runs to the year's end, the account's next bill date.
+    const periodEnd = year ? year.periodEnd : toIsoDate(nextBillDate(todayDate, todayDate));
     // A reactivation of the day charged back since (its period no longer billed, decision 034)
     // keeps its key: the day's next reactivation is a new charge under a key of its own.
     const [undone] = await tx
@@ -269,6 +279,32 @@ async function openReactivationPeriod(
       );
     if (!period || period.kind !== 'reactivation' || period.status === 'paid') {
       throw reactivationFailed();
+    }
+    if (year && amountCents === 0) {
+      // Nothing owed: active again on its year at once, with no charge to send. The period
+      // (nothing billed) is what a repeat of the request answers from.
+      await tx
+        .update(billingPeriods)
+        .set({ status: 'paid', settledAt: now, amountCents, quote: charged })
+        .where(eq(billingPeriods.id, period.id));
+      for (const [from, event] of [
+        [ACCOUNT_STATUS.inactive, 'reactivationCharging'],
+        [ACCOUNT_STATUS.pendingReactivation, 'reactivationSucceeded'],
+      ] as const) {
+        await changeAccountStatus(tx, {
+          userId,
+          from,
+          event,
+          note: 'reactivated inside a paid year: nothing owed',
+          actor: 'user',
+          now,
+        });
+      }
+      await tx
+        .update(subscriptions)
+        .set({ failedAttempts: 0, nextRetryAt: null, updatedAt: now })
+        .where(eq(subscriptions.userId, userId));
+      return null;
     }
     // The attempt charges the card just saved; a retry of it (after a crash) charges the same.
     const card = {

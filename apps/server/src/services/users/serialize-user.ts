@@ -4,7 +4,7 @@ import {
   STATUS_DESCRIPTIONS,
   isAccountStatus,
 } from '@dealerpass/domain/account/status';
-import { accountNextBillDate } from '@dealerpass/domain/billing/dunning';
+import { accountNextBillDate, cancellationTakesEffect } from '@dealerpass/domain/billing/dunning';
 import { centsToDollars } from '@dealerpass/domain/money';
 import {
   calendarDateIn,
@@ -28,13 +28,15 @@ export type UserRow = typeof users.$inferSelect & {
 export interface BillingCycle {
   cycleAnchor: string;
   currentPeriodEnd: string;
+  /** The last day paid by an annual period (R14), if any. */
+  annualPeriodEnd?: string | null;
 }
 
 /**
  * The subscription's cycle as one JSON value beside the account's columns (`users` in scope):
  * the signed-in statement and the query builder's row both select it (docs/decisions/021).
  */
-export const BILLING_CYCLE_SQL = `(select json_build_object('cycleAnchor', sub.cycle_anchor, 'currentPeriodEnd', sub.current_period_end) from subscriptions sub where sub.user_id = "users"."id")`;
+export const BILLING_CYCLE_SQL = `(select json_build_object('cycleAnchor', sub.cycle_anchor, 'currentPeriodEnd', sub.current_period_end, 'annualPeriodEnd', sub.annual_period_end) from subscriptions sub where sub.user_id = "users"."id")`;
 
 /**
  * The current user as the API returns it (000 §3; DECISIONS R1, R4, R7). Every field of the
@@ -77,6 +79,8 @@ export const ZCurrentUserSchema = z.object({
   subscriptionStatus: z.string(),
   subscriptionStatusDescription: z.string(),
   nextBillDate: z.string().nullable(),
+  /** A pending cancellation: the day it takes effect (R4; a paid year's end, decision 058). */
+  cancellationTakesEffect: z.string().nullable().optional(),
   currentBalance: z.number(),
   accountStatus: z.string(),
   accountStatusDetails: z.string(),
@@ -132,6 +136,7 @@ export function serializeUser(row: UserRow, today: ICalendarDate): CurrentUser {
     subscriptionStatus: status,
     subscriptionStatusDescription: isAccountStatus(status) ? STATUS_DESCRIPTIONS[status] : status,
     nextBillDate: nextBillDateShown(row, today),
+    cancellationTakesEffect: cancellationTakesEffectShown(row, today),
     currentBalance: centsToDollars(row.balanceCents),
     accountStatus: status,
     accountStatusDetails: text(accountStatusDetailsOf(row)),
@@ -163,6 +168,32 @@ export function nextBillDateShown(
           }
         : null,
       storedNextBillDate: row.nextBillDate ? isoDate(row.nextBillDate) : null,
+    },
+    today,
+  );
+  return date ? toIsoDate(date) : null;
+}
+
+/**
+ * The day a pending cancellation takes effect, by the domain's rule beside the next bill date's
+ * (decision 058): the dealer's pages and the console show this one.
+ */
+export function cancellationTakesEffectShown(
+  row: Pick<UserRow, 'accountStatus' | 'nextBillDate' | 'billingCycle'>,
+  today: ICalendarDate,
+): string | null {
+  const cycle = row.billingCycle;
+  const date = cancellationTakesEffect(
+    {
+      accountStatus: row.accountStatus,
+      cycle: cycle
+        ? {
+            cycleAnchor: isoDate(cycle.cycleAnchor),
+            currentPeriodEnd: isoDate(cycle.currentPeriodEnd),
+          }
+        : null,
+      storedNextBillDate: row.nextBillDate ? isoDate(row.nextBillDate) : null,
+      paidThrough: cycle?.annualPeriodEnd ? isoDate(cycle.annualPeriodEnd) : null,
     },
     today,
   );

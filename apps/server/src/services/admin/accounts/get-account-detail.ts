@@ -23,7 +23,7 @@ import {
 import { AppError } from '../../../errors/app-error.ts';
 import { getBalanceCents } from '../../billing/account-balance.ts';
 import { refundableCentsSql, staffRefundedCentsSql } from '../../billing/payment-refunds.ts';
-import { nextBillDateShown } from '../../users/serialize-user.ts';
+import { cancellationTakesEffectShown, nextBillDateShown } from '../../users/serialize-user.ts';
 import { accountAddresses, receiptPath } from './account-records.ts';
 import { annualPeriodOf, listAccountInvoices } from '../../annual-billing/invoice-records.ts';
 
@@ -183,6 +183,10 @@ async function readStatus({
     // The domain's next bill date, the one the dealer's Billing and change pages show (issue 25
     // item 11): past an unpaid renewal's date it is the bill date after it.
     nextBillDate: nextBillDateShown(
+      { ...user, billingCycle: sub ?? null },
+      calendarDateIn(clock.now, clock.timeZone),
+    ),
+    cancellationTakesEffect: cancellationTakesEffectShown(
       { ...user, billingCycle: sub ?? null },
       calendarDateIn(clock.now, clock.timeZone),
     ),

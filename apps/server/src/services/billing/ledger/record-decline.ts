@@ -2,6 +2,7 @@ import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { eq } from 'drizzle-orm';
 import { scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
+import { paidYearAfter } from '../../annual-billing/paid-year.ts';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
 import { enqueueMail } from '../../mail/enqueue-mail.ts';
@@ -15,12 +16,23 @@ import { changeAccountStatus } from './change-account-status.ts';
 
 const DAY_MS = 86_400_000;
 
-/** A year owed after a returned check (R14), charged to an account that is pending cancel. */
-export function owedYearOfPendingCancel(
+/**
+ * A charge the run makes to an account that is pending cancel, whose answer leaves the
+ * cancellation standing: a year owed after a returned check (R14, decision 054), or a month
+ * billed before a paid year that has not begun (decision 058). `billDate` is the renewal's date
+ * when the decline names no period (no card on file).
+ */
+export async function billedWhilePendingCancel(
+  tx: Transaction,
   status: string,
-  period: { kind: string } | undefined,
-): boolean {
-  return status === ACCOUNT_STATUS.pendingCancel && period?.kind === 'annual';
+  userId: string,
+  period: { kind: string; periodStart: string } | undefined,
+  billDate: string,
+): Promise<boolean> {
+  if (status !== ACCOUNT_STATUS.pendingCancel) return false;
+  if (period?.kind === 'annual') return true;
+  if (period && period.kind !== 'renewal') return false;
+  return (await paidYearAfter(tx, userId, period?.periodStart ?? billDate)) !== null;
 }
 
 /**
@@ -105,12 +117,19 @@ export async function recordDecline(
     }
     // A block made while the charge was in flight stands: the decline is recorded, the status
     // stays (a blocked account takes no charge's answer, status-transitions).
-    // A pending cancellation charged for a year a returned check left owed stays pending
-    // cancel: the dealer's cancellation stands while R4's retries collect it (decision 054).
+    // A pending cancellation charged for a year a returned check left owed (decision 054), or for
+    // a month before a paid year (decision 058), stays pending cancel: the dealer's cancellation
+    // stands while R4's retries collect it.
     if (
       user.accountStatus !== ACCOUNT_STATUS.validatingPayment &&
       user.accountStatus !== ACCOUNT_STATUS.blocked &&
-      !owedYearOfPendingCancel(user.accountStatus, period)
+      !(await billedWhilePendingCancel(
+        tx,
+        user.accountStatus,
+        userId,
+        period,
+        subscription.currentPeriodEnd,
+      ))
     ) {
       await changeAccountStatus(tx, {
         userId,

@@ -14,7 +14,7 @@ import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps
 import { lockAccounts } from './lock-account.ts';
 import { paymentRecord } from './payment-record.ts';
 import { changeAccountStatus } from './change-account-status.ts';
-import { owedYearOfPendingCancel } from './record-decline.ts';
+import { billedWhilePendingCancel } from './record-decline.ts';
 
 /** Receipts rendered in one go before the run lets other work in (see recordPayments). */
 const RECEIPTS_BETWEEN_YIELDS = 25;
@@ -148,11 +148,12 @@ export async function recordPayments(
   for (const { user, period } of done) {
     // A block made while the charge was in flight stands: the payment is recorded, the status
     // stays (a blocked account takes no charge's answer, status-transitions). So does a pending
-    // cancellation that paid a year owed after a returned check (decision 054).
+    // cancellation that paid a year owed after a returned check (decision 054) or a month before
+    // a paid year (decision 058).
     if (
       user.accountStatus !== ACCOUNT_STATUS.active &&
       user.accountStatus !== ACCOUNT_STATUS.blocked &&
-      !owedYearOfPendingCancel(user.accountStatus, period)
+      !(await billedWhilePendingCancel(tx, user.accountStatus, user.id, period, period.periodStart))
     ) {
       await changeAccountStatus(tx, {
         userId: user.id,

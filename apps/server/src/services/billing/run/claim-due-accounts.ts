@@ -18,6 +18,7 @@ import type { BillingDeps, BillingRunResult, ClaimedRenewal } from '../ledger/bi
 import { recordDecline } from '../ledger/record-decline.ts';
 import { changeAccountStatus } from '../ledger/change-account-status.ts';
 import { passPaidAnnualPeriods } from '../../annual-billing/annual-jobs.ts';
+import { paidYearAfter } from '../../annual-billing/paid-year.ts';
 import { applyDueRemovals } from './apply-pending-removals.ts';
 import { endCancellation } from './end-cancellation.ts';
 import { preferIndexLookups } from './prefer-index-lookups.ts';
@@ -104,7 +105,12 @@ export async function claimDueAccounts(
         await waivePeriod(tx, account, now);
         continue;
       }
-      if (account.status === ACCOUNT_STATUS.pendingCancel) {
+      if (
+        account.status === ACCOUNT_STATUS.pendingCancel &&
+        // R14 (decision 058): a cancellation takes effect at the end of a paid year; the months
+        // before a paid year that has not begun are billed as usual, to its start.
+        !(await paidYearAfter(tx, account.userId, account.periodStart))
+      ) {
         if (await endCancellation(tx, account.userId, now)) result.deactivated += 1;
         continue;
       }

@@ -5,9 +5,8 @@ import { cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import {
   BILLING_TEXTS,
   inactiveReactivationMessage,
-  pendingCancelNotice,
+  pendingCancelNoticeOf,
 } from '@dealerpass/domain/messages/ui-texts';
-import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { maskCardNumber } from '@dealerpass/domain/validation/card';
 import { Button } from '../../../components/ui/button.tsx';
 import { Dialog } from '../../../components/ui/dialog.tsx';
@@ -112,10 +111,6 @@ export function PaymentInformation() {
     setBusy(false);
   };
 
-  const nextBill = formatCalendarDate(
-    typeof user.nextBillDate === 'string' ? parseIsoDate(user.nextBillDate) : null,
-  );
-
   return (
     <section
       className="card billing-section"
@@ -128,7 +123,7 @@ export function PaymentInformation() {
       </h2>
       {area.view === 'pendingCancelNotice' ? (
         <div className="account-notice" data-testid="pending-cancel-notice">
-          <p>{pendingCancelNotice(nextBill)}</p>
+          <p>{pendingCancelNoticeOf(user)}</p>
           <Button onClick={reactivate} busy={busy}>
             {BILLING_TEXTS.reactivate}
           </Button>

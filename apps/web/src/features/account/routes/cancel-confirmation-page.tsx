@@ -2,8 +2,7 @@ import { useEffect } from 'react';
 import { Link } from '../../../lib/router/router.tsx';
 import { ACCOUNT_ROUTES } from '@dealerpass/domain/account/account-routes';
 import { accountFlags } from '@dealerpass/domain/account/status';
-import { SUBSCRIPTIONS_TEXTS, pendingCancelNotice } from '@dealerpass/domain/messages/ui-texts';
-import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
+import { SUBSCRIPTIONS_TEXTS, pendingCancelNoticeOf } from '@dealerpass/domain/messages/ui-texts';
 import { useCurrentUser } from '../current-user.tsx';
 import '../account.css';
 
@@ -17,9 +16,6 @@ export default function CancelConfirmationPage() {
   useEffect(() => {
     document.title = 'Cancellation confirmation · DealerPass';
   }, []);
-  const nextBill = formatCalendarDate(
-    typeof user.nextBillDate === 'string' ? parseIsoDate(user.nextBillDate) : null,
-  );
   return (
     <div className="page account-page">
       <h1>Cancellation confirmation</h1>
@@ -27,7 +23,7 @@ export default function CancelConfirmationPage() {
         {flags.pendingCancel ? (
           <>
             <p>{SUBSCRIPTIONS_TEXTS.cancelled}</p>
-            <p>{pendingCancelNotice(nextBill)}</p>
+            <p>{pendingCancelNoticeOf(user)}</p>
           </>
         ) : (
           <p>Your subscription is not cancelled.</p>

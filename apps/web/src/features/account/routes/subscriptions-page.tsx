@@ -6,9 +6,8 @@ import { accountFlags } from '@dealerpass/domain/account/status';
 import {
   CHANGE_TEXTS,
   SUBSCRIPTIONS_TEXTS,
-  pendingCancelNotice,
+  pendingCancelNoticeOf,
 } from '@dealerpass/domain/messages/ui-texts';
-import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { PendingRemovals } from '../components/pending-removals.tsx';
 import { SubscriptionList } from '../components/subscription-list.tsx';
 import { useCancelling } from '../cancelling.tsx';
@@ -36,10 +35,6 @@ export default function SubscriptionsPage() {
     document.title = 'Subscriptions · DealerPass';
   }, []);
 
-  const nextBill = formatCalendarDate(
-    typeof user.nextBillDate === 'string' ? parseIsoDate(user.nextBillDate) : null,
-  );
-
   return (
     <div className="page account-page">
       <h1>Subscriptions</h1>
@@ -50,7 +45,7 @@ export default function SubscriptionsPage() {
           data-testid="cancelled-message"
         >
           <p>{SUBSCRIPTIONS_TEXTS.cancelled}</p>
-          {view === 'cancelled' ? <p>{pendingCancelNotice(nextBill)}</p> : null}
+          {view === 'cancelled' ? <p>{pendingCancelNoticeOf(user)}</p> : null}
         </div>
       ) : null}
       {view === 'reactivationGuidance' ? (

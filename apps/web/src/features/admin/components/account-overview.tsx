@@ -64,6 +64,15 @@ export function StatusSection({ status }: { status: TDetail['status'] }) {
             <StatusLabel status={status.accountStatus} details={status.accountStatusDetails} />,
           ],
           ['Next bill date', businessDate(status.nextBillDate)],
+          // Decision 058: a pending cancellation takes effect at a paid year's end.
+          ...(status.cancellationTakesEffect
+            ? [
+                [
+                  'Cancellation takes effect',
+                  businessDate(status.cancellationTakesEffect),
+                ] satisfies [string, string],
+              ]
+            : []),
         ]}
       />
       {status.history.length === 0 ? (

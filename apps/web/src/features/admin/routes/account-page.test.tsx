@@ -382,3 +382,51 @@ describe('the account page: every action reports the server’s outcome (issue 2
     expect(document.activeElement).not.toBe(document.body);
   });
 });
+
+describe('the account page: a pending cancellation’s day (decision 058)', () => {
+  beforeEach(() => vi.stubGlobal('fetch', fetchMock));
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    fetchMock.mockReset();
+  });
+
+  const facts = async () => {
+    renderPage();
+    await screen.findByText('Next bill date');
+    return [...document.querySelectorAll('.admin-facts dt')].map((term) => term.textContent);
+  };
+
+  it('shows when a cancellation takes effect, past a paid year that has not begun', async () => {
+    const pending: TStaffAccountDetail = {
+      ...DETAIL,
+      status: {
+        ...DETAIL.status,
+        accountStatus: 'pending cancel',
+        nextBillDate: '2026-04-10',
+        cancellationTakesEffect: '2027-05-10',
+      },
+    };
+    fetchMock.mockImplementation((input) =>
+      Promise.resolve(
+        String(input).split('?')[0] === `/api/admin/accounts/${USER_ID}`
+          ? json(200, { data: pending })
+          : json(200, { data: [] }),
+      ),
+    );
+    expect(await facts()).toContain('Cancellation takes effect');
+    const term = screen.getByText('Cancellation takes effect');
+    expect(term.nextElementSibling?.textContent).toBe('May 10, 2027');
+  });
+
+  it('has no such line for an account that is not pending cancel', async () => {
+    fetchMock.mockImplementation((input) =>
+      Promise.resolve(
+        String(input).split('?')[0] === `/api/admin/accounts/${USER_ID}`
+          ? json(200, { data: DETAIL })
+          : json(200, { data: [] }),
+      ),
+    );
+    expect(await facts()).not.toContain('Cancellation takes effect');
+  });
+});
