@@ -169,6 +169,8 @@ test.describe('the console with the keyboard, axe and 320 px (issue 19)', () => 
   test('no console page scrolls sideways at 320 px, nor has an axe violation there', async ({
     page,
   }) => {
+    // An axe run on every console page: a limit for hangs, as the keyboard sweep above has.
+    test.setTimeout(180_000);
     await page.setViewportSize(PHONE);
     await signInStaff(page, 'admin');
     await expectReflows(page, '/admin');
