@@ -149,6 +149,21 @@ export function serializeUser(row: UserRow, today: ICalendarDate): CurrentUser {
   };
 }
 
+/** What the domain's bill-date rules read of an account row, as calendar dates. */
+function billingFacts(row: Pick<UserRow, 'accountStatus' | 'nextBillDate' | 'billingCycle'>) {
+  const cycle = row.billingCycle;
+  return {
+    accountStatus: row.accountStatus,
+    cycle: cycle
+      ? {
+          cycleAnchor: isoDate(cycle.cycleAnchor),
+          currentPeriodEnd: isoDate(cycle.currentPeriodEnd),
+        }
+      : null,
+    storedNextBillDate: row.nextBillDate ? isoDate(row.nextBillDate) : null,
+  };
+}
+
 /**
  * The domain's next bill date of an account (issue 25 item 11): the dealer's Billing page, the
  * change page and the console show this one.
@@ -157,20 +172,7 @@ export function nextBillDateShown(
   row: Pick<UserRow, 'accountStatus' | 'nextBillDate' | 'billingCycle'>,
   today: ICalendarDate,
 ): string | null {
-  const cycle = row.billingCycle;
-  const date = accountNextBillDate(
-    {
-      accountStatus: row.accountStatus,
-      cycle: cycle
-        ? {
-            cycleAnchor: isoDate(cycle.cycleAnchor),
-            currentPeriodEnd: isoDate(cycle.currentPeriodEnd),
-          }
-        : null,
-      storedNextBillDate: row.nextBillDate ? isoDate(row.nextBillDate) : null,
-    },
-    today,
-  );
+  const date = accountNextBillDate(billingFacts(row), today);
   return date ? toIsoDate(date) : null;
 }
 
@@ -182,19 +184,9 @@ export function cancellationTakesEffectShown(
   row: Pick<UserRow, 'accountStatus' | 'nextBillDate' | 'billingCycle'>,
   today: ICalendarDate,
 ): string | null {
-  const cycle = row.billingCycle;
+  const paidThrough = row.billingCycle?.annualPeriodEnd;
   const date = cancellationTakesEffect(
-    {
-      accountStatus: row.accountStatus,
-      cycle: cycle
-        ? {
-            cycleAnchor: isoDate(cycle.cycleAnchor),
-            currentPeriodEnd: isoDate(cycle.currentPeriodEnd),
-          }
-        : null,
-      storedNextBillDate: row.nextBillDate ? isoDate(row.nextBillDate) : null,
-      paidThrough: cycle?.annualPeriodEnd ? isoDate(cycle.annualPeriodEnd) : null,
-    },
+    { ...billingFacts(row), paidThrough: paidThrough ? isoDate(paidThrough) : null },
     today,
   );
   return date ? toIsoDate(date) : null;
