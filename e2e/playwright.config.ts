@@ -8,6 +8,7 @@ import { FIRST_PORT, WORKERS, serverUrl } from './servers.ts';
  * Browser tests: Debian's Chromium (never a downloaded browser) against the real server, built web
  * app and a fresh embedded database in a temporary data folder. Two workers, each with a server
  * and database of its own (servers.ts; the tests' `baseURL` is their worker's, fixtures.ts).
+ * With E2E_DATABASE_URL each server gets a fresh PostgreSQL database instead (start-server.ts).
  */
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'dealerpass-e2e-'));
 process.env.E2E_DATA_DIR = dataDir; // workers re-read this config; they must reuse the same folder
@@ -43,10 +44,12 @@ export default defineConfig({
     },
   },
   webServer: Array.from({ length: WORKERS }, (_, index) => ({
-    command: 'node apps/server/src/main.ts --no-env-file',
+    command: 'node e2e/start-server.ts',
     cwd: '..',
     url: `${serverUrl(index)}/api/health`,
     reuseExistingServer: false,
+    // Stopped as a deployment stops it, so a PostgreSQL run drops its database (start-server.ts).
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
     // A limit for a server that never comes up: on two busy cores a fresh embedded database's
     // migrations and demo data took over a minute once.
     timeout: 180_000,
