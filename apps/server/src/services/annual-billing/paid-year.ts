@@ -1,8 +1,8 @@
 /**
  * The years an account has paid (R14: by check, or by card after a returned check), as the
- * reactivation and the billing run of a pending cancellation need them (decision 058).
+ * reactivation and the billing run of a pending cancellation need them (decisions 058, 060).
  */
-import { and, asc, eq, gt, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.ts';
 import { billingPeriods } from '../../db/schema.ts';
 
@@ -63,4 +63,35 @@ export async function paidYearAfter(
     .orderBy(asc(billingPeriods.periodStart))
     .limit(1);
   return year ?? null;
+}
+
+/**
+ * Whether the month `day` falls in was billed (decision 060): a sign-up, renewal or reactivation
+ * period covering it that was paid, declined to the end (its amount in the balance), or charged
+ * back (its amount owed again in the balance). A reactivation before a paid year then charges
+ * only the balance; a month never billed (the account was inactive at its bill date) is R4's.
+ */
+export async function monthBilledOn(
+  tx: Transaction,
+  userId: string,
+  day: string,
+): Promise<boolean> {
+  const [billed] = await tx
+    .select({ id: billingPeriods.id })
+    .from(billingPeriods)
+    .where(
+      and(
+        eq(billingPeriods.userId, userId),
+        sql`${billingPeriods.kind} in ('signup', 'renewal', 'reactivation')`,
+        lte(billingPeriods.periodStart, day),
+        gt(billingPeriods.periodEnd, day),
+        sql`(${billingPeriods.status} = 'paid'
+          or (${billingPeriods.status} = 'failed' and ${billingPeriods.kind} = 'renewal')
+          or exists (
+          select 1 from payments p
+          where p.billing_period_id = ${billingPeriods.id} and p.charged_back_at is not null))`,
+      ),
+    )
+    .limit(1);
+  return billed !== undefined;
 }
