@@ -1018,7 +1018,7 @@ ${context}`,
       alone({ kind: 'runAll' }),
       days(9),
       alone({ kind: 'chargeback' }),
-      // Reactivated four days later, before the year: the balance only, the cycle kept.
+      // Reactivated four days later, before the year: R4's charge, the cycle kept.
       days(4),
       alone({ kind: 'reactivate', approve: true }),
       ...Array.from({ length: 14 }, () => [days(30), alone({ kind: 'runAll' })]).flat(),
@@ -1029,8 +1029,9 @@ ${context}`,
       select period_end::text, status,
         (select array_agg(line->>'code') from jsonb_array_elements(quote->'lines') line) as lines
       from billing_periods where user_id = ${userId} and kind = 'reactivation'`);
+    // The month's money went back with the chargeback: R4's month and the fee, to the year.
     expect(reactivations, history).toEqual([
-      { period_end: year.start, status: 'paid', lines: ['BALANCE'] },
+      { period_end: year.start, status: 'paid', lines: ['NADA', 'MMR', 'BALANCE'] },
     ]);
     // The run passed the year at its first day: the renewal after it falls on its end.
     const [renewed] = await rowsOf<{ n: number }>(sql`

@@ -66,10 +66,11 @@ export async function paidYearAfter(
 }
 
 /**
- * Whether the month `day` falls in was billed (decision 060): a sign-up, renewal or reactivation
- * period covering it that was paid, declined to the end (its amount in the balance), or charged
- * back (its amount owed again in the balance). A reactivation before a paid year then charges
- * only the balance; a month never billed (the account was inactive at its bill date) is R4's.
+ * Whether the month `day` falls in is billed (decision 060): a sign-up, renewal or reactivation
+ * period covering it that was paid, or a renewal declined to R4's last retry (its amount stays in
+ * the balance). A reactivation before a paid year then charges only the balance. A month never
+ * billed (the account was inactive at its bill date) or charged back (its period no longer billed,
+ * decision 034: the money went back, only the fee is owed) is charged as R4 says.
  */
 export async function monthBilledOn(
   tx: Transaction,
@@ -86,10 +87,7 @@ export async function monthBilledOn(
         lte(billingPeriods.periodStart, day),
         gt(billingPeriods.periodEnd, day),
         sql`(${billingPeriods.status} = 'paid'
-          or (${billingPeriods.status} = 'failed' and ${billingPeriods.kind} = 'renewal')
-          or exists (
-          select 1 from payments p
-          where p.billing_period_id = ${billingPeriods.id} and p.charged_back_at is not null))`,
+          or (${billingPeriods.status} = 'failed' and ${billingPeriods.kind} = 'renewal'))`,
       ),
     )
     .limit(1);
