@@ -6,7 +6,12 @@ import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
-import { calendarDateIn, parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import {
+  calendarDateIn,
+  parseIsoDate,
+  toIsoDate,
+  type ICalendarDate,
+} from '@dealerpass/domain/time/calendar-date';
 import { billingPeriods, REACTIVATION_PERIOD, subscriptions } from '../../db/schema.ts';
 import type { Transaction } from '../../db/client.ts';
 import { AppError } from '../../errors/app-error.ts';
@@ -39,7 +44,10 @@ const reactivationFailed = (cause?: unknown) =>
  *   starting today (unique per account and period; key `reactivation:<user>:<date>`, with
  *   `:<attempt>` appended for a later attempt the same day). The account is pending
  *   reactivation while the charge is in flight, then active with a new cycle anchor of today
- *   and the balance cleared, with a payment row and its stored receipt. A decline (or a refusal
+ *   and the balance cleared, with a payment row and its stored receipt. R14: inside a paid year
+ *   (its first day included) only the balance is charged and the cycle stays the year's
+ *   (decisions 058, 060); before one the cycle stays too and leads into the year, the period
+ *   running to its next bill date (decision 060). A decline (or a refusal
  *   no retry can change) puts it back to inactive and answers 000 §8's reactivation text. A
  *   gateway that does not answer leaves it pending reactivation under a lease: the charge may
  *   have gone through, so the billing run resends the same request (same key, same card) when
@@ -251,9 +259,9 @@ async function openReactivationPeriod(
     // to the kept cycle's next bill date (the year's first day at the latest).
     const periodEnd = year
       ? year.periodEnd
-      : toIsoDate(
-          nextBillDate(ahead ? parseIsoDate(subscription.cycleAnchor)! : todayDate, todayDate),
-        );
+      : ahead
+        ? leadInto(ahead.periodStart, subscription.cycleAnchor, todayDate)
+        : toIsoDate(nextBillDate(todayDate, todayDate));
     // A reactivation of the day charged back since (its period no longer billed, decision 034)
     // keeps its key: the day's next reactivation is a new charge under a key of its own.
     const [undone] = await tx
@@ -368,4 +376,13 @@ async function openReactivationPeriod(
       periodStart: today,
     };
   });
+}
+
+/**
+ * The end of a reactivation before a paid year (decision 060): the kept cycle's next bill date,
+ * never past the year's first day (a year is always on a bill date of the cycle it was paid on).
+ */
+function leadInto(yearStart: string, cycleAnchor: string, today: ICalendarDate): string {
+  const next = toIsoDate(nextBillDate(parseIsoDate(cycleAnchor)!, today));
+  return next < yearStart ? next : yearStart;
 }
