@@ -1130,6 +1130,56 @@ describe('annual billing by check', () => {
     expect(await periodsIn(user.id, '2026-04-11', '2027-05-11', 'renewal')).toEqual([]);
   });
 
+  it('a pending cancellation with no card on file before a paid year: R4’s declines, still pending cancel, the year, inactive at its end (decision 060)', async () => {
+    const { user } = await fresh();
+    await yearFromMay(user.id);
+    now = at('2026-03-15');
+    try {
+      await cancelSubscription(t.app.deps.billing, user.id, {
+        cancellationReasonOptions: ['business-is-slow'],
+        userProvidedCancelReason: '',
+      });
+    } finally {
+      now = NOW;
+    }
+    await t.app.db
+      .update(subscriptions)
+      .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+      .where(eq(subscriptions.userId, user.id));
+    for (const date of ['2026-04-10', '2026-04-11', '2026-04-13', '2026-04-15']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    expect(await subscriptionRow(user.id)).toMatchObject({ currentPeriodEnd: '2026-05-10' });
+    for (const date of ['2026-05-10', '2027-04-10']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    await runAt('2027-05-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await periodsIn(user.id, '2026-04-10', '2027-05-11', 'renewal')).toEqual([]);
+  });
+
+  it('a reactivation before a paid year in a month paid, with nothing owed: active at once, nothing sent to the card, the cycle into the year (decision 060)', async () => {
+    const { user, payment } = await fresh();
+    await yearFromMay(user.id);
+    await runAt('2026-04-10');
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-04-20') });
+    await addOpeningBalance(t, user.id, -(await getBalanceCents(t.app.db, user.id)));
+    const paidBefore = await cardPayments(user.id);
+    const shown = await reactivateAt(user.id, '2026-04-25');
+    expect(shown).toMatchObject({ accountStatus: 'active', nextBillDate: '2026-05-10' });
+    expect(await cardPayments(user.id)).toEqual(paidBefore);
+    const [period] = await periodsIn(user.id, '2026-04-25', '2026-04-26', 'reactivation');
+    expect(period).toMatchObject({ status: 'paid', amountCents: 0, periodEnd: '2026-05-10' });
+    for (const date of ['2026-05-10', '2026-06-10']) await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-11', '2027-05-10', 'renewal')).toEqual([]);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-05-10',
+      currentPeriodEnd: '2027-05-10',
+    });
+  });
+
   it('refuses an addition during the year without a card, asking for one', async () => {
     const { user, invoice } = await fresh({ invoice: true, codes: ['NADA'] });
     expect((await recordCheckFor(user.id, invoice!.id, invoice!.totalCents)).statusCode).toBe(200);
