@@ -384,9 +384,16 @@ export const subscriptions = pgTable(
 /**
  * The rows of `billing_periods` that are an account's periods, one per start date (the unique
  * index's predicate; an `on conflict` naming that index repeats it): not a change's prorated
- * charge, not a sign-up period refunded in the trial, not a period charged back.
+ * charge, not a reactivation (one per day by its own index, `REACTIVATION_PERIOD`), not a sign-up
+ * period refunded in the trial, not a period charged back.
  */
-export const BILLED_PERIOD = sql`kind <> 'change' and status <> 'refunded'`;
+export const BILLED_PERIOD = sql`kind not in ('change', 'reactivation') and status <> 'refunded'`;
+
+/**
+ * An account's reactivations, one per start date (R4), beside its other periods: a reactivation
+ * on the first day of a year paid by check starts the same day as the year (decision 060).
+ */
+export const REACTIVATION_PERIOD = sql`kind = 'reactivation' and status <> 'refunded'`;
 
 export const billingPeriods = pgTable(
   'billing_periods',
@@ -434,11 +441,16 @@ export const billingPeriods = pgTable(
   },
   // A period is billed once (R4); a change's prorated charge (R10) is beside its period, once per
   // change by its own idempotency key; a sign-up period refunded in the trial or a period charged
-  // back was never a period, so a reactivation may start on the same day.
+  // back was never a period, so a reactivation may start on the same day. A reactivation is once
+  // per account and day by an index of its own, so it may start on a paid year's first day
+  // (decision 060).
   (table) => [
     uniqueIndex('billing_periods_user_period_uq')
       .on(table.userId, table.periodStart)
       .where(BILLED_PERIOD),
+    uniqueIndex('billing_periods_user_reactivation_uq')
+      .on(table.userId, table.periodStart)
+      .where(REACTIVATION_PERIOD),
     // R14: the years owed after a returned check, which the billing run's claim looks for on
     // every batch (decision 052); a handful of rows, so the claim never reads the whole table.
     index('billing_periods_owed_year_idx')

@@ -930,6 +930,256 @@ describe('annual billing by check', () => {
     expect(await periodsIn(user.id, '2027-05-10', '2027-05-11', 'renewal')).toEqual([]);
   });
 
+  /** A year asked on 2026-03-12 (it starts on 2026-05-10, the first bill date 30 days away), paid. */
+  const yearFromMay = async (userId: string) => {
+    now = at('2026-03-12');
+    try {
+      const view = await requestAnnualBilling(t.app.db, t.app.deps.billing, {
+        userId,
+        now,
+        body: { requestKey: key() },
+        params: {},
+      });
+      expect((await recordCheckFor(userId, view.id)).statusCode).toBe(200);
+    } finally {
+      now = NOW;
+    }
+  };
+  const reactivateAt = async (userId: string, date: string) => {
+    now = at(date);
+    try {
+      const reactivated = await reactivate(userId);
+      expect(reactivated.statusCode, reactivated.body).toBe(200);
+      return reactivated.json().data as { accountStatus: string; nextBillDate: string };
+    } finally {
+      now = NOW;
+    }
+  };
+
+  it('a chargeback before a paid year begins, then a reactivation: R4’s month and the balance to the year’s first day, the cycle kept, the run passes the year then (decision 060)', async () => {
+    const { user, payment, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    const before = await subscriptionRow(user.id);
+    // The month before the year (2026-03-10 to 04-10) is charged back on 03-20: inactive.
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-03-20') });
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    // The month's money went back (its period no longer billed); the 25-dollar fee is owed.
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(2_500);
+
+    const shown = await reactivateAt(user.id, '2026-03-25');
+    expect(shown).toMatchObject({ accountStatus: 'active', nextBillDate: '2026-04-10' });
+    // R4: the month's price and the balance; the period runs to the year's first day.
+    const [charged] = await periodsIn(user.id, '2026-03-25', '2026-03-26', 'reactivation');
+    expect(charged).toMatchObject({
+      status: 'paid',
+      amountCents: 13_800 + 2_500,
+      periodEnd: '2026-04-10',
+    });
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(0);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      cycleAnchor: before.cycleAnchor,
+      currentPeriodEnd: '2026-04-10',
+    });
+
+    // The run reaches the year's first day on the kept cycle and passes it with no charge.
+    for (const date of ['2026-04-10', '2026-04-25', '2026-05-10', '2026-12-10', '2027-03-10'])
+      await runAt(date);
+    expect(await periodsIn(user.id, '2026-03-26', '2027-04-10', 'renewal')).toEqual([]);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.active);
+  });
+
+  it('a chargeback of an earlier month before a paid year, a reactivation in a month paid: the balance only, to the year’s first day (decision 060)', async () => {
+    const { user, payment } = await fresh();
+    await yearFromMay(user.id);
+    // The month before the year (2026-04-10 to 05-10) is paid; March's payment is charged back.
+    await runAt('2026-04-10');
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-04-20') });
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(2_500);
+
+    const shown = await reactivateAt(user.id, '2026-04-25');
+    expect(shown).toMatchObject({ accountStatus: 'active', nextBillDate: '2026-05-10' });
+    const [charged] = await periodsIn(user.id, '2026-04-25', '2026-04-26', 'reactivation');
+    expect(charged).toMatchObject({ status: 'paid', amountCents: 2_500, periodEnd: '2026-05-10' });
+    expect((charged!.quote as { lines: { code: string }[] }).lines.map((l) => l.code)).toEqual([
+      'BALANCE',
+    ]);
+    for (const date of ['2026-05-10', '2026-05-25', '2026-06-10', '2027-04-10']) await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-11', '2027-05-10', 'renewal')).toEqual([]);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-05-10',
+      currentPeriodEnd: '2027-05-10',
+    });
+  });
+
+  it('a reactivation on a paid year’s first day: active on the year, the balance only, nothing charged for the year (decision 060)', async () => {
+    const { user, payment, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-03-20') });
+    // Still inactive when the year begins: the run does not pass it for an inactive account.
+    await runAt('2026-04-10');
+    const paidBefore = await cardPayments(user.id);
+
+    const shown = await reactivateAt(user.id, '2026-04-10');
+    expect(shown).toMatchObject({ accountStatus: 'active', nextBillDate: '2027-04-10' });
+    // The fee the chargeback left, nothing for the year (decision 058 from its first day on).
+    const [charged] = await periodsIn(user.id, '2026-04-10', '2026-04-11', 'reactivation');
+    expect(charged).toMatchObject({ status: 'paid', amountCents: 2_500, periodEnd: '2027-04-10' });
+    expect(await cardPayments(user.id)).toEqual([...paidBefore, 2_500].sort((a, b) => a - b));
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+    for (const date of ['2026-04-11', '2026-05-10', '2027-03-10']) await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-10', '2027-04-10', 'renewal')).toEqual([]);
+  });
+
+  it('a reactivation on a paid year’s first day with nothing owed: active on the year at once, nothing sent to the card (decision 060)', async () => {
+    const { user, payment, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-03-20') });
+    await addOpeningBalance(t, user.id, -(await getBalanceCents(t.app.db, user.id)));
+    const paidBefore = await cardPayments(user.id);
+    const shown = await reactivateAt(user.id, '2026-04-10');
+    expect(shown).toMatchObject({ accountStatus: 'active', nextBillDate: '2027-04-10' });
+    expect(await cardPayments(user.id)).toEqual(paidBefore);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-04-10',
+      currentPeriodEnd: '2027-04-10',
+    });
+    await runAt('2026-05-10');
+    expect(await periodsIn(user.id, '2026-04-10', '2027-04-10', 'renewal')).toEqual([]);
+  });
+
+  it('a pending cancellation whose month before a paid year is declined to R4’s last retry: the month owed, still pending cancel, the year, inactive at its end (decision 060)', async () => {
+    const { user } = await fresh();
+    await yearFromMay(user.id);
+    now = at('2026-03-15');
+    try {
+      await cancelSubscription(t.app.deps.billing, user.id, {
+        cancellationReasonOptions: ['business-is-slow'],
+        userProvidedCancelReason: '',
+      });
+      // A card that declines replaces the good one.
+      const { paymentToken } = await issueSandboxToken(
+        t.app.db,
+        {
+          creditCardNumber: '4000000000000002',
+          creditCardExpiration: '1230',
+          creditCardCode: '123',
+        },
+        now,
+      );
+      const replaced = await t.app.inject({
+        method: 'PUT',
+        url: '/api/users/paymentProfile',
+        headers: {
+          cookie: `${browser.cookie}; ${await dealer(user.id)}`,
+          'x-csrf-token': browser.token,
+          'content-type': 'application/json',
+        },
+        payload: JSON.stringify({
+          paymentToken,
+          cardBrand: 'visa',
+          cardLast4: '0002',
+          creditCardExpiration: '1230',
+          ...BILLING_ADDRESS,
+          requestKey: key(),
+        }),
+      });
+      expect(replaced.statusCode, replaced.body).toBe(200);
+    } finally {
+      now = NOW;
+    }
+    // The month before the year (2026-04-10 to 05-10): declined, and R4's retries 1, 3, 5 days on.
+    for (const date of ['2026-04-10', '2026-04-11', '2026-04-13', '2026-04-15']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    const [month] = await periodsIn(user.id, '2026-04-10', '2026-04-11', 'renewal');
+    expect(month).toMatchObject({ status: 'failed', amountCents: 13_800 });
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(13_800);
+    now = at('2026-04-16');
+    try {
+      const shown = await get(await dealer(user.id), '/api/users/current');
+      expect(shown.json().data).toMatchObject({
+        accountStatus: ACCOUNT_STATUS.pendingCancel,
+        nextBillDate: '2026-05-10',
+        cancellationTakesEffect: '2027-05-10',
+      });
+    } finally {
+      now = NOW;
+    }
+    // The year: passed at its first day with no charge; the cancellation at its end.
+    for (const date of ['2026-04-20', '2026-05-10', '2026-06-10', '2027-04-10']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-05-10',
+      currentPeriodEnd: '2027-05-10',
+    });
+    await runAt('2027-05-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    // R4: the declined month stays owed; nothing else was billed.
+    expect(await getBalanceCents(t.app.db, user.id)).toBe(13_800);
+    expect(await periodsIn(user.id, '2026-04-11', '2027-05-11', 'renewal')).toEqual([]);
+  });
+
+  it('a pending cancellation with no card on file before a paid year: R4’s declines, still pending cancel, the year, inactive at its end (decision 060)', async () => {
+    const { user } = await fresh();
+    await yearFromMay(user.id);
+    now = at('2026-03-15');
+    try {
+      await cancelSubscription(t.app.deps.billing, user.id, {
+        cancellationReasonOptions: ['business-is-slow'],
+        userProvidedCancelReason: '',
+      });
+    } finally {
+      now = NOW;
+    }
+    await t.app.db
+      .update(subscriptions)
+      .set({ gatewayCustomerId: null, gatewayPaymentProfileId: null })
+      .where(eq(subscriptions.userId, user.id));
+    for (const date of ['2026-04-10', '2026-04-11', '2026-04-13', '2026-04-15']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    expect(await subscriptionRow(user.id)).toMatchObject({ currentPeriodEnd: '2026-05-10' });
+    for (const date of ['2026-05-10', '2027-04-10']) {
+      await runAt(date);
+      expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.pendingCancel);
+    }
+    await runAt('2027-05-10');
+    expect((await userRow(user.id)).accountStatus).toBe(ACCOUNT_STATUS.inactive);
+    expect(await periodsIn(user.id, '2026-04-10', '2027-05-11', 'renewal')).toEqual([]);
+  });
+
+  it('a reactivation before a paid year in a month paid, with nothing owed: active at once, nothing sent to the card, the cycle into the year (decision 060)', async () => {
+    const { user, payment } = await fresh();
+    await yearFromMay(user.id);
+    await runAt('2026-04-10');
+    await recordChargeback(t.app.db, { paymentId: payment!.id, now: at('2026-04-20') });
+    await addOpeningBalance(t, user.id, -(await getBalanceCents(t.app.db, user.id)));
+    const paidBefore = await cardPayments(user.id);
+    const shown = await reactivateAt(user.id, '2026-04-25');
+    expect(shown).toMatchObject({ accountStatus: 'active', nextBillDate: '2026-05-10' });
+    expect(await cardPayments(user.id)).toEqual(paidBefore);
+    const [period] = await periodsIn(user.id, '2026-04-25', '2026-04-26', 'reactivation');
+    expect(period).toMatchObject({ status: 'paid', amountCents: 0, periodEnd: '2026-05-10' });
+    for (const date of ['2026-05-10', '2026-06-10']) await runAt(date);
+    expect(await periodsIn(user.id, '2026-04-11', '2027-05-10', 'renewal')).toEqual([]);
+    expect(await subscriptionRow(user.id)).toMatchObject({
+      currentPeriodStart: '2026-05-10',
+      currentPeriodEnd: '2027-05-10',
+    });
+  });
+
   it('refuses an addition during the year without a card, asking for one', async () => {
     const { user, invoice } = await fresh({ invoice: true, codes: ['NADA'] });
     expect((await recordCheckFor(user.id, invoice!.id, invoice!.totalCents)).statusCode).toBe(200);

@@ -798,14 +798,15 @@ ${context}`,
       where s.user_id = ${userId} and u.account_status in ('active', 'pending cancel')
         and s.current_period_end > a.period_start and s.current_period_end < a.period_end`);
     expect(cycleInYear, `a next bill date inside a paid year\n${context}`).toEqual([]);
-    // R14 (decision 058): a cancellation takes effect at the end of a year paid before it did.
+    // R14 (decision 058): a cancellation takes effect at the end of a year paid before it did;
+    // (decision 060) nor does R4's last retry of a month billed before the year end it early.
     const endedInYear = await rowsOf(sql`
-      select e.at, a.period_start, a.period_end from account_events e
+      select e.at, e.event, a.period_start, a.period_end from account_events e
         join billing_periods a on a.user_id = e.user_id and a.kind = 'annual' and a.status = 'paid'
           and coalesce(a.settled_at, a.created_at) < e.at
           and a.period_end > (e.at at time zone ${TIME_ZONE})::date
       where e.user_id = ${userId} and e.from_status = 'pending cancel' and e.to_status = 'inactive'
-        and e.event = 'cancellation took effect'`);
+        and (e.event = 'cancellation took effect' or e.event like 'last retry declined%')`);
     expect(endedInYear, `a cancellation that ended a paid year early\n${context}`).toEqual([]);
 
     // The status followed the state machine, in one chain ending at the current status; a staff
@@ -936,13 +937,14 @@ ${context}`,
     expect(real.history.join('\n')).toContain('reactivate');
   }, 120_000);
 
-  /** A fixed replay: an account from `dueInDays` before a bill date, then `cmds`. */
+  /** A fixed replay: an account 3 days before a bill date (its card approving), then `cmds`. */
   async function replay(
     name: string,
     build: (days: (n: number) => Advance) => Alone[] | (Alone | Advance)[],
+    approve = true,
   ) {
     now = new Date(now.getTime() + 60 * DAY);
-    const userId = await subscriber(true, 3, 0);
+    const userId = await subscriber(approve, 3, 0);
     const real = {
       userId,
       openingCents: 0,
@@ -992,6 +994,130 @@ ${context}`,
     ]);
     const [account] = await t.app.db.select().from(users).where(eq(users.id, userId));
     expect(account!.accountStatus, real.history.join('\n')).toBe('inactive');
+  }, 120_000);
+
+  /** The account's paid year (R14): its first day and the bill date after its last. */
+  async function paidYearOf(userId: string) {
+    const [year] = await rowsOf<{ start: string; end: string }>(sql`
+      select period_start::text as start, period_end::text as "end" from billing_periods
+      where user_id = ${userId} and kind = 'annual' and status = 'paid'`);
+    return year!;
+  }
+
+  it('replays a chargeback before a paid year begins and a reactivation: the cycle leads into the year, no card renewal falls in it (decision 060)', async () => {
+    const alone = (op: Op) => new Alone(op);
+    const { userId, real } = await replay('a chargeback before a paid year', (days) => [
+      // Asked 3 days before a bill date: the year starts at the bill date after it; paid.
+      alone({ kind: 'requestAnnual' }),
+      alone({ kind: 'recordCheck', exact: true }),
+      // The month before the year is renewed (the factory's account is due a day before its
+      // cycle's bill date, so two runs), charged back nine days on: inactive.
+      days(3),
+      alone({ kind: 'runAll' }),
+      days(1),
+      alone({ kind: 'runAll' }),
+      days(9),
+      alone({ kind: 'chargeback' }),
+      // Reactivated four days later, before the year: R4's charge, the cycle kept.
+      days(4),
+      alone({ kind: 'reactivate', approve: true }),
+      ...Array.from({ length: 14 }, () => [days(30), alone({ kind: 'runAll' })]).flat(),
+    ]);
+    const history = real.history.join('\n');
+    const year = await paidYearOf(userId);
+    const reactivations = await rowsOf<{ period_end: string; status: string; lines: string[] }>(sql`
+      select period_end::text, status,
+        (select array_agg(line->>'code') from jsonb_array_elements(quote->'lines') line) as lines
+      from billing_periods where user_id = ${userId} and kind = 'reactivation'`);
+    // The month's money went back with the chargeback: R4's month and the fee, to the year.
+    expect(reactivations, history).toEqual([
+      { period_end: year.start, status: 'paid', lines: ['NADA', 'MMR', 'BALANCE'] },
+    ]);
+    // The run passed the year at its first day: the renewal after it falls on its end.
+    const [renewed] = await rowsOf<{ n: number }>(sql`
+      select count(*)::int as n from billing_periods
+      where user_id = ${userId} and kind = 'renewal' and period_start = ${year.end}`);
+    expect(renewed!.n, history).toBe(1);
+  }, 120_000);
+
+  it('replays a pending cancellation whose month before a paid year is declined to the last retry: the month owed, the year, inactive at its end (decision 060)', async () => {
+    const alone = (op: Op) => new Alone(op);
+    const { userId, real } = await replay(
+      'a declined month before a paid year, pending cancel',
+      (days) => [
+        alone({ kind: 'requestAnnual' }),
+        alone({ kind: 'recordCheck', exact: true }),
+        alone({ kind: 'cancel' }),
+        // The month before the year: declined, and R4's retries 1, 3 and 5 days later.
+        days(3),
+        alone({ kind: 'runAll' }),
+        days(1),
+        alone({ kind: 'runAll' }),
+        days(2),
+        alone({ kind: 'runAll' }),
+        days(2),
+        alone({ kind: 'runAll' }),
+        ...Array.from({ length: 14 }, () => [days(30), alone({ kind: 'runAll' })]).flat(),
+      ],
+      false,
+    );
+    const history = real.history.join('\n');
+    const year = await paidYearOf(userId);
+    const [account] = await t.app.db.select().from(users).where(eq(users.id, userId));
+    expect(account!.accountStatus, history).toBe('inactive');
+    // Inactive when the cancellation took effect, at the year's end; the month is still owed.
+    const [ended] = await rowsOf<{ day: string }>(sql`
+      select (at at time zone ${TIME_ZONE})::date::text as day from account_events
+      where user_id = ${userId} and to_status = 'inactive'`);
+    expect(ended!.day >= year.end, history).toBe(true);
+    const [failed] = await rowsOf<{ n: number; cents: number }>(sql`
+      select count(*)::int as n, coalesce(sum(amount_cents), 0)::int as cents from billing_periods
+      where user_id = ${userId} and kind = 'renewal' and status = 'failed'
+        and period_start < ${year.start}`);
+    expect(failed!.n, history).toBeGreaterThan(0);
+    expect(await getBalanceCents(t.app.db, userId), history).toBe(failed!.cents);
+  }, 120_000);
+
+  it('replays a chargeback before a paid year and a reactivation on the year’s first day: active on the year, the balance only (decision 060)', async () => {
+    const alone = (op: Op) => new Alone(op);
+    const { userId, real } = await replay('a reactivation on a paid year’s first day', (days) => [
+      alone({ kind: 'requestAnnual' }),
+      alone({ kind: 'recordCheck', exact: true }),
+      days(3),
+      alone({ kind: 'runAll' }),
+      days(1),
+      alone({ kind: 'runAll' }),
+      days(9),
+      alone({ kind: 'chargeback' }),
+    ]);
+    const year = await paidYearOf(userId);
+    // The clock to the year's first day (its first hour in the business time zone).
+    const dayOf = (instant: Date) => toIsoDate(calendarDateIn(instant, TIME_ZONE));
+    while (dayOf(now) < year.start) now = new Date(now.getTime() + HOUR);
+    real.history.push(`advance to ${now.toISOString()}, the year's first day`);
+    await fc.asyncModelRun(
+      () => ({ model: { adjustedCents: 0 }, real }),
+      [
+        new Alone({ kind: 'runAll' }),
+        new Alone({ kind: 'reactivate', approve: true }),
+        ...Array.from({ length: 13 }, () => [
+          new Advance(30 * 24),
+          new Alone({ kind: 'runAll' }),
+        ]).flat(),
+      ],
+    );
+    const history = real.history.join('\n');
+    const reactivations = await rowsOf<{ period_start: string; period_end: string }>(sql`
+      select period_start::text, period_end::text from billing_periods
+      where user_id = ${userId} and kind = 'reactivation' and status = 'paid'`);
+    expect(reactivations, history).toEqual([{ period_start: year.start, period_end: year.end }]);
+    const cards = await rowsOf<{ period_start: string }>(sql`
+      select period_start::text from billing_periods
+      where user_id = ${userId} and kind = 'renewal' and period_start > ${year.start}`);
+    expect(
+      cards.every((row) => row.period_start >= year.end),
+      history,
+    ).toBe(true);
   }, 120_000);
 
   it('keeps the balance, the gateway, the status and the rulings true whatever the two actors do', async () => {

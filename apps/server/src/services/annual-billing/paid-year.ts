@@ -1,8 +1,8 @@
 /**
  * The years an account has paid (R14: by check, or by card after a returned check), as the
- * reactivation and the billing run of a pending cancellation need them (decision 058).
+ * reactivation and the billing run of a pending cancellation need them (decisions 058, 060).
  */
-import { and, asc, eq, gt, lte } from 'drizzle-orm';
+import { and, asc, eq, gt, lte, sql } from 'drizzle-orm';
 import type { Transaction } from '../../db/client.ts';
 import { billingPeriods } from '../../db/schema.ts';
 
@@ -63,4 +63,33 @@ export async function paidYearAfter(
     .orderBy(asc(billingPeriods.periodStart))
     .limit(1);
   return year ?? null;
+}
+
+/**
+ * Whether the month `day` falls in is billed (decision 060): a sign-up, renewal or reactivation
+ * period covering it that was paid, or a renewal declined to R4's last retry (its amount stays in
+ * the balance). A reactivation before a paid year then charges only the balance. A month never
+ * billed (the account was inactive at its bill date) or charged back (its period no longer billed,
+ * decision 034: the money went back, only the fee is owed) is charged as R4 says.
+ */
+export async function monthBilledOn(
+  tx: Transaction,
+  userId: string,
+  day: string,
+): Promise<boolean> {
+  const [billed] = await tx
+    .select({ id: billingPeriods.id })
+    .from(billingPeriods)
+    .where(
+      and(
+        eq(billingPeriods.userId, userId),
+        sql`${billingPeriods.kind} in ('signup', 'renewal', 'reactivation')`,
+        lte(billingPeriods.periodStart, day),
+        gt(billingPeriods.periodEnd, day),
+        sql`(${billingPeriods.status} = 'paid'
+          or (${billingPeriods.status} = 'failed' and ${billingPeriods.kind} = 'renewal'))`,
+      ),
+    )
+    .limit(1);
+  return billed !== undefined;
 }

@@ -6,8 +6,13 @@ import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
 import { ERROR_CODES, errorMessage } from '@dealerpass/domain/messages';
 import { quote, type IQuote } from '@dealerpass/domain/prices';
 import { CARD_MESSAGES } from '@dealerpass/domain/schemas/messages';
-import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
-import { BILLED_PERIOD, billingPeriods, subscriptions } from '../../db/schema.ts';
+import {
+  calendarDateIn,
+  parseIsoDate,
+  toIsoDate,
+  type ICalendarDate,
+} from '@dealerpass/domain/time/calendar-date';
+import { billingPeriods, REACTIVATION_PERIOD, subscriptions } from '../../db/schema.ts';
 import type { Transaction } from '../../db/client.ts';
 import { AppError } from '../../errors/app-error.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
@@ -25,7 +30,8 @@ import { changeAccountStatus } from './ledger/change-account-status.ts';
 import { lockAccount } from './ledger/lock-account.ts';
 import { applyDueRemovals } from './run/apply-pending-removals.ts';
 import { closeOwedYears } from '../annual-billing/owed-year.ts';
-import { paidYearOn } from '../annual-billing/paid-year.ts';
+import { monthBilledOn, paidYearAfter, paidYearOn } from '../annual-billing/paid-year.ts';
+import { advancePeriod } from './ledger/advance-periods.ts';
 
 const reactivationFailed = (cause?: unknown) =>
   new AppError(ERROR_CODES.REACTIVATION_FAILED, cause === undefined ? {} : { cause });
@@ -38,7 +44,10 @@ const reactivationFailed = (cause?: unknown) =>
  *   starting today (unique per account and period; key `reactivation:<user>:<date>`, with
  *   `:<attempt>` appended for a later attempt the same day). The account is pending
  *   reactivation while the charge is in flight, then active with a new cycle anchor of today
- *   and the balance cleared, with a payment row and its stored receipt. A decline (or a refusal
+ *   and the balance cleared, with a payment row and its stored receipt. R14: inside a paid year
+ *   (its first day included) only the balance is charged and the cycle stays the year's
+ *   (decisions 058, 060); before one the cycle stays too and leads into the year, the period
+ *   running to its next bill date (decision 060). A decline (or a refusal
  *   no retry can change) puts it back to inactive and answers 000 §8's reactivation text. A
  *   gateway that does not answer leaves it pending reactivation under a lease: the charge may
  *   have gone through, so the billing run resends the same request (same key, same card) when
@@ -87,7 +96,7 @@ async function repeatOf(
       and(
         eq(billingPeriods.userId, userId),
         eq(billingPeriods.periodStart, first.periodStart),
-        BILLED_PERIOD,
+        REACTIVATION_PERIOD,
       ),
     );
   if (period?.status === 'paid') return first;
@@ -192,16 +201,27 @@ async function openReactivationPeriod(
       throw reactivationFailed();
     }
     // R14 (decision 058): inside a paid year no card charge falls and the cycle stays the year's;
-    // the reactivation charges only what the account owes, and the year goes on.
+    // the reactivation charges only what the account owes, and the year goes on (from its first
+    // day on, decision 060).
     const year = await paidYearOn(tx, userId, today);
-    if (!year) {
-      // R10: removals a change left pending end with the old cycle; the new one starts without them.
-      await applyDueRemovals(
-        tx,
-        [{ ...subscription, periodStart: today, pendingRemovalsAt: null }],
-        now,
-      );
-    }
+    // R14 (decision 060): before a paid year the cycle stays too, so that it leads into the year;
+    // the reactivation runs to the next bill date and charges what R4 says is due before it: the
+    // balance, and the month only if the month it falls in was never billed.
+    const ahead = year ? null : await paidYearAfter(tx, userId, today);
+    const keepsCycle = year !== null || ahead !== null;
+    // R10: removals a change left pending end with the old cycle, so a new one starts without
+    // them; a kept cycle drops only those whose bill date has come.
+    await applyDueRemovals(
+      tx,
+      [
+        keepsCycle
+          ? { ...subscription, periodStart: today }
+          : { ...subscription, periodStart: today, pendingRemovalsAt: null },
+      ],
+      now,
+    );
+    const balanceOnly =
+      year !== null || (ahead !== null && (await monthBilledOn(tx, userId, today)));
     // R14: a year a returned check left owed is in the balance this charge collects.
     await closeOwedYears(tx, userId, now);
     const [current] = await tx
@@ -210,10 +230,10 @@ async function openReactivationPeriod(
       .where(eq(subscriptions.userId, userId));
     const codes = (current?.codes ?? subscription.codes) as TSubscriptionCode[];
     const balanceCents = await getBalanceCents(tx, userId);
-    const amountCents = year
+    const amountCents = balanceOnly
       ? Math.max(0, balanceCents)
       : reactivationChargeCents(codes, now, balanceCents, deps.prices.table());
-    const priced = year
+    const priced = balanceOnly
       ? { lines: [], subtotalCents: 0, platformFeeCents: 0, totalCents: 0 }
       : quote(codes, now, deps.prices.table());
     const adjustment = amountCents - priced.totalCents;
@@ -235,8 +255,13 @@ async function openReactivationPeriod(
             ],
       totalCents: amountCents,
     };
-    // In a paid year the period runs to the year's end, the account's next bill date.
-    const periodEnd = year ? year.periodEnd : toIsoDate(nextBillDate(todayDate, todayDate));
+    // In a paid year the period runs to the year's end, the account's next bill date; before one,
+    // to the kept cycle's next bill date (the year's first day at the latest).
+    const periodEnd = year
+      ? year.periodEnd
+      : ahead
+        ? leadInto(ahead.periodStart, subscription.cycleAnchor, todayDate)
+        : toIsoDate(nextBillDate(todayDate, todayDate));
     // A reactivation of the day charged back since (its period no longer billed, decision 034)
     // keeps its key: the day's next reactivation is a new charge under a key of its own.
     const [undone] = await tx
@@ -265,7 +290,7 @@ async function openReactivationPeriod(
       })
       .onConflictDoNothing({
         target: [billingPeriods.userId, billingPeriods.periodStart],
-        where: BILLED_PERIOD,
+        where: REACTIVATION_PERIOD,
       });
     const [period] = await tx
       .select()
@@ -274,15 +299,16 @@ async function openReactivationPeriod(
         and(
           eq(billingPeriods.userId, userId),
           eq(billingPeriods.periodStart, today),
-          BILLED_PERIOD,
+          REACTIVATION_PERIOD,
         ),
       );
-    if (!period || period.kind !== 'reactivation' || period.status === 'paid') {
+    if (!period || period.status === 'paid') {
       throw reactivationFailed();
     }
-    if (year && amountCents === 0) {
-      // Nothing owed: active again on its year at once, with no charge to send. The period
-      // (nothing billed) is what a repeat of the request answers from.
+    if (keepsCycle && balanceOnly && amountCents === 0) {
+      // Nothing owed: active again on its cycle at once, with no charge to send. The period
+      // (nothing billed) is what a repeat of the request answers from; the account's period is
+      // the year (passed from its first day, as the run would have) or runs into it.
       await tx
         .update(billingPeriods)
         .set({ status: 'paid', settledAt: now, amountCents, quote: charged })
@@ -295,7 +321,9 @@ async function openReactivationPeriod(
           userId,
           from,
           event,
-          note: 'reactivated inside a paid year: nothing owed',
+          note: year
+            ? 'reactivated inside a paid year: nothing owed'
+            : 'reactivated before a paid year: nothing owed',
           actor: 'user',
           now,
         });
@@ -304,6 +332,7 @@ async function openReactivationPeriod(
         .update(subscriptions)
         .set({ failedAttempts: 0, nextRetryAt: null, updatedAt: now })
         .where(eq(subscriptions.userId, userId));
+      await advancePeriod(tx, userId, periodEnd, year ? year.periodStart : today, now);
       return null;
     }
     // The attempt charges the card just saved; a retry of it (after a crash) charges the same.
@@ -347,4 +376,13 @@ async function openReactivationPeriod(
       periodStart: today,
     };
   });
+}
+
+/**
+ * The end of a reactivation before a paid year (decision 060): the kept cycle's next bill date,
+ * never past the year's first day (a year is always on a bill date of the cycle it was paid on).
+ */
+function leadInto(yearStart: string, cycleAnchor: string, today: ICalendarDate): string {
+  const next = toIsoDate(nextBillDate(parseIsoDate(cycleAnchor)!, today));
+  return next < yearStart ? next : yearStart;
 }

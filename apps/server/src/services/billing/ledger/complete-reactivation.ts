@@ -7,14 +7,14 @@ import { lockAccount } from './lock-account.ts';
 import { recordPayment } from './record-payment.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 import { moveOpenInvoiceToCycle } from '../../annual-billing/reissue-invoice.ts';
-import { paidYearOn } from '../../annual-billing/paid-year.ts';
+import { paidYearAfter, paidYearOn } from '../../annual-billing/paid-year.ts';
 
 /**
  * A reactivation's charge was approved (R4): the account is active again, its new cycle starts on
  * the period's first day, and the payment is recorded (it pays the balance it carried); an open
  * annual invoice moves to the new cycle (decision 054). Inside a paid year the cycle stays and the
- * payment pays only the balance (decision 058). Does nothing if the request or another
- * run finished it first.
+ * payment pays only the balance (decision 058); before one the cycle stays too, so that it leads
+ * into the year (decision 060). Does nothing if the request or another run finished it first.
  */
 export async function completeReactivation(
   tx: Transaction,
@@ -46,24 +46,30 @@ export async function completeReactivation(
     now,
   });
   // R14 (decision 058): inside a paid year the reactivation paid only what was owed; the account
-  // keeps the year's cycle, its current period and its next bill date (the year's end).
+  // keeps the year's cycle, and its period is the year (from its first day on, decision 060), its
+  // next bill date the year's end.
   const year = await paidYearOn(tx, user.id, period.periodStart);
   if (year && year.periodEnd === period.periodEnd) {
-    const [kept] = await tx
-      .select({ currentPeriodStart: subscriptions.currentPeriodStart })
-      .from(subscriptions)
-      .where(eq(subscriptions.userId, user.id));
     await tx
       .update(subscriptions)
       .set({ cancelRequestedAt: null, failedAttempts: 0, updatedAt: now })
       .where(eq(subscriptions.userId, user.id));
     await recordPayment(tx, deps, renewal, transactionId, now);
-    if (kept) {
-      await tx
-        .update(subscriptions)
-        .set({ currentPeriodStart: kept.currentPeriodStart, updatedAt: now })
-        .where(eq(subscriptions.userId, user.id));
-    }
+    await tx
+      .update(subscriptions)
+      .set({ currentPeriodStart: year.periodStart, updatedAt: now })
+      .where(eq(subscriptions.userId, user.id));
+    return;
+  }
+  // R14 (decision 060): before a paid year the cycle stays, so that its bill dates lead into the
+  // year and the run passes it at its first day; the period runs to the next of them.
+  const ahead = year ? null : await paidYearAfter(tx, user.id, period.periodStart);
+  if (ahead && period.periodEnd <= ahead.periodStart) {
+    await tx
+      .update(subscriptions)
+      .set({ cancelRequestedAt: null, failedAttempts: 0, updatedAt: now })
+      .where(eq(subscriptions.userId, user.id));
+    await recordPayment(tx, deps, renewal, transactionId, now);
     return;
   }
   await tx

@@ -2,6 +2,8 @@ import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
 import { eq } from 'drizzle-orm';
 import { scheduledRetryAt } from '@dealerpass/domain/billing/dunning';
+import { nextBillDate } from '@dealerpass/domain/billing/renewal-calendar';
+import { parseIsoDate, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { paidYearAfter } from '../../annual-billing/paid-year.ts';
 import type { Transaction } from '../../../db/client.ts';
 import { billingPeriods, paymentDeclines, subscriptions } from '../../../db/schema.ts';
@@ -11,6 +13,7 @@ import { renewalDeclinedMail } from '../../mail/messages/renewal-declined-mail.t
 import { addBalanceEntries, getBalanceCents, periodChargeEntry } from '../account-balance.ts';
 import type { BillingDeps } from './billing-deps.ts';
 import { lockAccount } from './lock-account.ts';
+import { advancePeriod } from './advance-periods.ts';
 import { nextAttempt } from './next-attempt.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 
@@ -165,6 +168,27 @@ export async function recordDecline(
       .update(billingPeriods)
       .set({ status: 'failed', settledAt: now })
       .where(eq(billingPeriods.id, period.id));
+  // R14, R4 (decision 060): the last month a pending cancellation is billed before a year paid by
+  // check stays owed (its amount in the balance), but the cancellation, not the decline, decides
+  // when the account becomes inactive: at the year's end (decision 058). The account stays pending
+  // cancel and moves past the month, so the run passes the year at its first day.
+  if (
+    period?.kind !== 'annual' &&
+    (await billedWhilePendingCancel(
+      tx,
+      user.accountStatus,
+      userId,
+      period,
+      subscription.currentPeriodEnd,
+    ))
+  ) {
+    const start = period?.periodStart ?? subscription.currentPeriodEnd;
+    const end =
+      period?.periodEnd ??
+      toIsoDate(nextBillDate(parseIsoDate(subscription.cycleAnchor)!, parseIsoDate(start)!));
+    await advancePeriod(tx, userId, end, start, now);
+    return;
+  }
   const owed = await getBalanceCents(tx, userId);
   if (user.accountStatus !== ACCOUNT_STATUS.blocked) {
     await changeAccountStatus(tx, {
