@@ -48,16 +48,18 @@ export async function listOverviewAccounts(
           and dunning_since >= ${fromAt}::timestamptz and dunning_since < ${toAt}::timestamptz`;
       break;
     case 'item': {
-      const code = detail ?? '';
-      const matches = isSubscriptionCode(code)
-        ? sql`line->>'code' = ${code}`
-        : sql`line->>'code' = any(${sql.param(itemCodesOfGroup(code))}::text[])`;
-      members = sql`select p.user_id, sum((line->>'cents')::int)::bigint as cents
-        from payments p join billing_periods bp on bp.id = p.billing_period_id,
-          jsonb_array_elements(bp.quote->'lines') as line
-        where p.activation_date between ${bounds.fromDate}::date and ${bounds.toDate}::date
-          and ${matches}
-        group by p.user_id`;
+      // From each account's running totals (docs/decisions/061): what its payments of the
+      // months bought, the total at the last month less the total before the first.
+      const first = businessMonth(bounds.fromDate) - 1;
+      const last = businessMonth(bounds.toDate);
+      const between = (column: string) =>
+        sql`running_at(first_month, ${sql.raw(column)}, ${last}::int)
+          - running_at(first_month, ${sql.raw(column)}, ${first}::int)`;
+      members = sql`select user_id, sum(${between('cents')})::bigint as cents
+        from account_item_totals
+        where code = any(${sql.param(itemCodesOf(detail ?? ''))}::text[])
+        group by user_id
+        having sum(${between('lines')}) > 0`;
       break;
     }
     default: {
@@ -97,7 +99,18 @@ export async function listOverviewAccounts(
   };
 }
 
-/** The item codes of a revenue group (a drill-down on a group's bar). */
-function itemCodesOfGroup(group: string): string[] {
-  return ALL_SUBSCRIPTION_CODES.filter((code) => revenueGroupOf(code) === group);
+/**
+ * The codes behind a bar of revenue by item (an item, or the platform fee) or by group (its items;
+ * the platform fee's group is the fee).
+ */
+function itemCodesOf(detail: string): string[] {
+  if (isSubscriptionCode(detail) || detail === 'PLATFORM_FEE') return [detail];
+  if (detail === revenueGroupOf('PLATFORM_FEE')) return ['PLATFORM_FEE'];
+  return ALL_SUBSCRIPTION_CODES.filter((code) => revenueGroupOf(code) === detail);
+}
+
+/** A business date's month as months since the year 0, as the totals count them (061). */
+function businessMonth(date: string): number {
+  const [year, month] = date.split('-').map(Number) as [number, number];
+  return year * 12 + month - 1;
 }
