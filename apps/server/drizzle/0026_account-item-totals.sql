@@ -22,13 +22,29 @@ RETURNS bigint LANGUAGE sql IMMUTABLE AS $$
   SELECT CASE WHEN "at_month" < "first_month" THEN 0
     ELSE coalesce("totals"[least("at_month" - "first_month" + 1, cardinality("totals"))], 0) END
 $$;--> statement-breakpoint
--- Two running totals added month by month (either may be missing: a null first month).
+-- Two running totals added month by month (either may be missing: a null first month). The usual
+-- change, one month at or after the row's last (a month's payment), appends to the row's array
+-- without reading it month by month.
 CREATE FUNCTION "running_merge"("first_a" integer, "a" bigint[], "first_b" integer, "b" bigint[])
-RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$
-  SELECT array_agg((CASE WHEN "first_a" IS NULL THEN 0 ELSE running_at("first_a", "a", "m") END)
-      + (CASE WHEN "first_b" IS NULL THEN 0 ELSE running_at("first_b", "b", "m") END) ORDER BY "m")
+RETURNS bigint[] LANGUAGE plpgsql IMMUTABLE AS $$
+DECLARE
+  "n" integer := cardinality("a");
+BEGIN
+  IF "first_a" IS NULL THEN
+    RETURN "b";
+  ELSIF "first_b" IS NULL THEN
+    RETURN "a";
+  ELSIF cardinality("b") = 1 AND "first_b" >= "first_a" + "n" - 1 THEN
+    -- The months before b's as they are, the last total carried to b's month, b added to it.
+    RETURN "a"[1:"first_b" - "first_a"]
+      || array_fill("a"["n"], ARRAY[greatest("first_b" - "first_a" - "n", 0)])
+      || ("a"["n"] + "b"[1]);
+  END IF;
+  RETURN (SELECT array_agg(running_at("first_a", "a", "m") + running_at("first_b", "b", "m")
+      ORDER BY "m")
     FROM generate_series(least("first_a", "first_b"),
-      greatest("first_a" + cardinality("a"), "first_b" + cardinality("b")) - 1) AS "m"
+      greatest("first_a" + "n", "first_b" + cardinality("b")) - 1) AS "m");
+END;
 $$;--> statement-breakpoint
 -- What one quote's lines count for: each item line by its code (free lines too: the account has
 -- the item), the platform fee as `PLATFORM_FEE` when it is not 0, with revenue_parts' guards (a
