@@ -9,8 +9,11 @@
  * March 2026; target ≥ 50,000 rows per second for the median; PASS/FAIL, exit 1 on a FAIL.
  *
  * PostgreSQL from BENCH_DATABASE_URL (a server where a database may be created), by default the
- * local one the tests use.
+ * local one the tests use. BENCH_FINANCE_DATABASE_URL names a database to keep instead (seeded
+ * when it has no accounts, not dropped after), so that a second run, or EXPLAIN, finds the same
+ * data.
  */
+import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import {
   financeRangeOf,
@@ -38,15 +41,21 @@ async function exportOnce(
   return { rows, bytes, seconds };
 }
 
-const scratch = await scratchDatabase(ADMIN_URL);
+const kept = process.env.BENCH_FINANCE_DATABASE_URL;
+const scratch = kept ? { url: kept, drop: async () => {} } : await scratchDatabase(ADMIN_URL);
 let failed = false;
 try {
   const handle = await openDatabase({ databaseUrl: scratch.url });
   try {
     const seeding = Date.now();
-    await seedFinanceHistory(handle.db, ACCOUNTS);
+    const [{ seeded } = { seeded: false }] = (
+      (await handle.db.execute(sql`select exists (select from users) as seeded`)) as unknown as {
+        rows: { seeded: boolean }[];
+      }
+    ).rows;
+    if (!seeded) await seedFinanceHistory(handle.db, ACCOUNTS);
     console.log(
-      `seeded ${ACCOUNTS} accounts, ${24 * ACCOUNTS} payments over 24 months with refunds and chargebacks in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
+      `${seeded ? 'found' : 'seeded'} ${ACCOUNTS} accounts, ${24 * ACCOUNTS} payments over 24 months with refunds and chargebacks in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
     );
     await exportOnce(handle.db); // warm-up: plans, caches, JIT
     const runs: { rows: number; bytes: number; seconds: number }[] = [];

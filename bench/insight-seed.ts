@@ -1,6 +1,8 @@
 /**
  * The overview benchmark's history (bench/insight.ts), seeded in bulk SQL: ACCOUNTS accounts
- * signed up over 24 months from November 2024, a payment per account per paying month with its
+ * signed up over the 24 months from December 2024 to November 2026 (the benchmark's now, the
+ * 20th: every instant falls on the 1st to the 19th of its month, so the last month has its
+ * payments up to then), a payment per account per paying month with its
  * period's quote, refunds, chargebacks, and the MRR history with its movements (docs/decisions/042).
  * Its own module so that the queries can be looked at (EXPLAIN) on the same data.
  */
@@ -35,7 +37,7 @@ export async function seedInsightHistory(db: Database, accounts: number): Promis
         'Casey', 'Dealer', 'Casey Motors ' || i, '3135550100', '1 Main St', 'Detroit', 'MI',
         '48201', array['NADA','MMR'],
         case when i % 10 = 0 and (i % 24) >= 6 then 'inactive' else 'active' end,
-        timestamptz '2024-11-01 15:00Z' + make_interval(months => i % 24, days => i % 27)
+        timestamptz '2024-12-01 15:00Z' + make_interval(months => i % 24, days => i % 19)
       from generate_series(${from}::int, ${to}::int) as i`);
       await tx.execute(sql`
       insert into subscriptions (user_id, codes, cycle_anchor, current_period_start,
@@ -45,8 +47,8 @@ export async function seedInsightHistory(db: Database, accounts: number): Promis
       from generate_series(${from}::int, ${to}::int) as i`);
       await tx.execute(sql`
       with months as (
-        select i, m, (timestamptz '2024-11-01 15:00Z'
-          + make_interval(months => i % 24 + m, days => i % 27)) as at
+        select i, m, (timestamptz '2024-12-01 15:00Z'
+          + make_interval(months => i % 24 + m, days => i % 19)) as at
         from generate_series(${from}::int, ${to}::int) as i,
           generate_series(0, 23) as m
         where i % 24 + m < 24 and not (i % 10 = 0 and m >= 6)),
@@ -83,16 +85,16 @@ export async function seedInsightHistory(db: Database, accounts: number): Promis
       select md5('insight' || i)::uuid, start,
         case when i % 10 = 0 and (i % 24) >= 6 then start + interval '6 months' end,
         'active', false, array['NADA','MMR'], 13800, 13800, 'new', null, null
-      from (select i, timestamptz '2024-11-01 15:00Z'
-          + make_interval(months => i % 24, days => i % 27) as start
+      from (select i, timestamptz '2024-12-01 15:00Z'
+          + make_interval(months => i % 24, days => i % 19) as start
         from generate_series(${from}::int, ${to}::int) as i) s
       union all
       select md5('insight' || i)::uuid, start + interval '6 months', null, 'inactive', false,
         array['NADA','MMR'], 13800, 0, 'churned',
         case when i % 40 = 0 then 'failedDunning' else 'cancellation' end,
         case when i % 40 = 0 then null else 'too-expensive' end
-      from (select i, timestamptz '2024-11-01 15:00Z'
-          + make_interval(months => i % 24, days => i % 27) as start
+      from (select i, timestamptz '2024-12-01 15:00Z'
+          + make_interval(months => i % 24, days => i % 19) as start
         from generate_series(${from}::int, ${to}::int) as i) s
       where i % 10 = 0 and (i % 24) >= 6`);
     });

@@ -1153,6 +1153,31 @@ export const mrrRollup = pgTable(
   (table) => [index('mrr_rollup_at_idx').on(table.at)],
 );
 
+/**
+ * What each account's payments bought of each item, month by month (the accounts behind a bar of
+ * revenue by item or group; docs/decisions/061): one row per account and code (an item's code, or
+ * `PLATFORM_FEE`), holding running totals over business months. `first_month` is the business
+ * month of element 1 as months since the year 0 (`year × 12 + month − 1`); `cents[i]` and
+ * `lines[i]` are what the account's payments dated up to the end of month `first_month + i − 1`
+ * paid for the code and how many quote lines of it they had; a month after the last element has
+ * the last element's totals. What a range of months added is the total at its last month minus
+ * the total before its first: two array reads per account, whatever the range. Kept by the
+ * migration's triggers in the statement that writes, changes or deletes a payment or its period's
+ * quote, as `revenue_rollup` is; the row of one account is only written with the account's
+ * payments, which their writers lock the account for.
+ */
+export const accountItemTotals = pgTable(
+  'account_item_totals',
+  {
+    userId: uuid('user_id').notNull(),
+    code: text('code').notNull(),
+    firstMonth: integer('first_month').notNull(),
+    cents: bigint('cents', { mode: 'number' }).array().notNull(),
+    lines: bigint('lines', { mode: 'number' }).array().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.code, table.userId] })],
+);
+
 /*
  * Annual payment by check (issue 28; DECISIONS R14; docs/decisions/041).
  */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { ANNUAL_INELIGIBLE_MESSAGES } from '@dealerpass/domain/billing/annual';
 import { INVOICE_NUMBER_PATTERN } from '@dealerpass/domain/schemas/annual-billing';
+import type { TOverview } from '@dealerpass/domain/overview/overview-views';
 import {
   billingPeriods,
   checks,
@@ -25,6 +26,7 @@ import { issueSandboxToken } from '../../src/sandboxes/payments/sandbox-tokens.t
 import { auditOf, consolePost, plainDealer, staffCookies } from '../factories/admin-fixtures.ts';
 import { BILLING_ADDRESS } from '../factories/subscriber-factory.ts';
 import { annualDealer } from '../factories/annual-fixtures.ts';
+import { parseCsv } from '../support/csv.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { addOpeningBalance, sessionFor } from '../factories/sign-in.ts';
 import { staffSessionFor } from '../factories/staff-sign-in.ts';
@@ -508,6 +510,94 @@ describe('annual billing by check', () => {
     );
     expect(await subscriptionRow(user.id)).toMatchObject({ currentPeriodEnd: '2027-04-10' });
     expect(await t.app.db.select().from(checks).where(eq(checks.userId, user.id))).toHaveLength(1);
+  });
+
+  it('a returned check is a money movement of its own: the export’s row on the day of the return, the overview’s part equal to the export to the cent (R18)', async () => {
+    const { user, invoice } = await fresh({ invoice: true });
+    expect((await recordCheckFor(user.id, invoice!.id)).statusCode).toBe(200);
+    await runAt('2026-04-10');
+    now = at('2026-04-15');
+    const returned = await post(
+      await billingNow(),
+      `${account(user.id)}/invoices/${invoice!.id}/check/returned`,
+      { requestKey: key(), reason: 'Returned: insufficient funds' },
+    );
+    expect(returned.statusCode, returned.body).toBe(200);
+    const [paid] = await t.app.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.userId, user.id), eq(payments.gatewayTransactionId, 'check:1234')));
+    now = at('2026-04-20');
+    try {
+      const billing = await billingNow();
+      const exported = async (month: string) => {
+        const response = await get(billing, `/api/admin/finance/movements.csv?month=${month}`);
+        expect(response.statusCode, response.body).toBe(200);
+        const [header, ...rows] = parseCsv(response.body);
+        return rows.map((row) => Object.fromEntries(header!.map((name, i) => [name, row[i]!])));
+      };
+      const march = await exported('2026-03');
+      const april = await exported('2026-04');
+      const ofPayment = (rows: Record<string, string>[]) =>
+        rows.filter((row) => row.payment_id === paid!.id);
+      // The check paid on the day it was recorded; it went back, whole, on the day it was returned.
+      expect(ofPayment(march)).toEqual([
+        expect.objectContaining({
+          business_date: TODAY,
+          kind: 'payment',
+          method: 'check',
+          direction: 'in',
+          amount: '1490.40',
+        }),
+      ]);
+      expect(ofPayment(april)).toEqual([
+        expect.objectContaining({
+          business_date: '2026-04-15',
+          kind: 'returned check',
+          method: 'check',
+          direction: 'out',
+          amount: '1490.40',
+          account_id: user.id,
+          gateway_transaction_id: 'check:1234',
+          movement_id: `returned-check:${paid!.id}`,
+        }),
+      ]);
+
+      // The overview's parts of each month are the export's rows of each kind, to the cent.
+      const overview = await get(billing, '/api/admin/overview?from=2026-03&to=2026-04');
+      expect(overview.statusCode, overview.body).toBe(200);
+      const months = overview.json<{ data: TOverview }>().data.months;
+      for (const [month, rows] of [
+        [months[0]!, march],
+        [months[1]!, april],
+      ] as const) {
+        const sum = (kind: string) =>
+          rows
+            .filter((row) => row.kind === kind)
+            .reduce((total, row) => total + Math.round(Number(row.amount) * 100), 0);
+        expect(month.revenue, month.month).toEqual({
+          paymentsCents: sum('payment'),
+          refundsCents: sum('refund'),
+          chargebacksCents: sum('chargeback'),
+          returnedChecksCents: sum('returned check'),
+          revenueCents: sum('payment') - sum('refund') - sum('chargeback') - sum('returned check'),
+        });
+      }
+      expect(months[1]!.revenue.returnedChecksCents).toBeGreaterThanOrEqual(ANNUAL_CENTS);
+      // The bar lists the account with what went back.
+      const behind = await get(
+        billing,
+        '/api/admin/overview/accounts?figure=returnedChecks&month=2026-04',
+      );
+      expect(behind.statusCode, behind.body).toBe(200);
+      expect(
+        behind
+          .json<{ data: { accounts: { userId: string; cents: number }[] } }>()
+          .data.accounts.find((row) => row.userId === user.id),
+      ).toMatchObject({ cents: ANNUAL_CENTS });
+    } finally {
+      now = NOW;
+    }
   });
 
   it('a returned check with no card on file: inactive after the last retry', async () => {

@@ -11,8 +11,9 @@ import fc from 'fast-check';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TOverview } from '@dealerpass/domain/overview/overview-views';
-import { monthsBetween } from '@dealerpass/domain/overview/figures';
-import { payments, refunds, subscriptions, users } from '../../src/db/schema.ts';
+import { monthsBetween, revenueGroupOf } from '@dealerpass/domain/overview/figures';
+import { isSubscriptionCode } from '@dealerpass/domain/catalogue';
+import { billingPeriods, payments, refunds, subscriptions, users } from '../../src/db/schema.ts';
 import { issueSandboxToken } from '../../src/sandboxes/payments/sandbox-tokens.ts';
 import { cancelSubscription } from '../../src/services/billing/cancel-subscription.ts';
 import { changeSubscription } from '../../src/services/billing/change-subscription.ts';
@@ -318,6 +319,77 @@ describe('the overview of a known history (R18)', () => {
     expect(recovered.accounts.map((row) => row.userId)).toEqual([ids.A]);
     const kbb = await list('figure=item&month=2025-11&to=2026-12&detail=KBB');
     expect(kbb.accounts.map((row) => row.userId)).toEqual([ids.D]);
+  });
+
+  it('lists behind an item’s or a group’s bar the accounts and amounts of the ledger’s quotes (property)', async () => {
+    // The ledger read directly: each payment's period's quote lines (free ones too), and its
+    // platform fee when it is not zero, by the payment's business month.
+    const lines = (
+      await t.app.db
+        .select({
+          userId: payments.userId,
+          date: payments.activationDate,
+          quote: billingPeriods.quote,
+        })
+        .from(payments)
+        .innerJoin(billingPeriods, eq(billingPeriods.id, payments.billingPeriodId))
+    ).flatMap(({ userId, date, quote }) => {
+      const q = quote as { lines: { code: string; cents: number }[]; platformFeeCents: number };
+      return [
+        ...q.lines.map((line) => ({ userId, month: date.slice(0, 7), ...line })),
+        ...(q.platformFeeCents
+          ? [{ userId, month: date.slice(0, 7), code: 'PLATFORM_FEE', cents: q.platformFeeCents }]
+          : []),
+      ];
+    });
+    const groupOf = (code: string) =>
+      code === 'PLATFORM_FEE' || isSubscriptionCode(code) ? revenueGroupOf(code) : code;
+    // The bars of revenue by item and group: an item, the platform fee, a group (a prorated
+    // charge's line is no item: it is in the adjustments, which list no accounts).
+    const details = [
+      ...new Set(
+        lines
+          .filter((line) => line.code === 'PLATFORM_FEE' || isSubscriptionCode(line.code))
+          .flatMap((line) => [line.code, groupOf(line.code)]),
+      ),
+      'APG',
+      'Extras',
+    ];
+    expect(details).toEqual(expect.arrayContaining(['NADA', 'KBB', 'CF', 'PLATFORM_FEE']));
+    expect(details).toEqual(expect.arrayContaining(['Pricing Guides', 'Market Reports']));
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: MONTHS.length - 1 }),
+        fc.integer({ min: 0, max: MONTHS.length - 1 }),
+        fc.constantFrom(...details),
+        async (first, second, detail) => {
+          const from = MONTHS[Math.min(first, second)]!;
+          const to = MONTHS[Math.max(first, second)]!;
+          const expected = new Map<string, number>();
+          for (const line of lines) {
+            if (line.month < from || line.month > to) continue;
+            if (line.code !== detail && groupOf(line.code) !== detail) continue;
+            expected.set(line.userId, (expected.get(line.userId) ?? 0) + line.cents);
+          }
+          const response = await staff.billing.request({
+            method: 'GET',
+            url: `/api/admin/overview/accounts?figure=item&month=${from}&to=${to}&detail=${encodeURIComponent(detail)}`,
+          });
+          expect(response.statusCode, response.body).toBe(200);
+          const { data } = response.json<{
+            data: { total: number; accounts: { userId: string; cents: number | null }[] };
+          }>();
+          expect(data.total).toBe(expected.size);
+          expect(Object.fromEntries(data.accounts.map((row) => [row.userId, row.cents]))).toEqual(
+            Object.fromEntries(expected),
+          );
+          // The largest first.
+          const cents = data.accounts.map((row) => row.cents!);
+          expect(cents).toEqual([...cents].sort((a, b) => b - a));
+        },
+      ),
+      { numRuns: 40 },
+    );
   });
 
   it('is for billing and admin: support gets 403', async () => {

@@ -3,16 +3,24 @@
  * ledger or the MRR history (one row, a statement of many, a changed amount, date, period or
  * quote, an account deleted with everything it had), `revenue_rollup` holds what the payments and
  * their periods' quotes add up to, computed here from the rows themselves, before and after the MRR
- * job merges it; and MRR read through `mrr_rollup` equals the history's own range query
+ * job merges it, and `account_item_totals` what each account's quote lines add by code and
+ * business month (decision 061); and MRR read through `mrr_rollup` equals the history's own range query
  * (`valid_from < at <= valid_to`) at any instant (property). Runs on PGlite, and on PostgreSQL with
  * TEST_DATABASE_URL.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
-import { accountMrrHistory, billingPeriods, payments, users } from '../../src/db/schema.ts';
+import {
+  accountItemTotals,
+  accountMrrHistory,
+  billingPeriods,
+  payments,
+  users,
+} from '../../src/db/schema.ts';
 import { compactRollups } from '../../src/services/overview/compact-rollups.ts';
 import { readMrr } from '../../src/services/overview/read-mrr.ts';
 import { sqlRows } from '../../src/services/overview/sql-rows.ts';
@@ -76,6 +84,64 @@ async function revenueFromRollup(): Promise<Record<string, number>> {
   );
 }
 
+/**
+ * What the payments' quote lines add per account, code and business month, from the rows: cents
+ * and lines (free lines too; the platform fee as PLATFORM_FEE when it is not 0), those that are
+ * not both 0.
+ */
+async function itemsFromLedger(): Promise<Record<string, [number, number]>> {
+  const rows = await t.app.db
+    .select({ userId: payments.userId, date: payments.activationDate, quote: billingPeriods.quote })
+    .from(payments)
+    .innerJoin(billingPeriods, eq(billingPeriods.id, payments.billingPeriodId));
+  const sums: Record<string, [number, number]> = {};
+  const add = (key: string, cents: number) => {
+    const [total, lines] = sums[key] ?? [0, 0];
+    sums[key] = [total + cents, lines + 1];
+  };
+  const whole = (value: unknown) =>
+    typeof value === 'number' && Number.isInteger(value) ? value : null;
+  for (const row of rows) {
+    const month = row.date.slice(0, 7);
+    const q = row.quote as Quote | null;
+    const fee = whole(q?.platformFeeCents);
+    if (fee) add(`${row.userId} PLATFORM_FEE ${month}`, fee);
+    for (const line of Array.isArray(q?.lines) ? q.lines : []) {
+      const cents = whole(line.cents);
+      if (cents !== null) add(`${row.userId} ${line.code ?? ''} ${month}`, cents);
+    }
+  }
+  for (const [key, [cents, lines]] of Object.entries(sums)) {
+    if (cents === 0 && lines === 0) delete sums[key];
+  }
+  return sums;
+}
+
+/** The same from account_item_totals: each month's running totals less the month before's. */
+async function itemsFromTotals(): Promise<Record<string, [number, number]>> {
+  const rows = await t.app.db.select().from(accountItemTotals);
+  const sums: Record<string, [number, number]> = {};
+  for (const row of rows) {
+    expect(row.lines).toHaveLength(row.cents.length);
+    row.cents.forEach((cents, index) => {
+      const month = row.firstMonth + index;
+      const change: [number, number] = [
+        Number(cents) - Number(row.cents[index - 1] ?? 0),
+        Number(row.lines[index]) - Number(row.lines[index - 1] ?? 0),
+      ];
+      const name = `${Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}`;
+      if (change[0] !== 0 || change[1] !== 0) sums[`${row.userId} ${row.code} ${name}`] = change;
+    });
+  }
+  return sums;
+}
+
+/** Both rollups against the ledger. */
+async function expectRollupsOfLedger() {
+  expect(await revenueFromRollup()).toEqual(await revenueFromLedger());
+  expect(await itemsFromTotals()).toEqual(await itemsFromLedger());
+}
+
 async function rollupRows(table: 'revenue_rollup' | 'mrr_rollup'): Promise<number> {
   const [row] = await sqlRows<{ count: number }>(
     t.app.db,
@@ -112,7 +178,7 @@ const paymentRow = (userId: string, periodId: string, date: string, amountCents:
   receiptPdf: Buffer.from('%PDF-1.7'),
 });
 
-describe('revenue_rollup (decision 051)', () => {
+describe('revenue_rollup (decision 051) and account_item_totals (decision 061)', () => {
   it('sums every payment however it was written, changed or deleted, and a merge moves no sum', async () => {
     const a = await plainDealer(t);
     const b = await plainDealer(t);
@@ -139,12 +205,18 @@ describe('revenue_rollup (decision 051)', () => {
       .insert(payments)
       .values(paymentRow(b.id, periods[3]!.id, '2026-03-03', 999))
       .returning();
-    expect(await revenueFromRollup()).toEqual(await revenueFromLedger());
+    await expectRollupsOfLedger();
     expect(await revenueFromRollup()).toMatchObject({
       '2026-02-03 paid ': 20_300,
       '2026-02-03 item NADA': 7000,
       '2026-02-03 item KBB': 6500,
       '2026-03-03 paid ': 999,
+    });
+    expect(await itemsFromTotals()).toMatchObject({
+      [`${a.id} NADA 2026-01`]: [7000, 1],
+      [`${a.id} NADA 2026-02`]: [7000, 1],
+      [`${a.id} PLATFORM_FEE 2026-02`]: [300, 1],
+      [`${b.id} KBB 2026-02`]: [6500, 1],
     });
 
     // A payment's amount, date and period changed; a paid period's quote changed.
@@ -162,7 +234,7 @@ describe('revenue_rollup (decision 051)', () => {
       .update(payments)
       .set({ status: 'refunded', refundedAt: new Date('2026-04-05T15:00:00Z') })
       .where(eq(payments.id, alone!.id));
-    expect(await revenueFromRollup()).toEqual(await revenueFromLedger());
+    await expectRollupsOfLedger();
 
     // A payment deleted, then an account with its payments and periods (the cascade).
     const c = await plainDealer(t);
@@ -172,16 +244,100 @@ describe('revenue_rollup (decision 051)', () => {
       .values(paymentRow(c.id, cPeriod.id, '2026-02-03', 13_800))
       .returning();
     await t.app.db.delete(payments).where(eq(payments.id, cPayment!.id));
-    expect(await revenueFromRollup()).toEqual(await revenueFromLedger());
+    await expectRollupsOfLedger();
     await t.app.db.delete(users).where(eq(users.id, a.id));
-    expect(await revenueFromRollup()).toEqual(await revenueFromLedger());
+    await expectRollupsOfLedger();
 
     const before = await revenueFromRollup();
     expect(await compactRollups(t.app.db)).toBeGreaterThan(0);
     expect(await revenueFromRollup()).toEqual(before);
     expect(await rollupRows('revenue_rollup')).toBe(Object.keys(before).length);
+    expect(await itemsFromTotals()).toEqual(await itemsFromLedger());
     // Merged again: nothing left to merge.
     expect(await compactRollups(t.app.db)).toBe(0);
+  });
+
+  it('keeps an account’s running totals through batches of payments in any order of months, deletions and quote changes (property)', async () => {
+    // Business dates of 31 months, the 1st to the 28th; each period its own start (one per day).
+    let periods = 0;
+    const month = (offset: number) =>
+      `${2025 + Math.floor(offset / 12)}-${String((offset % 12) + 1).padStart(2, '0')}-${String((periods % 28) + 1).padStart(2, '0')}`;
+    const periodStart = () => new Date(Date.UTC(2040, 0, 1 + periods++)).toISOString().slice(0, 10);
+    const only = (sums: Record<string, [number, number]>, userId: string) =>
+      Object.fromEntries(Object.entries(sums).filter(([key]) => key.startsWith(userId)));
+    const payment = fc.record({
+      month: fc.integer({ min: 0, max: 30 }),
+      lines: fc.subarray(['NADA', 'MMR', 'CF'] as const),
+      cents: fc.integer({ min: -500, max: 9000 }),
+      fee: fc.constantFrom(0, 300),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(payment, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 3 }),
+        fc.array(fc.nat(), { maxLength: 2 }),
+        async (batches, deleted, requoted) => {
+          const dealer = await plainDealer(t);
+          const recorded: { id: string; periodId: string }[] = [];
+          for (const batch of batches) {
+            const rows = await Promise.all(
+              batch.map(async (entry) => {
+                const date = month(entry.month);
+                const row = await period(
+                  dealer.id,
+                  periodStart(),
+                  quote(
+                    entry.lines.map((code) => [code, entry.cents]),
+                    entry.fee,
+                  ),
+                );
+                return paymentRow(dealer.id, row.id, date, 100);
+              }),
+            );
+            // The batch in one statement, as the billing run writes one.
+            const inserted = await t.app.db.insert(payments).values(rows).returning();
+            recorded.push(
+              ...inserted.map((row) => ({ id: row.id, periodId: row.billingPeriodId! })),
+            );
+            await expect(only(await itemsFromTotals(), dealer.id)).toEqual(
+              only(await itemsFromLedger(), dealer.id),
+            );
+          }
+          for (const index of requoted) {
+            const target = recorded[index % recorded.length]!;
+            await t.app.db
+              .update(billingPeriods)
+              .set({ quote: quote([['KBB', 4200]], 300) })
+              .where(eq(billingPeriods.id, target.periodId));
+          }
+          for (const index of deleted) {
+            const target = recorded[index % recorded.length]!;
+            await t.app.db.delete(payments).where(eq(payments.id, target.id));
+          }
+          expect(only(await itemsFromTotals(), dealer.id)).toEqual(
+            only(await itemsFromLedger(), dealer.id),
+          );
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('the migration’s backfill writes what the triggers wrote', async () => {
+    const written = await itemsFromTotals();
+    expect(Object.keys(written).length).toBeGreaterThan(10);
+    const migration = readFileSync(
+      new URL('../../drizzle/0026_account-item-totals.sql', import.meta.url),
+      'utf8',
+    );
+    const backfill = migration.split('--> statement-breakpoint').at(-1)!;
+    expect(backfill).toMatch(/^\s*-- What is there already/);
+    await t.app.db.transaction(async (tx) => {
+      await tx.execute(sql`delete from account_item_totals`);
+      await tx.execute(sql.raw(backfill));
+    });
+    expect(await itemsFromTotals()).toEqual(written);
+    expect(written).toEqual(await itemsFromLedger());
   });
 });
 

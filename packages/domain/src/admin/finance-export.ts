@@ -24,15 +24,22 @@ export const FINANCE_EXPORT_MESSAGES = {
 export const FINANCE_EXPORT_MAX_DAYS = 366;
 
 /**
- * The kinds of money movement, in the order a day's rows list them. Invoices and checks (issue 28)
- * join here, and as a source in the server's `finance-movements.ts`.
+ * The kinds of money movement, in the order a day's rows list them: a payment (by card or check),
+ * a refund, a chargeback, and a returned check (R14: a check that paid an invoice came back
+ * unpaid, its payment taken back on the day it was returned). Another kind joins here, and as a
+ * source in the server's `money-movements.ts`.
  */
-export const FINANCE_MOVEMENT_KINDS = ['payment', 'refund', 'chargeback'] as const;
+export const FINANCE_MOVEMENT_KINDS = [
+  'payment',
+  'refund',
+  'chargeback',
+  'returned check',
+] as const;
 export type TFinanceMovementKind = (typeof FINANCE_MOVEMENT_KINDS)[number];
 
 /**
  * The CSV's header row, in column order. `amount` is unsigned and `direction` says which way the
- * money went ('in' for a payment, 'out' for a refund or a chargeback): lib/csv.ts's formula rule
+ * money went ('in' for a payment, 'out' for a refund, a chargeback or a returned check): lib/csv.ts's formula rule
  * writes a cell starting with '-' as text, so a signed "-70.00" would not add up in a spreadsheet.
  */
 export const FINANCE_EXPORT_COLUMNS = [

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { FINANCE_MOVEMENT_KINDS } from '../admin/finance-export.ts';
 import {
   classifyChange,
   grossRevenue,
@@ -121,7 +122,7 @@ describe('product groups', () => {
 });
 
 const movement = fc.record({
-  kind: fc.constantFrom('payment', 'refund', 'chargeback') as fc.Arbitrary<IMoneyMovement['kind']>,
+  kind: fc.constantFrom(...FINANCE_MOVEMENT_KINDS),
   cents: fc.integer({ min: 1, max: 500_000 }),
   businessDate: fc
     .date({
@@ -161,7 +162,9 @@ describe('R18: gross revenue (property)', () => {
             paymentsCents: sum('payment'),
             refundsCents: sum('refund'),
             chargebacksCents: sum('chargeback'),
-            revenueCents: sum('payment') - sum('refund') - sum('chargeback'),
+            returnedChecksCents: sum('returned check'),
+            revenueCents:
+              sum('payment') - sum('refund') - sum('chargeback') - sum('returned check'),
           });
           const dayAfter = new Date(Date.parse(`${middle}T00:00:00Z`) + 86_400_000)
             .toISOString()

@@ -8,6 +8,7 @@ import { ACCOUNT_STATUS, type TAccountStatus } from '../account/status.ts';
 import type { CATALOGUE_GROUPS } from '../catalogue.ts';
 import { isExtraCode, type TSubscriptionCode } from '../catalogue.ts';
 import type { TCents } from '../money.ts';
+import type { TFinanceMovementKind } from '../admin/finance-export.ts';
 import {
   addDays,
   compareDates,
@@ -154,8 +155,8 @@ export function recoveryRatePercent(entered: number, recovered: number): number 
 
 /** One money movement of the ledger, by business date (R4's time zone). */
 export interface IMoneyMovement {
-  kind: 'payment' | 'refund' | 'chargeback';
-  /** Always positive: a refund or a chargeback takes its cents away. */
+  kind: TFinanceMovementKind;
+  /** Always positive: a refund, a chargeback or a returned check takes its cents away. */
   cents: TCents;
   /** YYYY-MM-DD in the business time zone. */
   businessDate: string;
@@ -165,7 +166,9 @@ export interface IRevenue {
   paymentsCents: TCents;
   refundsCents: TCents;
   chargebacksCents: TCents;
-  /** R18: approved payments minus refunds and chargebacks. */
+  /** R14: checks that came back unpaid, taken away on the day they were returned (061). */
+  returnedChecksCents: TCents;
+  /** R18: approved payments minus refunds and chargebacks (and returned checks). */
   revenueCents: TCents;
 }
 
@@ -173,6 +176,7 @@ export const ZERO_REVENUE: IRevenue = {
   paymentsCents: 0,
   refundsCents: 0,
   chargebacksCents: 0,
+  returnedChecksCents: 0,
   revenueCents: 0,
 };
 
@@ -184,8 +188,10 @@ export function addToRevenue(
   const next = { ...revenue };
   if (movement.kind === 'payment') next.paymentsCents += movement.cents;
   else if (movement.kind === 'refund') next.refundsCents += movement.cents;
-  else next.chargebacksCents += movement.cents;
-  next.revenueCents = next.paymentsCents - next.refundsCents - next.chargebacksCents;
+  else if (movement.kind === 'chargeback') next.chargebacksCents += movement.cents;
+  else next.returnedChecksCents += movement.cents;
+  next.revenueCents =
+    next.paymentsCents - next.refundsCents - next.chargebacksCents - next.returnedChecksCents;
   return next;
 }
 

@@ -22,6 +22,7 @@ export const ZRevenueSchema = z.object({
   paymentsCents: cents,
   refundsCents: cents,
   chargebacksCents: cents,
+  returnedChecksCents: cents,
   revenueCents: cents,
 });
 
@@ -77,6 +78,7 @@ export const OVERVIEW_FIGURES = [
   'payments',
   'refunds',
   'chargebacks',
+  'returnedChecks',
   'new',
   'reactivated',
   'churned',

@@ -16,6 +16,7 @@ import {
 } from '@dealerpass/domain/overview/figures';
 import type { TOverview, TOverviewMonth } from '@dealerpass/domain/overview/overview-views';
 import { addDays, startOfDayIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
+import type { TFinanceMovementKind } from '@dealerpass/domain/admin/finance-export';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { moneyReturns } from '../billing/ledger/money-movements.ts';
@@ -82,7 +83,7 @@ export async function getOverview(
           where owed > 0`,
       ),
       // Payments from their rollup by business date, what went back from the ledger (decision 051).
-      sqlRows<{ month: string; kind: 'payment' | 'refund' | 'chargeback'; cents: number }>(
+      sqlRows<{ month: string; kind: TFinanceMovementKind; cents: number }>(
         db,
         sql`select to_char(business_date, 'YYYY-MM') as month, 'payment' as kind,
             sum(cents)::bigint as cents

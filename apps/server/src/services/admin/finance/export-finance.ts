@@ -14,7 +14,7 @@ import {
   toIsoDate,
 } from '@dealerpass/domain/time/calendar-date';
 import type { Database, Transaction } from '../../../db/client.ts';
-import { csvRecord } from '../../../lib/csv.ts';
+import { csvField, csvRecord } from '../../../lib/csv.ts';
 import { movementsQuery, type FinanceRange } from './finance-movements.ts';
 
 /** Rows fetched from the cursor at a time, and written to the stream as one chunk. */
@@ -68,27 +68,30 @@ interface Quote {
 }
 
 /**
- * The period's priced lines as one cell: 'Manheim Market Report 65.00; Platform fee 3.00'. A
- * month's periods share a few quotes, so each distinct text is read once per export.
+ * The period's priced lines as one CSV cell: 'Manheim Market Report 65.00; Platform fee 3.00',
+ * written by csvField (its `;` makes it quoted). A month's periods share a few quotes, so each
+ * distinct quote is parsed and its cell written once per export (writing it for every row was a
+ * third of the CSV's time).
  */
-function itemsText(quote: string | null, seen: Map<string, string>): string {
+function itemsCell(quote: string | null, seen: Map<string, string>): string {
   if (!quote) return '';
-  let text = seen.get(quote);
-  if (text === undefined) {
+  let cell = seen.get(quote);
+  if (cell === undefined) {
     const parsed = JSON.parse(quote) as Quote | null;
     const lines = (parsed?.lines ?? []).map((line) => `${line.name} ${dollarsText(line.cents)}`);
     if (parsed?.platformFeeCents) {
       lines.push(`Platform fee ${dollarsText(parsed.platformFeeCents)}`);
     }
-    text = lines.join('; ');
-    seen.set(quote, text);
+    cell = csvField(lines.join('; '));
+    seen.set(quote, cell);
   }
-  return text;
+  return cell;
 }
 
+/** One movement's record: its cells as csvRecord writes them, the items' cell from the cache. */
 function recordOf(row: MovementRow, quotes: Map<string, string>): string {
   const cents = Number(row.amount_cents);
-  return csvRecord([
+  const before = [
     row.business_date,
     row.kind,
     row.method,
@@ -98,12 +101,9 @@ function recordOf(row: MovementRow, quotes: Map<string, string>): string {
     row.account_id,
     row.account_email,
     row.dealership,
-    itemsText(row.quote, quotes),
-    row.gateway_transaction_id,
-    row.payment_id,
-    row.movement_id,
-    row.recorded_at,
-  ]);
+  ];
+  const after = [row.gateway_transaction_id, row.payment_id, row.movement_id, row.recorded_at];
+  return `${before.map(csvField).join(',')},${itemsCell(row.quote, quotes)},${after.map(csvField).join(',')}\r\n`;
 }
 
 /**

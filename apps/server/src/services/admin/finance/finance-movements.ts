@@ -35,12 +35,11 @@ export function movementsQuery(range: FinanceRange): SQL {
     toAt: range.end,
     timeZone: range.timeZone,
   });
-  // A payment by check (R14) is named by its transaction id's prefix; everything else went
-  // through the card gateway.
+  // A payment by check (R14), and its return, are named by the check's transaction id prefix;
+  // everything else went through the card gateway.
   const checks = `${CHECK_TRANSACTION_PREFIX}%`;
   return sql`select business_date::text as business_date, kind,
-      case when kind = 'payment' and gateway_transaction_id like ${checks} then 'check'
-           else 'card' end as method,
+      case when gateway_transaction_id like ${checks} then 'check' else 'card' end as method,
       case when kind = 'payment' then cents else -cents end as amount_cents,
       user_id::text as account_id, account_email, dealership,
       (select bp.quote::text from billing_periods bp where bp.id = sorted.period_id) as quote,

@@ -3,6 +3,7 @@ import {
   FINANCE_MOVEMENT_KINDS,
   type TFinanceMovementKind,
 } from '@dealerpass/domain/admin/finance-export';
+import { CHECK_TRANSACTION_PREFIX } from '@dealerpass/domain/billing/receipt-text';
 
 /** Business dates (YYYY-MM-DD, both included) and the instants that bound them in R4's time zone. */
 export interface MoneyRange {
@@ -17,7 +18,7 @@ export interface MoneyRange {
 /**
  * One kind of money movement of the ledger as a SELECT with these columns, for every movement
  * whose business date is in the range:
- * - `kind` ('payment', 'refund', 'chargeback') and `kind_rank` (its place in FINANCE_MOVEMENT_KINDS);
+ * - `kind` ('payment', 'refund', 'chargeback', 'returned check') and `kind_rank` (its place in FINANCE_MOVEMENT_KINDS);
  * - `cents`: what moved, always positive (R18: refunds and chargebacks are taken away);
  * - `business_date` (a date) and `recorded` (the instant it was recorded);
  * - `user_id`, `payment_id`, `period_id` (the payment's billing period, for its quote);
@@ -28,6 +29,9 @@ interface MoneyMovementSource {
   select(range: MoneyRange, rank: number): SQL;
 }
 
+/** A payment by check (R14) is named by its transaction id's prefix (`isCheckPayment`). */
+const CHECKS = `${CHECK_TRANSACTION_PREFIX}%`;
+
 const inRange = (column: SQL, range: MoneyRange) =>
   sql`${column} >= ${range.fromAt.toISOString()}::timestamptz and ${column} < ${range.toAt.toISOString()}::timestamptz`;
 const businessDate = (column: SQL, range: MoneyRange) =>
@@ -35,8 +39,8 @@ const businessDate = (column: SQL, range: MoneyRange) =>
 
 /**
  * Every money movement of the ledger, each kind its own SELECT: the one definition (R18) that the
- * overview's revenue, its drill-down and the finance export all read. Another kind (issue 28's
- * returned checks) is one more entry here.
+ * overview's revenue, its drill-down and the finance export all read. Another kind is one more
+ * entry here.
  */
 const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
   {
@@ -79,6 +83,7 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
              null::text as gateway_transaction_id, 'trial-refund:' || p.id as movement_id
         from payments p
        where p.status = 'refunded' and ${inRange(sql`p.refunded_at`, range)}
+         and p.gateway_transaction_id not like ${CHECKS}
          and coalesce(p.refund_claimed_cents, p.amount_cents) > 0`,
   },
   {
@@ -98,6 +103,22 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
         from payments p
        where ${inRange(sql`p.charged_back_at`, range)}`,
   },
+  {
+    // R14's returned check: a check that paid an invoice came back unpaid, and its payment was
+    // reversed whole (returnCheck: the payment refunded, the amount owed again), on the business
+    // date it was returned. A check is never refunded or charged back otherwise (refundPayment and
+    // recordStaffChargeback refuse it), so a check's refunded payment is a returned check.
+    kind: 'returned check',
+    select: (range, rank) => sql`
+      select 'returned check'::text as kind, ${sql.raw(String(rank))} as kind_rank,
+             p.amount_cents as cents, ${businessDate(sql`p.refunded_at`, range)} as business_date,
+             p.refunded_at as recorded, p.user_id, p.id as payment_id,
+             p.billing_period_id as period_id, p.gateway_transaction_id,
+             'returned-check:' || p.id as movement_id
+        from payments p
+       where p.status = 'refunded' and ${inRange(sql`p.refunded_at`, range)}
+         and p.gateway_transaction_id like ${CHECKS}`,
+  },
 ];
 
 /**
@@ -116,10 +137,13 @@ export function moneyMovements(
 }
 
 /**
- * The money that went back in the range: refunds (staff and trial) and chargebacks. The overview
- * reads these from the ledger and the payments from their rollup (docs/decisions/051): returns
- * are a few in a hundred payments.
+ * The money that went back in the range: refunds (staff and trial), chargebacks and returned
+ * checks. The overview reads these from the ledger and the payments from their rollup
+ * (docs/decisions/051): returns are a few in a hundred payments.
  */
 export function moneyReturns(range: MoneyRange): SQL {
-  return moneyMovements(range, ['refund', 'chargeback']);
+  return moneyMovements(
+    range,
+    FINANCE_MOVEMENT_KINDS.filter((kind) => kind !== 'payment'),
+  );
 }

@@ -278,6 +278,13 @@ function Charts({ data, onPick }: { data: TOverview; onPick: TPick }) {
             color: COLORS.red,
             below: true,
           },
+          {
+            key: 'returnedChecks',
+            label: 'Returned checks',
+            values: data.months.map((month) => month.revenue.returnedChecksCents),
+            color: COLORS.purple,
+            below: true,
+          },
           { key: 'revenue', label: 'Gross revenue', values: revenue, color: COLORS.green },
         ]}
         unit="dollars"
