@@ -171,14 +171,12 @@ function openReader(tx: Transaction, range: FinanceRange, cursor: string) {
 }
 
 /**
- * One snapshot, read only; no compiling (JIT) of a query that is over in about a second.
- */
-/**
  * Memory for each reader's sort, which holds its rows with their texts (a half-month of 100,000
  * accounts is about 40 MB): in memory, not merged on disk (decision 056). At most
  * 2 × TWO_READER_EXPORTS + the one-reader exports hold it at once.
  */
 const SORT_MEMORY = '64MB';
+/** One snapshot, read only; no compiling (JIT) of a query that is over in about a second. */
 const READ_ONLY = { isolationLevel: 'repeatable read', accessMode: 'read only' } as const;
 
 /**
