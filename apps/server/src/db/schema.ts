@@ -483,6 +483,18 @@ export const balanceEntries = pgTable(
   (table) => [index('balance_entries_user_idx').on(table.userId)],
 );
 
+/**
+ * Each distinct quote a payment was charged for, stored once (decision 062): its id is the MD5 of
+ * the quote's text as a UUID, so the same quote always has the same id and nothing has to be
+ * looked up to name it. Written only by the payments' trigger (migration 0027), never updated; a
+ * month's payments share a handful, so the finance export reads each once instead of a quote per
+ * row.
+ */
+export const billingQuotes = pgTable('billing_quotes', {
+  id: uuid('id').primaryKey(),
+  quote: jsonb('quote').notNull(),
+});
+
 /** Successful charges (R4: one payment row per successful charge, with its stored PDF receipt). */
 export const payments = pgTable(
   'payments',
@@ -519,6 +531,12 @@ export const payments = pgTable(
     refundClaimedCents: integer('refund_claimed_cents'),
     /** When a chargeback of it was recorded (R4): the card network gave it back, so no refund does. */
     chargedBackAt: timestamp('charged_back_at', { withTimezone: true }),
+    /**
+     * The billing period's quote as it stands (`billing_quotes`, decision 062), set by a trigger
+     * when the payment is written and whenever its period's quote changes; never written by the
+     * application.
+     */
+    quoteId: uuid('quote_id').references(() => billingQuotes.id),
     createdAt: createdAt(),
   },
   (table) => [

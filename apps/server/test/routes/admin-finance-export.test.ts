@@ -114,13 +114,23 @@ describe('operator console: the finance export', () => {
     ids.disputed = disputed.id;
     await refund(disputed.id, plain.id, 3000, '2026-03-10T16:00:00Z');
     // A year paid by check (R14): the method says so.
-    ids.check = (
-      await pay(plain.id, '2026-03-25', '2026-03-25T15:00:00Z', {
-        gatewayTransactionId: `${CHECK_TRANSACTION_PREFIX}1234`,
-        cardBrand: 'Check',
-        cardLast4: '1234',
+    const check = await pay(plain.id, '2026-03-25', '2026-03-25T15:00:00Z', {
+      gatewayTransactionId: `${CHECK_TRANSACTION_PREFIX}1234`,
+      cardBrand: 'Check',
+      cardLast4: '1234',
+    });
+    ids.check = check.id;
+    // Its period's quote changed after the payment was written (a reactivation settles its period
+    // with the quote it charged): the export shows the quote as it stands (decision 062).
+    await t.app.db
+      .update(billingPeriods)
+      .set({
+        quote: {
+          lines: [{ code: 'NADA', name: 'NADA Guides', cents: 84000, listCents: 84000 }],
+          platformFeeCents: 3600,
+        },
       })
-    ).id;
+      .where(eq(billingPeriods.id, check.billingPeriodId));
     // R4's trial refund of a sign-up payment.
     ids.trial = (
       await pay(plain.id, '2026-03-12', '2026-03-12T15:00:00Z', {
@@ -181,10 +191,14 @@ describe('operator console: the finance export', () => {
       'check',
       'card',
     ]);
+    // Each row's items are its payment's quote: the same cell for the rows of one quote.
+    const standard = 'NADA Guides 70.00; Manheim Market Report 65.00; Platform fee 3.00';
+    expect(rows.map((row) => row[column('items')])).toEqual([
+      ...Array<string>(6).fill(standard),
+      'NADA Guides 840.00; Platform fee 36.00',
+      standard,
+    ]);
     const first = rows[0]!;
-    expect(first[column('items')]).toBe(
-      'NADA Guides 70.00; Manheim Market Report 65.00; Platform fee 3.00',
-    );
     expect(first[column('account_id')]).toBe(ids.risky);
     expect(first[column('method')]).toBe('card');
     expect(first[column('gateway_transaction_id')]).toMatch(/^txn-2026-03-01-/);

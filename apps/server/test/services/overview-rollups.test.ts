@@ -137,9 +137,44 @@ async function itemsFromTotals(): Promise<Record<string, [number, number]>> {
 }
 
 /** Both rollups against the ledger. */
+/**
+ * Each payment's quote as `billing_quotes` holds it (decision 062) beside its period's quote as it
+ * stands, by payment id; and how many quotes are stored more than once (none: the id is the text).
+ */
+async function paymentQuotes(): Promise<{
+  named: Record<string, [unknown, unknown]>;
+  doubled: number;
+}> {
+  const rows = await sqlRows<{ id: string; stored: unknown; period: unknown }>(
+    t.app.db,
+    sql`select p.id::text as id, q.quote as stored, bp.quote as period
+      from payments p
+      join billing_periods bp on bp.id = p.billing_period_id
+      left join billing_quotes q on q.id = p.quote_id`,
+  );
+  const [doubled] = await sqlRows<{ count: number }>(
+    t.app.db,
+    sql`select count(*)::int as count from (select quote from billing_quotes
+      group by quote having count(*) > 1) twice`,
+  );
+  return {
+    named: Object.fromEntries(rows.map((row) => [row.id, [row.stored, row.period]])),
+    doubled: Number(doubled!.count),
+  };
+}
+
+async function expectQuotesOfPeriods() {
+  const { named, doubled } = await paymentQuotes();
+  for (const [id, [stored, current]] of Object.entries(named)) {
+    expect({ id, quote: stored }).toEqual({ id, quote: current });
+  }
+  expect(doubled).toBe(0);
+}
+
 async function expectRollupsOfLedger() {
   expect(await revenueFromRollup()).toEqual(await revenueFromLedger());
   expect(await itemsFromTotals()).toEqual(await itemsFromLedger());
+  await expectQuotesOfPeriods();
 }
 
 async function rollupRows(table: 'revenue_rollup' | 'mrr_rollup'): Promise<number> {
@@ -338,6 +373,38 @@ describe('revenue_rollup (decision 051) and account_item_totals (decision 061)',
     });
     expect(await itemsFromTotals()).toEqual(written);
     expect(written).toEqual(await itemsFromLedger());
+  });
+});
+
+describe('billing_quotes (decision 062)', () => {
+  it('the migration’s backfill names the quotes the triggers named', async () => {
+    const before = await paymentQuotes();
+    expect(Object.keys(before.named).length).toBeGreaterThan(10);
+    const migration = readFileSync(
+      new URL('../../drizzle/0027_billing-quotes.sql', import.meta.url),
+      'utf8',
+    );
+    const statements = migration.split('--> statement-breakpoint');
+    const backfill = statements.filter((statement) =>
+      /^\s*(-- The quotes of the payments already written[^]*)?(INSERT INTO "billing_quotes"|UPDATE "payments")/.test(
+        statement,
+      ),
+    );
+    expect(backfill).toHaveLength(2);
+    await t.app.db.transaction(async (tx) => {
+      await tx.execute(sql`update payments set quote_id = null`);
+      await tx.execute(sql`delete from billing_quotes`);
+      for (const statement of backfill) await tx.execute(sql.raw(statement));
+    });
+    expect(await paymentQuotes()).toEqual(before);
+    await expectQuotesOfPeriods();
+    // Only what the payments name: a quote the triggers kept for a payment since gone is not.
+    const [stored] = await sqlRows<{ quotes: number; named: number }>(
+      t.app.db,
+      sql`select (select count(*)::int from billing_quotes) as quotes,
+        (select count(distinct quote_id)::int from payments) as named`,
+    );
+    expect(Number(stored!.quotes)).toBe(Number(stored!.named));
   });
 });
 

@@ -28,8 +28,8 @@ interface MovementRow {
   account_id: string;
   account_email: string;
   dealership: string;
-  /** The period's quote as JSON text. */
-  quote: string | null;
+  /** The payment's quote in `billing_quotes` (decision 062). */
+  quote_id: string | null;
   gateway_transaction_id: string | null;
   payment_id: string;
   movement_id: string;
@@ -68,28 +68,40 @@ interface Quote {
 }
 
 /**
- * The period's priced lines as one CSV cell: 'Manheim Market Report 65.00; Platform fee 3.00',
- * written by csvField (its `;` makes it quoted). A month's periods share a few quotes, so each
- * distinct quote is parsed and its cell written once per export (writing it for every row was a
- * third of the CSV's time).
+ * A quote's priced lines as one CSV cell: 'Manheim Market Report 65.00; Platform fee 3.00',
+ * written by csvField (its `;` makes it quoted).
  */
-function itemsCell(quote: string | null, seen: Map<string, string>): string {
-  if (!quote) return '';
-  let cell = seen.get(quote);
-  if (cell === undefined) {
-    const parsed = JSON.parse(quote) as Quote | null;
-    const lines = (parsed?.lines ?? []).map((line) => `${line.name} ${dollarsText(line.cents)}`);
-    if (parsed?.platformFeeCents) {
-      lines.push(`Platform fee ${dollarsText(parsed.platformFeeCents)}`);
-    }
-    cell = csvField(lines.join('; '));
-    seen.set(quote, cell);
-  }
-  return cell;
+function itemsCell(quote: Quote | null): string {
+  const lines = (quote?.lines ?? []).map((line) => `${line.name} ${dollarsText(line.cents)}`);
+  if (quote?.platformFeeCents) lines.push(`Platform fee ${dollarsText(quote.platformFeeCents)}`);
+  return csvField(lines.join('; '));
 }
 
-/** One movement's record: its cells as csvRecord writes them, the items' cell from the cache. */
-function recordOf(row: MovementRow, quotes: Map<string, string>): string {
+/**
+ * The items' cells of an export by quote id. A month's payments share a handful of quotes, so each
+ * is read from `billing_quotes` and written as a cell once per export, the first time a batch of
+ * rows names it (decision 062; reading every row's quote with it was the export's slowest part).
+ */
+type QuoteCells = Map<string, string>;
+
+async function readQuoteCells(tx: Transaction, rows: MovementRow[], cells: QuoteCells) {
+  const missing = new Set<string>();
+  for (const row of rows) {
+    if (row.quote_id !== null && !cells.has(row.quote_id)) missing.add(row.quote_id);
+  }
+  if (missing.size === 0) return;
+  const ids = sql.join(
+    [...missing].map((id) => sql`${id}::uuid`),
+    sql`, `,
+  );
+  const found = (await tx.execute(
+    sql`select id::text as id, quote from billing_quotes where id in (${ids})`,
+  )) as unknown as { rows: { id: string; quote: Quote | null }[] };
+  for (const { id, quote } of found.rows) cells.set(id, itemsCell(quote));
+}
+
+/** One movement's record: its cells as csvRecord writes them, the items' cell by its quote. */
+function recordOf(row: MovementRow, quotes: QuoteCells): string {
   const cents = Number(row.amount_cents);
   const before = [
     row.business_date,
@@ -103,7 +115,7 @@ function recordOf(row: MovementRow, quotes: Map<string, string>): string {
     row.dealership,
   ];
   const after = [row.gateway_transaction_id, row.payment_id, row.movement_id, row.recorded_at];
-  return `${before.map(csvField).join(',')},${itemsCell(row.quote, quotes)},${after.map(csvField).join(',')}\r\n`;
+  return `${before.map(csvField).join(',')},${row.quote_id === null ? '' : (quotes.get(row.quote_id) ?? '')},${after.map(csvField).join(',')}\r\n`;
 }
 
 /**
@@ -148,12 +160,14 @@ function openReader(tx: Transaction, range: FinanceRange, cursor: string) {
   first.catch(() => undefined);
   return {
     /** Writes the rows as CSV; answers how many, or throws when the reader went away. */
-    async writeTo(stream: PassThrough, quotes: Map<string, string>): Promise<number> {
+    async writeTo(stream: PassThrough, quotes: QuoteCells): Promise<number> {
       let rows = 0;
       let next: Promise<Page> | null = first;
       while (next) {
         const page: Page = await next;
         if (page.rows.length === 0) break;
+        // Before the next batch is asked for: the connection answers one query at a time.
+        await readQuoteCells(tx, page.rows, quotes);
         next = page.rows.length === FETCH_ROWS ? fetchPage() : null;
         rows += page.rows.length;
         let chunk = '';
@@ -199,7 +213,7 @@ export function streamFinanceExport(
   if (parts.length === 2) twoReaderExports += 1;
   const done = db
     .transaction(async (tx) => {
-      const quotes = new Map<string, string>();
+      const quotes: QuoteCells = new Map();
       await tx.execute(sql`set local jit = off`);
       await tx.execute(sql.raw(`set local work_mem = '${SORT_MEMORY}'`));
       if (!stream.write(csvRecord(FINANCE_EXPORT_COLUMNS))) await drained(stream);

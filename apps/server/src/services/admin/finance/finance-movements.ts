@@ -23,9 +23,8 @@ export interface FinanceRange {
  * with milliseconds, as JavaScript writes it, so it is not parsed into a Date per row) and the
  * ids. The accounts' e-mail and dealership come by one hash join before the sort (a probe per row
  * of the users' key cost twice as much, decision 056), so the sort holds those texts, in memory
- * (the export's `work_mem`). Each row's quote (its billing period's priced lines, as JSON text) is
- * read after the sort by the period's key (decision 051): in business-date order, the periods of
- * a ledger written in time order are read nearly in the order they lie.
+ * (the export's `work_mem`). Each row names its quote by the payment's `quote_id` (decision 062);
+ * the export reads the few distinct quotes themselves from `billing_quotes`, not a quote per row.
  */
 export function movementsQuery(range: FinanceRange): SQL {
   const movements = moneyMovements({
@@ -42,7 +41,7 @@ export function movementsQuery(range: FinanceRange): SQL {
       case when gateway_transaction_id like ${checks} then 'check' else 'card' end as method,
       case when kind = 'payment' then cents else -cents end as amount_cents,
       user_id::text as account_id, account_email, dealership,
-      (select bp.quote::text from billing_periods bp where bp.id = sorted.period_id) as quote,
+      quote_id::text as quote_id,
       gateway_transaction_id, payment_id::text as payment_id, movement_id,
       to_char(recorded at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as recorded_at
     from (select m.*, u.email as account_email, u.dealership

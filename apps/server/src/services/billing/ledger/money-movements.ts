@@ -21,7 +21,7 @@ export interface MoneyRange {
  * - `kind` ('payment', 'refund', 'chargeback', 'returned check') and `kind_rank` (its place in FINANCE_MOVEMENT_KINDS);
  * - `cents`: what moved, always positive (R18: refunds and chargebacks are taken away);
  * - `business_date` (a date) and `recorded` (the instant it was recorded);
- * - `user_id`, `payment_id`, `period_id` (the payment's billing period, for its quote);
+ * - `user_id`, `payment_id`, `quote_id` (its payment's quote in `billing_quotes`, decision 062);
  * - `gateway_transaction_id` and `movement_id` (text, unique per movement).
  */
 interface MoneyMovementSource {
@@ -52,7 +52,7 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
       select 'payment'::text as kind, ${sql.raw(String(rank))} as kind_rank,
              p.amount_cents as cents, p.activation_date as business_date,
              p.created_at as recorded, p.user_id, p.id as payment_id,
-             p.billing_period_id as period_id, p.gateway_transaction_id,
+             p.quote_id, p.gateway_transaction_id,
              p.id::text as movement_id
         from payments p
        where p.activation_date >= ${range.fromDate}::date
@@ -64,7 +64,7 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
     select: (range, rank) => sql`
       select 'refund'::text as kind, ${sql.raw(String(rank))} as kind_rank,
              r.amount_cents as cents, ${businessDate(sql`r.settled_at`, range)} as business_date,
-             r.settled_at as recorded, r.user_id, r.payment_id, p.billing_period_id as period_id,
+             r.settled_at as recorded, r.user_id, r.payment_id, p.quote_id,
              r.gateway_refund_id as gateway_transaction_id, r.id::text as movement_id
         from refunds r
         join payments p on p.id = r.payment_id
@@ -79,7 +79,7 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
       select 'refund'::text as kind, ${sql.raw(String(rank))} as kind_rank,
              coalesce(p.refund_claimed_cents, p.amount_cents) as cents,
              ${businessDate(sql`p.refunded_at`, range)} as business_date, p.refunded_at as recorded,
-             p.user_id, p.id as payment_id, p.billing_period_id as period_id,
+             p.user_id, p.id as payment_id, p.quote_id,
              null::text as gateway_transaction_id, 'trial-refund:' || p.id as movement_id
         from payments p
        where p.status = 'refunded' and ${inRange(sql`p.refunded_at`, range)}
@@ -98,7 +98,7 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
                  and r.settled_at <= p.charged_back_at), 0))::int as cents,
              ${businessDate(sql`p.charged_back_at`, range)} as business_date,
              p.charged_back_at as recorded, p.user_id, p.id as payment_id,
-             p.billing_period_id as period_id, p.gateway_transaction_id,
+             p.quote_id, p.gateway_transaction_id,
              'chargeback:' || p.id as movement_id
         from payments p
        where ${inRange(sql`p.charged_back_at`, range)}`,
@@ -113,7 +113,7 @@ const MONEY_MOVEMENT_SOURCES: readonly MoneyMovementSource[] = [
       select 'returned check'::text as kind, ${sql.raw(String(rank))} as kind_rank,
              p.amount_cents as cents, ${businessDate(sql`p.refunded_at`, range)} as business_date,
              p.refunded_at as recorded, p.user_id, p.id as payment_id,
-             p.billing_period_id as period_id, p.gateway_transaction_id,
+             p.quote_id, p.gateway_transaction_id,
              'returned-check:' || p.id as movement_id
         from payments p
        where p.status = 'refunded' and ${inRange(sql`p.refunded_at`, range)}
