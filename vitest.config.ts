@@ -21,10 +21,17 @@ const webIsolated = globSync(WEB_TESTS, { cwd: import.meta.dirname }).filter((fi
 /**
  * The API tests, as the server's project sees them: every file under apps/server/test, so a new
  * one is run without a list to edit. Each file gets a copy of one database migrated per run
- * (apps/server/test/support/global-setup.ts, docs/decisions/033).
+ * (apps/server/test/support/global-setup.ts, docs/decisions/033), and builds its own app; the
+ * files of a worker share one module cache (`isolate: false`), as the web app's do (decision
+ * 057), so the server's modules are imported once per worker instead of once per file. A file
+ * that replaces a module (`vi.mock`) or says `vitest-isolate` runs in `server-isolated`.
  */
+const SERVER_TESTS = 'apps/server/test/**/*.test.ts';
+const serverIsolated = globSync(SERVER_TESTS, { cwd: import.meta.dirname }).filter((file) =>
+  /\bvi\.mock\(|vitest-isolate/.test(readFileSync(file, 'utf8')),
+);
 const server = {
-  include: ['apps/server/test/**/*.test.ts'],
+  include: [SERVER_TESTS],
   environment: 'node' as const,
   // Limits that catch a hang, not a slow run: the files run three at a time beside lint, types
   // and the unit tests on two cores, where a sweep of hundreds of requests took 31 s once.
@@ -90,7 +97,8 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      { test: { name: 'server', ...server } },
+      { test: { name: 'server', ...server, exclude: serverIsolated, isolate: false } },
+      { test: { name: 'server-isolated', ...server, include: serverIsolated } },
       {
         // The embedded default proven on its own engine while the whole suite runs on PostgreSQL:
         // migrations, sign-up, a billing run, a receipt and the sweeps' first pass.

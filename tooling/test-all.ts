@@ -22,9 +22,10 @@ interface Stage {
   after?: string[];
 }
 
+const serverProjects = ['--project', 'server', '--project', 'server-isolated'];
 const api = process.env.TEST_DATABASE_URL
-  ? ['vitest', 'run', '--project', 'server', '--project', 'server-pglite']
-  : ['vitest', 'run', '--project', 'server'];
+  ? ['vitest', 'run', ...serverProjects, '--project', 'server-pglite']
+  : ['vitest', 'run', ...serverProjects];
 
 const STAGES: Stage[] = [
   { name: 'api', command: ['npx', ...api] },
