@@ -218,10 +218,10 @@ export default tseslint.config(
     },
   },
   // Every import is a dependency its own workspace declares (the root adds only the tooling's
-  // devDependencies: tests, benchmarks, browser tests and configuration may use those).
-  ...['packages/domain', 'apps/server', 'apps/web', 'e2e', '.'].map((workspace) => ({
-    files:
-      workspace === '.' ? ['*.{ts,js}', 'bench/**', 'tooling/**'] : [`${workspace}/**/*.{ts,tsx}`],
+  // devDependencies: tests, browser tests and configuration may use those). The benchmarks
+  // declare all of theirs in bench/package.json.
+  ...['packages/domain', 'apps/server', 'apps/web', 'e2e', 'bench', '.'].map((workspace) => ({
+    files: workspace === '.' ? ['*.{ts,js}', 'tooling/**'] : [`${workspace}/**/*.{ts,tsx}`],
     rules: {
       'import/no-extraneous-dependencies': [
         'error',
@@ -235,8 +235,13 @@ export default tseslint.config(
             '**/*.config.{ts,js}',
             'apps/server/scripts/**',
           ],
-          // The benchmarks measure the server with the server's own packages.
-          packageDir: workspace === '.' ? ['.', 'apps/server'] : [workspace, '.'],
+          // The root's tooling reads the server's database packages (the test setup's).
+          packageDir:
+            workspace === '.'
+              ? ['.', 'apps/server']
+              : workspace === 'bench'
+                ? ['bench']
+                : [workspace, '.'],
         },
       ],
     },

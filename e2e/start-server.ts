@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { adminQuery } from '../apps/server/test/support/admin-query.ts';
 
 /**
  * One browser-test server (playwright.config.ts starts one per worker). On the embedded database
@@ -14,15 +14,7 @@ const adminUrl = process.env.E2E_DATABASE_URL;
 const env = { ...process.env };
 let databaseName: string | null = null;
 
-async function withAdmin(statement: string) {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
-}
+const withAdmin = (statement: string) => adminQuery(adminUrl!, statement);
 
 if (adminUrl) {
   databaseName = `dp_e2e_${Number(process.env.PORT)}`;

@@ -98,6 +98,13 @@ const CASES: { name: string; file: string; bad: string; good: string; rule: stri
     good: "import { z } from 'zod';\nexport const x = z;\n",
     rule: 'import/no-extraneous-dependencies',
   },
+  {
+    name: 'a benchmark imports only what bench/package.json declares',
+    file: 'bench/lint-fixture.ts',
+    bad: "import { z } from 'zod';\nexport const x = z;\n",
+    good: "import autocannon from 'autocannon';\nexport const x = autocannon;\n",
+    rule: 'import/no-extraneous-dependencies',
+  },
 ];
 
 /**

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/client.ts';
 import { MIGRATIONS_FOLDER } from '../../src/db/migrate.ts';
+import { adminQuery } from './admin-query.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -62,14 +62,4 @@ function migrationsHash(): string {
     .sort())
     hash.update(file).update(readFileSync(join(MIGRATIONS_FOLDER, file)));
   return hash.digest('hex').slice(0, 12);
-}
-
-async function adminQuery(adminUrl: string, statement: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(statement);
-  } finally {
-    await admin.end();
-  }
 }
