@@ -1,37 +1,41 @@
 CREATE TABLE "billing_quotes" (
-	"id" uuid PRIMARY KEY NOT NULL,
+	"id" uuid NOT NULL,
 	"quote" jsonb NOT NULL
 );
 --> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "quote_id" uuid;--> statement-breakpoint
-ALTER TABLE "payments" ADD CONSTRAINT "payments_quote_id_billing_quotes_id_fk" FOREIGN KEY ("quote_id") REFERENCES "public"."billing_quotes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "billing_quotes_id_idx" ON "billing_quotes" USING btree ("id");--> statement-breakpoint
 -- Decision 062: each payment names its period's quote by an id made of the quote's text (its MD5
 -- as a UUID: jsonb writes a value's text one way only, so equal quotes have equal ids), and the
--- quote is stored once in billing_quotes. The finance export then reads a handful of quotes for a
+-- quote is stored in billing_quotes. The finance export then reads a handful of quotes for a
 -- month instead of looking up every row's period. Kept by triggers, so no writer of payments or
 -- periods has to know.
 --
--- A period's quote stored, and its id; null when there is no such period.
+-- A period's quote stored unless it is already, and its id; null when there is no such period.
+-- The id is not unique, so a writer never waits for another's uncommitted quote: two billing
+-- batches storing the same two new quotes in opposite orders would otherwise wait for each other
+-- until PostgreSQL ended one as a deadlock. Two writers storing the same new quote at once both
+-- keep it; readers take the copies as one.
 CREATE FUNCTION "billing_quote_of_period"("period_id" uuid) RETURNS uuid LANGUAGE plpgsql AS $$
 DECLARE
-  "body" jsonb;
-  "quote_id" uuid;
+  "period_quote" jsonb;
+  "period_quote_id" uuid;
 BEGIN
-  SELECT bp."quote" INTO "body" FROM "billing_periods" bp WHERE bp."id" = "period_id";
-  IF "body" IS NULL THEN
+  SELECT bp."quote" INTO "period_quote" FROM "billing_periods" bp WHERE bp."id" = "period_id";
+  IF "period_quote" IS NULL THEN
     RETURN NULL;
   END IF;
-  "quote_id" := md5("body"::text)::uuid;
-  INSERT INTO "billing_quotes" ("id", "quote") VALUES ("quote_id", "body")
-    ON CONFLICT ("id") DO NOTHING;
-  RETURN "quote_id";
+  "period_quote_id" := md5("period_quote"::text)::uuid;
+  IF NOT EXISTS (SELECT FROM "billing_quotes" q WHERE q."id" = "period_quote_id") THEN
+    INSERT INTO "billing_quotes" ("id", "quote") VALUES ("period_quote_id", "period_quote");
+  END IF;
+  RETURN "period_quote_id";
 END;
 $$;--> statement-breakpoint
 -- The quotes of the payments already written, then the payments' ids of them.
 INSERT INTO "billing_quotes" ("id", "quote")
 SELECT DISTINCT ON (md5(bp."quote"::text)) md5(bp."quote"::text)::uuid, bp."quote"
-  FROM "payments" p JOIN "billing_periods" bp ON bp."id" = p."billing_period_id"
-ON CONFLICT ("id") DO NOTHING;--> statement-breakpoint
+  FROM "payments" p JOIN "billing_periods" bp ON bp."id" = p."billing_period_id";--> statement-breakpoint
 UPDATE "payments" p SET "quote_id" = md5(bp."quote"::text)::uuid
   FROM "billing_periods" bp WHERE bp."id" = p."billing_period_id";--> statement-breakpoint
 -- A payment written, or moved to another period (nothing does today): its period's quote.

@@ -484,16 +484,22 @@ export const balanceEntries = pgTable(
 );
 
 /**
- * Each distinct quote a payment was charged for, stored once (decision 062): its id is the MD5 of
- * the quote's text as a UUID, so the same quote always has the same id and nothing has to be
- * looked up to name it. Written only by the payments' trigger (migration 0027), never updated; a
- * month's payments share a handful, so the finance export reads each once instead of a quote per
- * row.
+ * Each distinct quote a payment was charged for (decision 062): its id is the MD5 of the quote's
+ * text as a UUID, so the same quote always has the same id and nothing has to be looked up to name
+ * it. Written only by the payments' trigger (migration 0027), never updated; a month's payments
+ * share a handful, so the finance export reads each once instead of a quote per row. The id is
+ * not unique on purpose: a writer never waits for another's uncommitted quote (two billing
+ * batches storing the same new quotes in another order would wait for each other), and two that
+ * store the same new quote at once both keep it, which readers take as one.
  */
-export const billingQuotes = pgTable('billing_quotes', {
-  id: uuid('id').primaryKey(),
-  quote: jsonb('quote').notNull(),
-});
+export const billingQuotes = pgTable(
+  'billing_quotes',
+  {
+    id: uuid('id').notNull(),
+    quote: jsonb('quote').notNull(),
+  },
+  (table) => [index('billing_quotes_id_idx').on(table.id)],
+);
 
 /** Successful charges (R4: one payment row per successful charge, with its stored PDF receipt). */
 export const payments = pgTable(
@@ -536,7 +542,7 @@ export const payments = pgTable(
      * when the payment is written and whenever its period's quote changes; never written by the
      * application.
      */
-    quoteId: uuid('quote_id').references(() => billingQuotes.id),
+    quoteId: uuid('quote_id'),
     createdAt: createdAt(),
   },
   (table) => [

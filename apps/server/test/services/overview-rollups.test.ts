@@ -408,6 +408,54 @@ describe('billing_quotes (decision 062)', () => {
   });
 });
 
+describe('billing_quotes beside another writer (decision 062)', () => {
+  // Two connections at once need PostgreSQL (PGlite is one connection): the PostgreSQL run (CI).
+  if (process.env.TEST_DATABASE_URL) {
+    it('two writers storing the same new quotes in opposite orders never wait for each other', async () => {
+      const a = await plainDealer(t);
+      const b = await plainDealer(t);
+      // Two quotes no payment has named yet, as on the first billing run after a price change.
+      const x = quote([['NADA', 7001]]);
+      const y = quote([['MMR', 6501]]);
+      const periods = {
+        ax: await period(a.id, '2027-01-03', x),
+        ay: await period(a.id, '2027-02-03', y),
+        bx: await period(b.id, '2027-01-03', x),
+        by: await period(b.id, '2027-02-03', y),
+      };
+      // Each writer stores one quote, waits until the other has stored the other one, then
+      // writes a payment of the other's quote: with a unique index on the quotes, each would wait
+      // for the other's uncommitted row, and PostgreSQL would end one as a deadlock.
+      // The transaction helper would run a deadlock's loser again (decision 028): each writer
+      // must have run once.
+      let arrived = 0;
+      let runs = 0;
+      let bothStored!: () => void;
+      const barrier = new Promise<void>((resolve) => (bothStored = resolve));
+      const writer = (userId: string, first: string, second: string, date: [string, string]) =>
+        t.app.db.transaction(async (tx) => {
+          runs += 1;
+          await tx.insert(payments).values(paymentRow(userId, first, date[0], 7000));
+          arrived += 1;
+          if (arrived === 2) bothStored();
+          await barrier;
+          await tx.insert(payments).values(paymentRow(userId, second, date[1], 6500));
+        });
+      const outcomes = await Promise.allSettled([
+        writer(a.id, periods.ax.id, periods.ay.id, ['2027-01-03', '2027-02-03']),
+        writer(b.id, periods.by.id, periods.bx.id, ['2027-02-03', '2027-01-03']),
+      ]);
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'fulfilled']);
+      expect(runs).toBe(2);
+      // Every payment names its period's quote; a quote both stored is read as one.
+      const { named } = await paymentQuotes();
+      for (const [id, [stored, current]] of Object.entries(named)) {
+        expect({ id, quote: stored }).toEqual({ id, quote: current });
+      }
+    });
+  }
+});
+
 describe('mrr_rollup (decision 051)', () => {
   it('gives the history’s MRR at any instant and now, through every kind of write (property)', async () => {
     const x = await plainDealer(t);
