@@ -7,6 +7,15 @@ import { PGLITE_SMOKE } from './apps/server/test/support/pglite-smoke.ts';
 const seed = { FUZZ_SEED: String(fuzzSeed()) };
 
 /**
+ * The test files under `glob` that need modules of their own: those that replace a module
+ * (`vi.mock`) or say `vitest-isolate` (with why), found by reading them, so there is no list.
+ */
+const isolatedFiles = (glob: string) =>
+  globSync(glob, { cwd: import.meta.dirname }).filter((file) =>
+    /\bvi\.mock\(|vitest-isolate/.test(readFileSync(file, 'utf8')),
+  );
+
+/**
  * The web app's unit tests share one jsdom and one module cache per worker (`isolate: false`):
  * setting up jsdom and importing React for each of ~55 files was most of the unit stage's time
  * (docs/decisions/057). A file that replaces a module (`vi.mock`) or tests what a module does when
@@ -14,9 +23,7 @@ const seed = { FUZZ_SEED: String(fuzzSeed()) };
  * so those files run isolated, found by reading them: no list to keep.
  */
 const WEB_TESTS = 'apps/web/src/**/*.test.{ts,tsx}';
-const webIsolated = globSync(WEB_TESTS, { cwd: import.meta.dirname }).filter((file) =>
-  /\bvi\.mock\(|vitest-isolate/.test(readFileSync(file, 'utf8')),
-);
+const webIsolated = isolatedFiles(WEB_TESTS);
 
 /**
  * The API tests, as the server's project sees them: every file under apps/server/test, so a new
@@ -27,9 +34,7 @@ const webIsolated = globSync(WEB_TESTS, { cwd: import.meta.dirname }).filter((fi
  * that replaces a module (`vi.mock`) or says `vitest-isolate` runs in `server-isolated`.
  */
 const SERVER_TESTS = 'apps/server/test/**/*.test.ts';
-const serverIsolated = globSync(SERVER_TESTS, { cwd: import.meta.dirname }).filter((file) =>
-  /\bvi\.mock\(|vitest-isolate/.test(readFileSync(file, 'utf8')),
-);
+const serverIsolated = isolatedFiles(SERVER_TESTS);
 const server = {
   include: [SERVER_TESTS],
   environment: 'node' as const,
