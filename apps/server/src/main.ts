@@ -7,6 +7,7 @@ import { deriveKeys, resolveSecret } from './lib/keys.ts';
 import { checkSecretKey } from './services/keys/check-secret-key.ts';
 import { findDemoData, type DemoDataFound } from './services/demo/find-demo-data.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
+import { storeReceiptParts } from './services/receipts/stored-receipt.ts';
 import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
 import { seedDemoStaff } from './services/demo/seed-demo-staff.ts';
 
@@ -47,6 +48,8 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(78); // EX_CONFIG
   }
+  // The parts this version's receipts are stored with, before any receipt is (decision 066).
+  await storeReceiptParts(database.db);
   if (config.seedDemoData) {
     const seeded = await seedDemoData(database.db, {
       now: new Date(),

@@ -32,6 +32,16 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
 });
 
+/**
+ * Bytes that stored receipts share, each kept once under its SHA-256 (decision 066): the embedded
+ * font programs most receipts have in common, and the dictionary their remainder is compressed
+ * with. Content-addressed, so a part is never changed; a receipt that names one needs it forever.
+ */
+export const receiptParts = pgTable('receipt_parts', {
+  digest: bytea('digest').primaryKey(),
+  data: bytea('data').notNull(),
+});
+
 /** Messages sent through the Contact Us form (001 §3). */
 export const contactRequests = pgTable('contact_requests', {
   id: uuid('id')
@@ -521,8 +531,13 @@ export const payments = pgTable(
     cardLast4: text('card_last4').notNull(),
     /** The business date of the payment (YYYY-MM-DD), the receipt's file name (R9). */
     activationDate: date('activation_date').notNull(),
+    /**
+     * The receipt as stored (services/receipts/stored-receipt.ts, decision 066): the PDF itself
+     * (rows written before migration 0028), or the PDF without the bytes it shares with other
+     * receipts, which receipt_parts holds once. Read it through readStoredReceipts.
+     */
     receiptPdf: bytea('receipt_pdf').notNull(),
-    /** CRC-32 of receipt_pdf, stored with it: the year zip then computes nothing (R9, decision 011). */
+    /** CRC-32 of the receipt's PDF, stored with it: the year zip then computes nothing (R9, decision 011). */
     receiptCrc32: bigint('receipt_crc32', { mode: 'number' }),
     status: text('status', { enum: ['succeeded', 'refunded'] })
       .notNull()

@@ -30,6 +30,7 @@ import { parseCsv } from '../support/csv.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { addOpeningBalance, sessionFor } from '../factories/sign-in.ts';
 import { staffSessionFor } from '../factories/staff-sign-in.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 
 const NOW = new Date('2026-03-10T15:00:00Z');
 const TODAY = '2026-03-10';
@@ -381,7 +382,7 @@ describe('annual billing by check', () => {
       .from(payments)
       .where(and(eq(payments.userId, user.id), eq(payments.gatewayTransactionId, 'check:1234')));
     expect(payment).toMatchObject({ amountCents: ANNUAL_CENTS, cardBrand: 'Check' });
-    const receipt = pdfText(payment!.receiptPdf);
+    const receipt = pdfText(await storedReceiptPdf(t, payment!.receiptPdf));
     expect(receipt).toContain('Paid with Check 1234');
     expect(receipt).toContain('Annual discount (10%)');
     const receiptMail = (await mailsTo(user.email)).find(

@@ -16,6 +16,7 @@ import { runBilling, type BillingDeps } from '../../src/services/billing/run-bil
 import { getUserRow } from '../../src/services/users/get-user-row.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { addOpeningBalance, createAccount, sessionFor } from '../factories/sign-in.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 
 const BILLING = {
   billingFirstName: 'Pat',
@@ -565,7 +566,9 @@ describe('the billing API: payment profile (000 §7, DECISIONS R4, R5)', () => {
       });
       const [payment] = await paymentsOf(userId);
       expect(payment).toMatchObject({ amountCents: 15300, cardLast4: '4444', status: 'succeeded' });
-      expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await storedReceiptPdf(t, payment!.receiptPdf)).subarray(0, 5).toString()).toBe(
+        '%PDF-',
+      );
       expect(await subscriptionRow(userId)).toMatchObject({
         cycleAnchor: '2026-03-15',
         currentPeriodStart: '2026-03-15',

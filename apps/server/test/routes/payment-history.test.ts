@@ -13,11 +13,13 @@ import { billingPeriods, payments } from '../../src/db/schema.ts';
 import { SESSION_COOKIE } from '../../src/plugins/session.ts';
 import { PDF_ZIP_BODY_LIMIT } from '../../src/routes/payment-history/index.ts';
 import { buildYearZip } from '../../src/services/receipts/build-year-zip.ts';
-import { renderReceiptPdf } from '../../src/services/receipts/render-receipt.ts';
+import { renderReceipt, renderReceiptPdf } from '../../src/services/receipts/render-receipt.ts';
 import { sampleReceipt } from '../../src/services/receipts/sample-receipt.ts';
+import { receiptColumns } from '../../src/services/receipts/stored-receipt.ts';
 import { PDF_ZIP_MESSAGES } from '../../src/services/receipts/zip-from-base64-pdfs.ts';
 import { buildTestApp, type TestApp } from '../support/helper.ts';
 import { createAccount, sessionFor } from '../factories/sign-in.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 import { dosDateOf, readZip } from '../support/zip-reader.ts';
 
 const SUPPORT_PHONE = '1-800-555-0142';
@@ -61,7 +63,7 @@ async function insertPayment(
 ): Promise<StoredPayment> {
   const { activationDate, amountCents } = fields;
   const paymentId = randomUUID();
-  const pdf = renderReceiptPdf(
+  const rendered = renderReceipt(
     sampleReceipt({
       lines: [{ code: 'NADA', name: 'NADA pricing guide', cents: amountCents, free: false }],
       platformFeeCents: 0,
@@ -73,6 +75,10 @@ async function insertPayment(
       issuedAt: new Date(`${activationDate}T15:00:00Z`),
     }),
   );
+  const { pdf } = rendered;
+  // Every other receipt as rows written before migration 0028 hold it (the whole PDF), the rest
+  // as the billing run stores them now (decision 066): the account reads both the same.
+  const columns = stored.length % 2 === 0 ? receiptColumns(rendered) : { receiptPdf: pdf };
   const [period] = await t.app.db
     .insert(billingPeriods)
     .values({
@@ -95,7 +101,7 @@ async function insertPayment(
     cardBrand: fields.cardBrand ?? 'visa',
     cardLast4: fields.cardLast4 ?? '1111',
     activationDate,
-    receiptPdf: pdf,
+    ...columns,
     status: fields.status ?? 'succeeded',
     // As R4's trial cancellation leaves it: the whole payment refunded, the same day.
     ...(fields.status === 'refunded'
@@ -124,13 +130,13 @@ async function startSession(who: Who, now: Date): Promise<string> {
   return rawId;
 }
 
-/** The stored receipt bytes as the database holds them now. */
+/** The stored receipt as the database holds it now, read back as its PDF. */
 async function receiptInDatabase(id: string): Promise<Buffer> {
   const [row] = await t.app.db
     .select({ pdf: payments.receiptPdf })
     .from(payments)
     .where(eq(payments.id, id));
-  return row!.pdf;
+  return storedReceiptPdf(t, row!.pdf);
 }
 
 function call(

@@ -24,6 +24,7 @@ import {
 import { seedDemoPromotions } from '../../src/services/demo/seed-demo-promotions.ts';
 import { signupBody } from '../factories/signup-body.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 
 const NOW = new Date('2026-03-15T15:00:00Z');
 let ipCounter = 0;
@@ -279,7 +280,9 @@ describe('sign-up API (issue 6, 001 §3, §7, §8)', () => {
         // The application's clock, not the database's: the trial (R4) is counted from it.
         createdAt: NOW,
       });
-      expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
+      expect((await storedReceiptPdf(t, payment!.receiptPdf)).subarray(0, 5).toString()).toBe(
+        '%PDF-',
+      );
       const [charge] = await t.app.db
         .select()
         .from(sandboxGatewayTransactions)

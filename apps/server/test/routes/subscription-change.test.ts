@@ -16,6 +16,7 @@ import { runBilling } from '../../src/services/billing/run-billing.ts';
 import { buildTestApp, type TestApp, type TestBrowser } from '../support/helper.ts';
 import { subscribeWithCard } from '../factories/subscriber-factory.ts';
 import { createAccount, sessionFor } from '../factories/sign-in.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 
 const APPROVED = '4111111111111111';
 const DECLINED = '4000000000000002';
@@ -178,7 +179,7 @@ describe('subscription changes (R10)', () => {
       .where(eq(subscriptionChanges.idempotencyKey, key));
     expect(recorded!.createdAt).toEqual(now);
     expect(paid[0]!.createdAt).toEqual(now);
-    const text = pdfText(paid[0]!.receiptPdf);
+    const text = pdfText(await storedReceiptPdf(t, paid[0]!.receiptPdf));
     expect(text).toContain('Prorated: Manheim Market Report (16 of 31 days)');
     expect(text).toContain('Mar 25, 2026');
     expect(text).toContain('Apr 09, 2026');

@@ -30,6 +30,7 @@ import { getUserRow } from '../../src/services/users/get-user-row.ts';
 import { buildTestApp, type TestApp } from '../support/helper.ts';
 import { subscribeWithCard } from '../factories/subscriber-factory.ts';
 import { addOpeningBalance, createAccount } from '../factories/sign-in.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 
 const DAY = 86_400_000;
 const BILLING_RUN_SCRIPT = fileURLToPath(new URL('../../scripts/billing-run.ts', import.meta.url));
@@ -99,9 +100,14 @@ describe('the billing run (DECISIONS R4, issue 5)', () => {
       status: 'succeeded',
       createdAt: now,
     });
-    expect(payment!.receiptPdf.subarray(0, 5).toString()).toBe('%PDF-');
-    // Stored with the receipt, so the year zip computes nothing (R9).
-    expect(payment!.receiptCrc32).toBe(crc32(payment!.receiptPdf));
+    // Stored without what it shares with other receipts (decision 066): small enough to stay
+    // in the payment's row, and read back as a PDF whose CRC-32 is stored with it, so the year
+    // zip computes nothing (R9).
+    expect(payment!.receiptPdf.subarray(0, 4).toString()).toBe('DPR1');
+    expect(payment!.receiptPdf.length).toBeLessThan(4096);
+    const pdf = await storedReceiptPdf(t, payment!.receiptPdf);
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(payment!.receiptCrc32).toBe(crc32(pdf));
     expect(await userRow(userId)).toMatchObject({
       nextBillDate: '2026-04-15',
       accountStatus: 'active',

@@ -14,6 +14,7 @@ import { runBilling, type BillingDeps } from '../../src/services/billing/run-bil
 import { buildTestApp, type TestApp } from '../support/helper.ts';
 import { subscribeWithCard } from '../factories/subscriber-factory.ts';
 import { createAccount } from '../factories/sign-in.ts';
+import { storedReceiptPdf } from '../support/stored-receipt.ts';
 
 const NOW = new Date('2026-03-15T15:00:00Z'); // business date 2026-03-15 in New York
 const PERIOD = 'Mar 15, 2026 – Apr 14, 2026';
@@ -54,7 +55,10 @@ const billingDeps = (t: TestApp, mailKind: 'smtp' | 'mailbox'): BillingDeps => (
 });
 
 const storedReceipt = async (t: TestApp, userId: string) =>
-  (await t.app.db.select().from(payments).where(eq(payments.userId, userId)))[0]!.receiptPdf;
+  storedReceiptPdf(
+    t,
+    (await t.app.db.select().from(payments).where(eq(payments.userId, userId)))[0]!.receiptPdf,
+  );
 
 describe('the receipt e-mail in the development mailbox', () => {
   let t: TestApp;

@@ -12,6 +12,8 @@ export const PGLITE_SMOKE = [
   'apps/server/test/services/billing-run.test.ts',
   // A receipt, read back from its PDF.
   'apps/server/test/services/receipts-pdf.test.ts',
+  // A receipt stored without its shared parts and read back, through PGlite's bytea codec.
+  'apps/server/test/services/stored-receipt.test.ts',
   // The route-table sweeps' first pass (the fuzz sweep at FUZZ_RUNS=20 per route here).
   'apps/server/test/sweeps/sweep-access.test.ts',
   'apps/server/test/sweeps/sweep-csrf.test.ts',

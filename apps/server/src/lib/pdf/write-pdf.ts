@@ -114,14 +114,40 @@ interface IFontSubset {
   toUnicode: IStream;
 }
 
-/** Subsets by font and the set of bytes drawn: receipts mostly reuse the same characters. */
+/**
+ * The characters every subset holds besides what the page drew: printable ASCII and WinAnsi's
+ * punctuation block (0x80–0x9F: curly quotes, dashes, the euro sign, …), all a receipt's own
+ * words use. So nearly every receipt embeds the same two font programs, which storage keeps once
+ * (decision 066); only a name or address with accented letters makes a program of its own.
+ */
+const SHARED_CODES = (() => {
+  const codes = new Uint8Array(256);
+  for (let byte = 0x20; byte <= 0x9f; byte++) {
+    if (winAnsiToUnicode(byte) !== undefined) codes[byte] = 1;
+  }
+  return codes;
+})();
+
+/** The codes drawn that the shared set lacks, as a string: '' for nearly every receipt. */
+function extraCodes(drawn: Uint8Array): string {
+  let extra = '';
+  for (let byte = 0; byte < 256; byte++) {
+    if (drawn[byte] && !SHARED_CODES[byte]) extra += String.fromCharCode(byte);
+  }
+  return extra;
+}
+
+/** Subsets by font and the extra codes they hold: receipts mostly have none. */
 const subsets = new Map<string, IFontSubset>();
 const SUBSET_CACHE_SIZE = 256;
 
-function fontSubset(font: TPdfFont, used: Uint8Array): IFontSubset {
-  const key = `${font}:${Buffer.from(used).toString('latin1')}`;
+function fontSubset(font: TPdfFont, drawn: Uint8Array): IFontSubset {
+  const extra = extraCodes(drawn);
+  const key = `${font}:${extra}`;
   const cached = subsets.get(key);
   if (cached) return cached;
+  const used = Uint8Array.from(SHARED_CODES);
+  for (let i = 0; i < extra.length; i++) used[extra.charCodeAt(i)] = 1;
   const embedded = FONTS[font];
   const glyphs: number[] = [];
   let cmap = '';
@@ -162,6 +188,14 @@ function fontSubset(font: TPdfFont, used: Uint8Array): IFontSubset {
   return subset;
 }
 
+/**
+ * The font program `writePdf` embeds for a page that drew nothing outside the shared codes in
+ * `font`, as the stream's bytes (deflated): the part most receipts share.
+ */
+export function sharedFontProgram(font: TPdfFont): Buffer {
+  return fontSubset(font, new Uint8Array(256)).fontFile.data;
+}
+
 function chunkBfchar(lines: string, count: number): string {
   const all = lines.split('\n').slice(0, count);
   let out = '';
@@ -196,7 +230,21 @@ function fontDescriptor(font: TPdfFont, baseFont: string, fontFile: number): str
   );
 }
 
+/** A written PDF, and where in it the embedded font programs' bytes are (stream data only). */
+export interface IWrittenPdf {
+  pdf: Buffer;
+  fontPrograms: { start: number; length: number }[];
+}
+
 export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOptions = {}): Buffer {
+  return writePdfParts(page, info, options).pdf;
+}
+
+export function writePdfParts(
+  page: PdfPage,
+  info: IPdfInfo,
+  options: IWritePdfOptions = {},
+): IWrittenPdf {
   const compress = options.compress ?? true;
   const raw = Buffer.from(page.content(), 'latin1');
   // A page's content is a few kilobytes: a small window and the fastest level compress it
@@ -243,8 +291,9 @@ export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOption
     '/ParentTreeNextKey 1 >>';
   objects[PARENT_TREE - 1] = `<< /Nums [0 [${byMcid.map((n) => `${n} 0 R`).join(' ')}]] >>`;
 
-  // Only the fonts the page drew with, each as the subset of what it drew.
+  // Only the fonts the page drew with, each as the subset of what it drew (and ASCII).
   const fontRefs: string[] = [];
+  const programObjects = new Set<number>();
   for (const font of Object.keys(FONT_RESOURCES) as TPdfFont[]) {
     const used = page.used[font];
     if (!used.includes(1)) continue;
@@ -259,6 +308,7 @@ export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOption
       `/FontDescriptor ${descriptor} 0 R /ToUnicode ${toUnicode} 0 R >>`;
     objects[descriptor - 1] = fontDescriptor(font, subset.baseFont, file);
     objects[file - 1] = subset.fontFile;
+    programObjects.add(file);
     objects[toUnicode - 1] = subset.toUnicode;
     fontRefs.push(`/${FONT_RESOURCES[font]} ${dict} 0 R`);
   }
@@ -282,6 +332,7 @@ export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOption
   // turned into bytes once (a receipt has some 90 objects), offsets counted in chars.
   const chunks: Buffer[] = [];
   const offsets: number[] = [];
+  const fontPrograms: IWrittenPdf['fontPrograms'] = [];
   let text = HEADER;
   let offset = 0;
   const flush = () => {
@@ -298,6 +349,8 @@ export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOption
       const entries = body.entries === '' ? '' : ` ${body.entries}`;
       text += `${number} 0 obj\n<< /Length ${body.data.length}${entries} >>\nstream\n`;
       flush();
+      if (programObjects.has(number))
+        fontPrograms.push({ start: offset, length: body.data.length });
       chunks.push(body.data);
       offset += body.data.length;
       text = '\nendstream\nendobj\n';
@@ -315,5 +368,5 @@ export function writePdf(page: PdfPage, info: IPdfInfo, options: IWritePdfOption
     `/ID [<${id}> <${id}>] >>\nstartxref\n${xrefOffset}\n%%EOF\n`;
   text += tail;
   flush();
-  return Buffer.concat(chunks, offset);
+  return { pdf: Buffer.concat(chunks, offset), fontPrograms };
 }

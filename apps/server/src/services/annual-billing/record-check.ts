@@ -26,8 +26,8 @@ import { addBalanceEntries, paidPeriodEntries } from '../billing/account-balance
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
-import { receiptCrc32 } from '../receipts/build-year-zip.ts';
-import { renderReceiptPdf } from '../receipts/render-receipt.ts';
+import { renderReceipt } from '../receipts/render-receipt.ts';
+import { receiptColumns } from '../receipts/stored-receipt.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
 import {
@@ -206,7 +206,7 @@ export async function payByCheck(
   const paymentId = crypto.randomUUID();
   const paidWith = `Check ${check.checkNumber}`;
   const shownPeriod = { from: invoice.periodStart, to: invoice.periodEnd };
-  const receiptPdf = renderReceiptPdf({
+  const receipt = renderReceipt({
     company: deps.company,
     account: {
       dealerpassUserId: user.dealerpassUserId,
@@ -243,8 +243,7 @@ export async function payByCheck(
     cardBrand: 'Check',
     cardLast4: check.checkNumber.slice(-4),
     activationDate: today,
-    receiptPdf,
-    receiptCrc32: receiptCrc32(receiptPdf),
+    ...receiptColumns(receipt),
     createdAt: now,
   });
   // The ledger takes the period's charge and the check's payment together (R14).

@@ -4,6 +4,7 @@ import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date
 import type { MailAttachment } from '../../adapters/mail/mail-transport.ts';
 import type { Database } from '../../db/client.ts';
 import { invoices, payments, refunds } from '../../db/schema.ts';
+import { readStoredReceipt } from '../receipts/stored-receipt.ts';
 
 export const RECEIPT_CONTENT_TYPE = 'application/pdf';
 
@@ -41,7 +42,7 @@ export async function loadMailAttachments(
       attachments.push({
         filename: receiptFileName(receipt.activationDate),
         contentType: RECEIPT_CONTENT_TYPE,
-        content: receipt.pdf,
+        content: await readStoredReceipt(db, receipt.pdf),
       });
   }
   if (row.receiptRefundId) {

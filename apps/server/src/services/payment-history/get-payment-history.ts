@@ -7,6 +7,7 @@ import type { TPayment, TPaymentRefund } from '@dealerpass/domain/schemas/paymen
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import type { Database } from '../../db/client.ts';
 import { payments, refunds } from '../../db/schema.ts';
+import { readStoredReceipts } from '../receipts/stored-receipt.ts';
 import { paymentsInYear } from './payments-in-year.ts';
 import { trialRefundReceipt } from './trial-refund-receipt.ts';
 
@@ -33,6 +34,10 @@ export async function getPaymentHistory(
     // Same-day payments (a reactivation and a renewal) come newest first; the domain's sort is
     // stable and keeps that order.
     .orderBy(desc(payments.activationDate), desc(payments.createdAt), desc(payments.id));
+  const receipts = await readStoredReceipts(
+    db,
+    rows.map((row) => row.receiptPdf),
+  );
   const refundsOf = await succeededRefunds(
     db,
     rows.map((row) => row.id),
@@ -55,13 +60,13 @@ export async function getPaymentHistory(
     refundsOf.set(row.id, entry);
   }
   return sortPaymentsNewestFirst(
-    rows.map((row) => {
+    rows.map((row, index) => {
       const given = refundsOf.get(row.id);
       return {
         activationDate: row.activationDate,
         paidWith: paymentPaidWith(row),
         amount: centsToDollars(row.amountCents),
-        receiptBlob: row.receiptPdf.toString('base64'),
+        receiptBlob: receipts[index]!.toString('base64'),
         ...(given
           ? {
               refundedAmount: centsToDollars(given.cents),

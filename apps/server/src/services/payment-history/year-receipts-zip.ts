@@ -2,6 +2,7 @@ import { asc } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { buildYearZip } from '../receipts/build-year-zip.ts';
+import { readStoredReceipts } from '../receipts/stored-receipt.ts';
 import type { IZipDownload } from '../receipts/zip-download.ts';
 import { paymentsInYear } from './payments-in-year.ts';
 
@@ -10,9 +11,10 @@ import { paymentsInYear } from './payments-in-year.ts';
  * receipts of the year as `{year}-payments-history.zip` (docs/decisions/011).
  *
  * One query reads the year's receipts: a year holds a payment a month and the odd reactivation,
- * about 2 kB each, so a few dozen kilobytes at most. Nothing is then held open while the zip is
- * sent (no connection, no cursor), and the archive comes from `buildYearZip`, the code
- * `bench/year-zip.ts` measures. Same-day payments keep the order they were made in.
+ * about 40 kB each once read back (decision 066), so half a megabyte at most. Nothing is then
+ * held open while the zip is sent (no connection, no cursor), and the archive comes from
+ * `buildYearZip`, the code `bench/year-zip.ts` measures. Same-day payments keep the order they
+ * were made in.
  *
  * A year without receipts answers 404 with the specification's text (000 §8), before a byte.
  */
@@ -29,5 +31,13 @@ export async function yearReceiptsZip(
     .from(payments)
     .where(paymentsInYear(input.userId, input.year))
     .orderBy(asc(payments.activationDate), asc(payments.createdAt), asc(payments.id));
-  return buildYearZip(input.year, rows, { supportPhone: input.supportPhone });
+  const pdfs = await readStoredReceipts(
+    db,
+    rows.map((row) => row.receiptPdf),
+  );
+  return buildYearZip(
+    input.year,
+    rows.map((row, index) => ({ ...row, receiptPdf: pdfs[index]! })),
+    { supportPhone: input.supportPhone },
+  );
 }

@@ -7,7 +7,7 @@ import { formatCurrency, type TCents } from '@dealerpass/domain/money';
 import { formatCalendarDate, parseIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { billingPeriodText, cardBrandName } from '@dealerpass/domain/billing/receipt-text';
 import { PdfPage, type ITextStyle, type TRgb } from '../../lib/pdf/pdf-page.ts';
-import { writePdf } from '../../lib/pdf/write-pdf.ts';
+import { writePdfParts, type IWrittenPdf } from '../../lib/pdf/write-pdf.ts';
 
 export interface IReceiptAddress {
   line1: string;
@@ -136,6 +136,11 @@ function addressLines(address: IReceiptAddress): string[] {
 
 /** Renders the receipt; the same receipt always gives the same bytes. */
 export function renderReceiptPdf(receipt: IReceipt): Buffer {
+  return renderReceipt(receipt).pdf;
+}
+
+/** The receipt's PDF and where its font programs are in it (what storage shares, decision 066). */
+export function renderReceipt(receipt: IReceipt): IWrittenPdf {
   assertConsistent(receipt);
   const page = new PdfPage();
   // Layout is written top-down: `top` is the distance of a baseline from the page's top edge.
@@ -326,7 +331,7 @@ export function renderReceiptPdf(receipt: IReceipt): Buffer {
 
   // The content stream is left uncompressed: deflating its 4–5 KB costs as much as the rest of
   // the receipt and would save only a tenth of a file that is mostly embedded fonts (039).
-  return writePdf(
+  return writePdfParts(
     page,
     {
       title: refund

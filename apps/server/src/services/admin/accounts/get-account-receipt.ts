@@ -3,6 +3,7 @@ import { ERROR_CODES } from '@dealerpass/domain/messages';
 import type { Database } from '../../../db/client.ts';
 import { payments } from '../../../db/schema.ts';
 import { AppError } from '../../../errors/app-error.ts';
+import { readStoredReceipt } from '../../receipts/stored-receipt.ts';
 
 /**
  * A payment's stored PDF receipt for the console (R9's file name), only through the account it
@@ -18,5 +19,8 @@ export async function getAccountReceipt(
     .from(payments)
     .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)));
   if (!row) throw new AppError(ERROR_CODES.NOT_FOUND);
-  return { pdf: row.pdf, fileName: `${row.activationDate}-payment.pdf` };
+  return {
+    pdf: await readStoredReceipt(db, row.pdf),
+    fileName: `${row.activationDate}-payment.pdf`,
+  };
 }

@@ -3,13 +3,13 @@ import { billingPeriodShown, cardBrandName } from '@dealerpass/domain/billing/re
 import type { billingPeriods, payments, users } from '../../../db/schema.ts';
 import type { MailToSend } from '../../mail/enqueue-mail.ts';
 import { receiptMail } from '../../mail/messages/receipt-mail.ts';
-import { receiptCrc32 } from '../../receipts/build-year-zip.ts';
-import { renderReceiptPdf } from '../../receipts/render-receipt.ts';
+import { renderReceipt } from '../../receipts/render-receipt.ts';
+import { receiptColumns } from '../../receipts/stored-receipt.ts';
 import type { BillingDeps } from './billing-deps.ts';
 
 /**
  * One successful charge as it is stored: the payment row with its receipt (rendered here, once,
- * with its CRC-32) and the receipt's e-mail. Shared by the billing run and the demo seed's
+ * stored as decision 066 says, with its CRC-32) and the receipt's e-mail. Shared by the billing run and the demo seed's
  * history.
  */
 export function paymentRecord(input: {
@@ -30,7 +30,7 @@ export function paymentRecord(input: {
   const paymentId = crypto.randomUUID();
   // One period and one card, in the PDF and in its e-mail alike.
   const shownPeriod = billingPeriodShown(period.periodStart, period.periodEnd);
-  const receiptPdf = renderReceiptPdf({
+  const receipt = renderReceipt({
     company,
     account: {
       dealerpassUserId: user.dealerpassUserId,
@@ -67,8 +67,7 @@ export function paymentRecord(input: {
       cardBrand: card.brand ?? 'card',
       cardLast4: card.last4 ?? '',
       activationDate,
-      receiptPdf,
-      receiptCrc32: receiptCrc32(receiptPdf),
+      ...receiptColumns(receipt),
       // The application's clock, as every business time (the trial is counted from it, R4).
       createdAt: input.now,
     },
