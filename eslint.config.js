@@ -258,7 +258,6 @@ export default tseslint.config(
       '**/*.test.ts',
       'apps/server/src/db/schema.ts',
       'apps/server/src/services/demo/demo-accounts.ts',
-      'apps/server/src/services/demo/e2e-accounts.ts',
     ],
     rules: {
       'no-restricted-syntax': [

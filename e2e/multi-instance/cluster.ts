@@ -4,6 +4,7 @@ import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { writeTestAccountsFile } from '../fixtures/test-accounts-file.ts';
 
 /**
  * The multi-instance set-up of R13 on this machine (docs/decisions/022): a fresh PostgreSQL
@@ -86,14 +87,21 @@ export async function startCluster(): Promise<Cluster> {
     CAPTCHA_DIFFICULTY: '5000',
     LOG_LEVEL: 'info',
   };
+  // The browser tests' own accounts (docs/decisions/065), for the seeding instance.
+  const testAccountsFile = writeTestAccountsFile(logDir);
   const instances: Record<number, number> = {};
   // All three at once on the empty database: they migrate one after the other under the lock.
   for (const port of INSTANCE_PORTS) {
     // One instance seeds the test accounts (an account past its trial, for cancel → REACTIVATE).
-    const seed = port === INSTANCE_PORTS[0] ? 'true' : 'false';
+    const seeding = port === INSTANCE_PORTS[0];
     const child = spawn(process.execPath, ['apps/server/src/main.ts', '--no-env-file'], {
       cwd: REPO,
-      env: { ...shared, PORT: String(port), SEED_DEMO_DATA: seed },
+      env: {
+        ...shared,
+        PORT: String(port),
+        SEED_DEMO_DATA: String(seeding),
+        ...(seeding ? { TEST_ACCOUNTS_FILE: testAccountsFile } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     instances[port] = track(child, `instance ${port}`, logFile(logDir, `instance-${port}`));

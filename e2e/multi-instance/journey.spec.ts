@@ -9,7 +9,7 @@ import {
   itemBox,
   solveCaptcha,
 } from '../tests/signup-steps.ts';
-import { E2E_ACCOUNTS } from '../../apps/server/src/services/demo/e2e-accounts.ts';
+import { E2E_ACCOUNTS } from '../fixtures/accounts.ts';
 import { INSTANCE_PORTS, type Cluster } from './cluster.ts';
 
 /**
@@ -47,12 +47,6 @@ function watch(page: Page) {
     failed.push(`${request.method()} ${request.url()} (${reason})`);
   });
   return { served, failed };
-}
-
-function account(key: 'cancelFlow') {
-  const found = E2E_ACCOUNTS.find((candidate) => candidate.e2eKey === key);
-  if (!found) throw new Error(`no test account ${key}`);
-  return found;
 }
 
 const toast = (page: Page, text: string) => page.getByTestId('toast').filter({ hasText: text });
@@ -158,7 +152,7 @@ test('sign-up → verify → sign in → change card → cancel → reactivate a
   // ends, 001 §1): the seeded test account, signed in through the balancer.
   await page.getByRole('link', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/authlogout$/);
-  await signInAs(page, account('cancelFlow'));
+  await signInAs(page, E2E_ACCOUNTS.cancelFlow);
   await expect(page).toHaveURL(/\/account\/profile$/);
   await nav(page).getByRole('link', { name: 'Subscriptions' }).click();
   await page.getByRole('link', { name: 'Cancel Subscription' }).click();

@@ -1,9 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Locator, Page } from '@playwright/test';
-import {
-  E2E_ACCOUNTS,
-  type TE2eAccountKey,
-} from '../../apps/server/src/services/demo/e2e-accounts.ts';
+import { E2E_ACCOUNTS } from '../fixtures/accounts.ts';
 import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 /**
@@ -11,15 +8,9 @@ import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
  * PAYMENT INFO dialog) and remove a card; cancel with a reason that needs detail, then
  * REACTIVATE; reactivate an inactive account with a new card, then download its receipt and the
  * year zip and open both; and the cancellation flow and card dialogs by keyboard alone. Each uses
- * its own test-only account (apps/server/src/services/demo/e2e-accounts.ts, seeded with
- * APP_ENV=test only), so the per-state test never sees their changes.
+ * its own test-only account (e2e/fixtures/accounts.ts, which the test servers seed), so the
+ * per-state test never sees their changes.
  */
-
-function account(key: TE2eAccountKey) {
-  const found = E2E_ACCOUNTS.find((candidate) => candidate.e2eKey === key);
-  if (!found) throw new Error(`no test account ${key}`);
-  return found;
-}
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Account' });
 const toast = (page: Page, text: string | RegExp) =>
@@ -47,7 +38,7 @@ test.describe('account flows (issue 7)', () => {
   test('update the alternate phone; edit a card through the dialog, remove it, add one', async ({
     page,
   }) => {
-    await signInAs(page, account('cardFlows'));
+    await signInAs(page, E2E_ACCOUNTS.cardFlows);
     await expect(page).toHaveURL(/\/account\/profile$/);
 
     // Profile (000 §5): submit only after a change; 10 digits; success toast; saved.
@@ -158,7 +149,7 @@ test.describe('account flows (issue 7)', () => {
   });
 
   test('cancel with a reason that needs detail, then REACTIVATE', async ({ page }) => {
-    await signInAs(page, account('cancelFlow'));
+    await signInAs(page, E2E_ACCOUNTS.cancelFlow);
     await expect(page).toHaveURL(/\/account\/profile$/);
     await nav(page).getByRole('link', { name: 'Subscriptions' }).click();
     await page.getByRole('link', { name: 'Cancel Subscription' }).click();
@@ -200,7 +191,7 @@ test.describe('account flows (issue 7)', () => {
   test('reactivate an inactive account with a new card; download its receipt and the year zip', async ({
     page,
   }) => {
-    await signInAs(page, account('reactivateFlow'));
+    await signInAs(page, E2E_ACCOUNTS.reactivateFlow);
     await expect(page).toHaveURL(/\/account\/billing$/);
     await expect(page.getByTestId('inactive-message')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Cancel', exact: true })).toHaveCount(0);
@@ -260,7 +251,7 @@ test.describe('account flows (issue 7)', () => {
   test('keyboard only: the card dialogs and the cancellation flow, focus into and out of each modal', async ({
     page,
   }) => {
-    await signInAs(page, account('keyboardFlow'));
+    await signInAs(page, E2E_ACCOUNTS.keyboardFlow);
     await expect(page).toHaveURL(/\/account\/profile$/);
     await page.goto('/account/billing');
 

@@ -1,5 +1,5 @@
 import { DEMO_ACCOUNTS } from '../../apps/server/src/services/demo/demo-accounts.ts';
-import { E2E_STAFF } from '../../apps/server/src/services/demo/demo-staff.ts';
+import { E2E_STAFF } from '../fixtures/accounts.ts';
 import {
   demoStaff,
   enterTotpCode,
@@ -19,7 +19,7 @@ test.describe('operator console sign-in (issue 19)', () => {
   test('a new member enrols an authenticator, signs out, and signs in again with a code', async ({
     page,
   }) => {
-    const member = E2E_STAFF.find((candidate) => candidate.totpSecret === null)!;
+    const member = E2E_STAFF.enrol;
     await page.goto('/admin');
     await expect(page).toHaveURL(/\/oidc\/interaction\/[\w-]+$/);
     await acceptEssentialCookies(page);

@@ -1,8 +1,5 @@
 import type { Page } from '@playwright/test';
-import {
-  E2E_ACCOUNTS,
-  type TE2eAccountKey,
-} from '../../apps/server/src/services/demo/e2e-accounts.ts';
+import { E2E_ACCOUNTS } from '../fixtures/accounts.ts';
 import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 /**
@@ -10,12 +7,6 @@ import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
  * another window changed the selection is refused and asks for a review, instead of reversing the
  * other window's purchase; with no card on file the page asks for one before anything is charged.
  */
-
-function account(key: TE2eAccountKey) {
-  const found = E2E_ACCOUNTS.find((candidate) => candidate.e2eKey === key);
-  if (!found) throw new Error(`no test account ${key}`);
-  return found;
-}
 
 async function openChangePage(page: Page) {
   await page.goto('/account/subscriptions/change');
@@ -25,7 +16,7 @@ async function openChangePage(page: Page) {
 
 test.describe('subscription change guards (R10)', () => {
   test('a second, older window cannot silently reverse a purchase', async ({ page, context }) => {
-    await signInAs(page, account('changeTabsFlow'));
+    await signInAs(page, E2E_ACCOUNTS.changeTabsFlow);
     await expect(page).toHaveURL(/\/account\//);
     const older = await context.newPage();
     await openChangePage(older);
@@ -59,7 +50,7 @@ test.describe('subscription change guards (R10)', () => {
   test('no card on file: the preview asks for one, with the way to Billing Details', async ({
     page,
   }) => {
-    await signInAs(page, account('changeNoCardFlow'));
+    await signInAs(page, E2E_ACCOUNTS.changeNoCardFlow);
     await expect(page).toHaveURL(/\/account\//);
     await page.goto('/account/billing');
     await page.getByRole('button', { name: /^REMOVE/ }).click();

@@ -1,23 +1,14 @@
 import type { Locator, Page } from '@playwright/test';
 import { formatCurrency } from '../../packages/domain/src/money.ts';
-import {
-  E2E_ACCOUNTS,
-  type TE2eAccountKey,
-} from '../../apps/server/src/services/demo/e2e-accounts.ts';
+import { E2E_ACCOUNTS } from '../fixtures/accounts.ts';
 import { DEMO_ACCOUNTS } from '../../apps/server/src/services/demo/demo-accounts.ts';
 import { expect, expectAccessible, signInAs, test } from './fixtures.ts';
 
 /**
  * Issue 18, subscription changes (DECISIONS R10): add an item mid-period and see the prorated
  * charge and its receipt; remove one, see it pending, undo it (by keyboard alone); a declined
- * prorated charge changes nothing; axe on the change page. Test-only accounts (e2e-accounts.ts).
+ * prorated charge changes nothing; axe on the change page. Test-only accounts (fixtures/accounts.ts).
  */
-
-function account(key: TE2eAccountKey) {
-  const found = E2E_ACCOUNTS.find((candidate) => candidate.e2eKey === key);
-  if (!found) throw new Error(`no test account ${key}`);
-  return found;
-}
 
 const EXPIRY = `12/${String((new Date().getFullYear() + 3) % 100).padStart(2, '0')}`;
 
@@ -43,7 +34,7 @@ test.describe('subscription changes (R10)', () => {
   test('add mid-period: prorated charge and receipt; remove: pending, then undo, by keyboard', async ({
     page,
   }) => {
-    await signInAs(page, account('changeFlow'));
+    await signInAs(page, E2E_ACCOUNTS.changeFlow);
     await expect(page).toHaveURL(/\/account\/profile$/);
     await openChangePage(page);
     await expect(page.getByRole('checkbox', { name: /^Manheim Market Report \$/ })).toBeChecked();
@@ -111,7 +102,7 @@ test.describe('subscription changes (R10)', () => {
   test('a declined prorated charge changes nothing and shows the transaction message', async ({
     page,
   }) => {
-    await signInAs(page, account('changeDeclineFlow'));
+    await signInAs(page, E2E_ACCOUNTS.changeDeclineFlow);
     await expect(page).toHaveURL(/\/account\/profile$/);
     // Put the sandbox's declining test card on file (saving a card charges nothing).
     await page

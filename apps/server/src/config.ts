@@ -143,6 +143,8 @@ const ZEnvSchema = z
     STAFF_OIDC_CLIENT_ID: z.string().min(1).optional(),
     STAFF_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
     SEED_DEMO_DATA: booleanFlag.optional(),
+    /** A JSON file of test-only accounts and staff to seed (docs/decisions/065); test only. */
+    TEST_ACCOUNTS_FILE: z.string().min(1).optional(),
     BUSINESS_TIME_ZONE: z
       .string()
       .refine((zone) => {
@@ -206,6 +208,14 @@ const ZEnvSchema = z
     }
     checkCarfaxEnv(env, ctx);
     checkAutoCheckEnv(env, ctx);
+    // docs/decisions/065: accounts with passwords in the repository are for test servers only.
+    if (env.TEST_ACCOUNTS_FILE && env.APP_ENV !== 'test') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['TEST_ACCOUNTS_FILE'],
+        message: `is for the tests' servers only (APP_ENV=test), not APP_ENV=${env.APP_ENV}`,
+      });
+    }
     for (const prefix of ['OIDC', 'STAFF_OIDC'] as const) {
       const names = [`${prefix}_ISSUER`, `${prefix}_CLIENT_ID`, `${prefix}_CLIENT_SECRET`] as const;
       const values = names.map((name) => env[name]);
@@ -301,6 +311,11 @@ export interface Config {
     | { kind: 'external'; issuer: string; clientId: string; clientSecret: string };
   /** Seed the demo accounts into an empty database at start (demo and development by default). */
   seedDemoData: boolean;
+  /**
+   * The test-only accounts and staff to seed with the demo data (services/demo/read-test-accounts.ts,
+   * docs/decisions/065): a JSON file's path, accepted with APP_ENV=test only; null for none.
+   */
+  testAccountsFile: string | null;
   /** The payment gateway (DECISIONS R5): the embedded sandbox, or Authorize.Net when configured. */
   payments: PaymentsConfig;
   /** Carfax (issue 8): the embedded OAuth 2.0 sandbox, or the configured Carfax endpoints. */
@@ -431,6 +446,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       runIntervalMinutes: env.BILLING_RUN_INTERVAL_MINUTES,
     },
     seedDemoData: env.SEED_DEMO_DATA ?? (env.APP_ENV === 'demo' || env.APP_ENV === 'development'),
+    testAccountsFile: env.TEST_ACCOUNTS_FILE ?? null,
     sandboxes,
     // R8: the mailbox shows every mail to every visitor, so only a demo, development or test
     // server shows it; a production server keeps unsent mail but never serves it, whatever flag is set.

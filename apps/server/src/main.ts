@@ -6,6 +6,7 @@ import { loadEnvFileIfPresent } from './lib/env-file.ts';
 import { deriveKeys, resolveSecret } from './lib/keys.ts';
 import { checkSecretKey } from './services/keys/check-secret-key.ts';
 import { findDemoData, type DemoDataFound } from './services/demo/find-demo-data.ts';
+import { readTestAccounts, type TTestAccountsFile } from './services/demo/read-test-accounts.ts';
 import { seedDemoData } from './services/demo/seed-demo-data.ts';
 import { storeReceiptParts } from './services/receipts/stored-receipt.ts';
 import { seedDemoPromotions } from './services/demo/seed-demo-promotions.ts';
@@ -30,8 +31,12 @@ async function main(): Promise<void> {
   const webDev = process.argv.includes('--web-dev');
   if (webDev) process.env.APP_ENV ??= 'development';
   let config;
+  let testAccounts: TTestAccountsFile | undefined;
   try {
     config = loadConfig();
+    // The tests' own accounts (APP_ENV=test only, docs/decisions/065), checked before anything
+    // starts: an entry without the test-only form stops the server here.
+    if (config.testAccountsFile) testAccounts = readTestAccounts(config.testAccountsFile);
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(error.message);
@@ -57,8 +62,7 @@ async function main(): Promise<void> {
       cards: config.payments.kind === 'sandbox',
       company: config.company,
       timeZone: config.billing.timeZone,
-      // The browser tests' own accounts (docs/decisions/014): never outside APP_ENV=test.
-      includeE2eAccounts: config.env === 'test',
+      testAccounts,
       // The overview's 14 months (issue 29); the browser tests keep to their own accounts.
       history: config.env !== 'test',
     });
@@ -74,7 +78,7 @@ async function main(): Promise<void> {
       const staff = await seedDemoStaff(database.db, {
         now: new Date(),
         encryptionKey: deriveKeys(secret).encryption,
-        includeE2e: config.env === 'test',
+        testAccounts,
       });
       if (staff > 0)
         console.warn(`Seeded ${staff} demo staff members (see README, "Operator console").`);

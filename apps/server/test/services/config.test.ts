@@ -143,6 +143,20 @@ describe('loadConfig', () => {
     expect(loadConfig({ APP_ENV: 'test', SEED_DEMO_DATA: 'true' }).seedDemoData).toBe(true);
   });
 
+  it('takes TEST_ACCOUNTS_FILE with APP_ENV=test only (docs/decisions/065)', () => {
+    expect(loadConfig({}).testAccountsFile).toBeNull();
+    expect(
+      loadConfig({ APP_ENV: 'test', TEST_ACCOUNTS_FILE: '/tmp/accounts.json' }).testAccountsFile,
+    ).toBe('/tmp/accounts.json');
+    for (const env of ['demo', 'development', 'production']) {
+      const setting = { APP_ENV: env, TEST_ACCOUNTS_FILE: '/tmp/accounts.json' };
+      expect(() => loadConfig(setting)).toThrow(ConfigError);
+      expect(() => loadConfig(setting)).toThrow(
+        `TEST_ACCOUNTS_FILE (got "/tmp/accounts.json"): is for the tests' servers only (APP_ENV=test), not APP_ENV=${env}`,
+      );
+    }
+  });
+
   it('refuses the sandbox gateway in production unless allowed, and names a bad time zone', () => {
     const production = {
       APP_ENV: 'production',

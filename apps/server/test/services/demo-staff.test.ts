@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staffUsers } from '../../src/db/schema.ts';
 import { totpCode } from '../../src/lib/totp.ts';
 import { STAFF_SESSION_COOKIE } from '../../src/plugins/staff-session.ts';
-import { DEMO_STAFF, DEMO_STAFF_PASSWORD, E2E_STAFF } from '../../src/services/demo/demo-staff.ts';
+import { DEMO_STAFF, DEMO_STAFF_PASSWORD } from '../../src/services/demo/demo-staff.ts';
 import { findDemoData } from '../../src/services/demo/find-demo-data.ts';
 import { seedDemoData } from '../../src/services/demo/seed-demo-data.ts';
 import { seedDemoStaff } from '../../src/services/demo/seed-demo-staff.ts';
 import { users } from '../../src/db/schema.ts';
 import { buildTestApp, type TestApp } from '../support/helper.ts';
 import { TestBrowserSession } from '../factories/sign-in.ts';
+import { TEST_ACCOUNTS_CONTENT, testAccounts } from '../factories/test-accounts-fixtures.ts';
 
 /** The demo staff (README, "Operator console"): one per role, whose published codes work. */
 describe('demo staff', () => {
@@ -20,19 +21,27 @@ describe('demo staff', () => {
   });
   afterAll(() => t.close());
 
-  it('seeds one member per role once, and the e2e member only when asked', async () => {
+  it('seeds one member per role once, and the test-only members only when given', async () => {
     const key = t.app.keys.encryption;
-    expect(await seedDemoStaff(t.app.db, { now, encryptionKey: key, includeE2e: false })).toBe(3);
-    expect(await seedDemoStaff(t.app.db, { now, encryptionKey: key, includeE2e: true })).toBe(
-      E2E_STAFF.length,
-    );
-    expect(await seedDemoStaff(t.app.db, { now, encryptionKey: key, includeE2e: true })).toBe(0);
+    expect(await seedDemoStaff(t.app.db, { now, encryptionKey: key })).toBe(3);
+    expect(
+      await seedDemoStaff(t.app.db, { now, encryptionKey: key, testAccounts: testAccounts() }),
+    ).toBe(TEST_ACCOUNTS_CONTENT.staff.length);
+    expect(
+      await seedDemoStaff(t.app.db, { now, encryptionKey: key, testAccounts: testAccounts() }),
+    ).toBe(0);
     const rows = await t.app.db.select().from(staffUsers);
-    expect(rows.map((row) => row.role).sort()).toEqual(['admin', 'billing', 'support', 'support']);
+    expect(rows.map((row) => row.role).sort()).toEqual([
+      'admin',
+      'billing',
+      'billing',
+      'support',
+      'support',
+    ]);
     const [enrol] = await t.app.db
       .select()
       .from(staffUsers)
-      .where(eq(staffUsers.email, E2E_STAFF[0]!.email));
+      .where(eq(staffUsers.email, TEST_ACCOUNTS_CONTENT.staff[0]!.email));
     expect(enrol?.totpEnrolledAt).toBeNull();
   });
 
@@ -62,7 +71,9 @@ describe('demo staff', () => {
 
   // R17 (docs/decisions/030): what a production server looks for before it starts.
   it('finds the demo staff members and accounts by their public e-mails and sign-ins', async () => {
-    const staffEmails = [...DEMO_STAFF, ...E2E_STAFF].map((member) => member.email).sort();
+    const staffEmails = [...DEMO_STAFF, ...TEST_ACCOUNTS_CONTENT.staff]
+      .map((member) => member.email)
+      .sort();
     expect(await findDemoData(t.app.db)).toEqual({ accounts: [], staff: staffEmails });
     await seedDemoData(t.app.db, { now, encryptionKey: t.app.keys.encryption });
     const found = await findDemoData(t.app.db);

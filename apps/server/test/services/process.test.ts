@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_ACCOUNTS_CONTENT } from '../factories/test-accounts-fixtures.ts';
 
 const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url));
 
@@ -169,6 +170,80 @@ describe('a production server and the demo data (R17)', () => {
       expect(await server.exited).toBe(0);
     }
   }, 90_000);
+});
+
+/**
+ * The tests' own accounts (docs/decisions/065): a test server seeds them from TEST_ACCOUNTS_FILE
+ * only when each sign-in and e-mail has the test-only form, and a production server later finds
+ * them by that form (R17) and names them.
+ */
+describe('the test accounts file, from a test server to a production one', () => {
+  let dataDir: string;
+  let file: string;
+  const testServer = () => ({
+    APP_ENV: 'test',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    SECRET_KEY: 'b'.repeat(44),
+    SEED_DEMO_DATA: 'true',
+    TEST_ACCOUNTS_FILE: file,
+  });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dealerpass-test-accounts-'));
+    file = join(dataDir, 'test-accounts.json');
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('refuses to start on an entry outside the form, naming it; and the setting outside APP_ENV=test', async () => {
+    await writeFile(
+      file,
+      JSON.stringify({
+        ...TEST_ACCOUNTS_CONTENT,
+        staff: [{ ...TEST_ACCOUNTS_CONTENT.staff[0], email: 'ops@example.com' }],
+      }),
+    );
+    const refused = run(testServer());
+    expect(await refused.exited).toBe(78);
+    expect(refused.output()).toContain(`TEST_ACCOUNTS_FILE (${file}): not a test accounts file`);
+    expect(refused.output()).toContain(
+      'staff.0.email: must be a test-only e-mail of the form e2e-…@example.com (got "ops@example.com")',
+    );
+    expect(refused.output()).not.toMatch(/Server listening/);
+
+    const demo = run({ ...testServer(), APP_ENV: 'demo' });
+    expect(await demo.exited).toBe(78);
+    expect(demo.output()).toMatch(
+      /TEST_ACCOUNTS_FILE \(got "[^"]+"\): is for the tests' servers only/,
+    );
+  }, 60_000);
+
+  it('seeds the file with APP_ENV=test; a production server then refuses, naming them', async () => {
+    await writeFile(file, JSON.stringify(TEST_ACCOUNTS_CONTENT));
+    const seeding = run(testServer());
+    await listening(seeding);
+    seeding.child.kill('SIGTERM');
+    expect(await seeding.exited).toBe(0);
+
+    const refused = run({
+      APP_ENV: 'production',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: 'https://dealerpass.example',
+      SECRET_KEY: testServer().SECRET_KEY,
+      ALLOW_SANDBOX_IN_PRODUCTION: 'true',
+    });
+    expect(await refused.exited).toBe(78);
+    const output = refused.output();
+    expect(output).toContain('Refusing to start: this production database holds demo data (R17).');
+    const accounts = /demo accounts \(public password\): ([^\n]*)/.exec(output)?.[1]?.split(', ');
+    for (const account of TEST_ACCOUNTS_CONTENT.accounts)
+      expect(accounts).toContain(account.signIn);
+    const staff = /demo staff members \([^)]*\): ([^\n]*)/.exec(output)?.[1]?.split(', ');
+    for (const member of TEST_ACCOUNTS_CONTENT.staff) expect(staff).toContain(member.email);
+  }, 120_000);
 });
 
 /**

@@ -37,8 +37,3 @@ export const DEMO_STAFF: readonly DemoStaffMember[] = [
     totpSecret: 'DPADMINDEMOTOTPSECRETKEY23456777',
   },
 ];
-
-/** The browser tests' own members (APP_ENV=test only): one who has not enrolled yet. */
-export const E2E_STAFF: readonly DemoStaffMember[] = [
-  { email: 'e2e-enrol.staff@example.com', name: 'Eden Enrol', role: 'support', totpSecret: null },
-];

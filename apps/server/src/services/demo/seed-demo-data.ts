@@ -38,7 +38,7 @@ import {
 import { paymentRecord } from '../billing/ledger/payment-record.ts';
 import { DEMO_ACCOUNTS, type IDemoAccount } from './demo-accounts.ts';
 import { DEMO_PROFILES, type DemoProfile } from './demo-profiles.ts';
-import { E2E_ACCOUNTS } from './e2e-accounts.ts';
+import type { TTestAccountsFile } from './read-test-accounts.ts';
 import { seedDemoHistory } from './seed-demo-history.ts';
 import { seedAnnualDemoAccounts } from './seed-demo-annual.ts';
 
@@ -72,8 +72,11 @@ interface SeedOptions {
   cards?: boolean;
   /** Named on the seeded receipts (default DealerPass and the default support phone). */
   company?: { name: string; supportPhone: string };
-  /** Also the browser tests' own accounts (e2e-accounts.ts); main.ts sets it for APP_ENV=test only. */
-  includeE2eAccounts?: boolean;
+  /**
+   * Also these test-only accounts, each a copy of the demo account of its key under its own
+   * sign-in (TEST_ACCOUNTS_FILE, APP_ENV=test only; docs/decisions/065).
+   */
+  testAccounts?: TTestAccountsFile;
   /** Also 14 months of a business around them (seed-demo-history.ts), for the console's overview. */
   history?: boolean;
 }
@@ -97,7 +100,7 @@ export async function seedDemoData(
   db: Database,
   options: SeedOptions,
 ): Promise<{ seeded: boolean; accounts: number }> {
-  const accounts = [...DEMO_ACCOUNTS, ...(options.includeE2eAccounts ? E2E_ACCOUNTS : [])];
+  const accounts = [...DEMO_ACCOUNTS, ...(options.testAccounts?.accounts ?? [])];
   return db.transaction(async (tx) => {
     const seed = await openEmptySeed(tx, options);
     if (!seed) return { seeded: false, accounts: 0 };

@@ -3,14 +3,18 @@ import type { Database } from '../../db/client.ts';
 import { staffUsers } from '../../db/schema.ts';
 import { hashPassword } from '../identity/passwords.ts';
 import { sealTotpSecret } from '../admin/staff/second-factor.ts';
-import { DEMO_STAFF, DEMO_STAFF_PASSWORD, E2E_STAFF } from './demo-staff.ts';
+import { DEMO_STAFF, DEMO_STAFF_PASSWORD } from './demo-staff.ts';
+import type { TTestAccountsFile } from './read-test-accounts.ts';
 
-/** Adds the demo staff members that are missing (demo-staff.ts); existing ones are left alone. */
+/**
+ * Adds the demo staff members that are missing (demo-staff.ts), and the test-only ones given
+ * (TEST_ACCOUNTS_FILE, docs/decisions/065); existing ones are left alone.
+ */
 export async function seedDemoStaff(
   db: Database,
-  input: { now: Date; encryptionKey: Buffer; includeE2e: boolean },
+  input: { now: Date; encryptionKey: Buffer; testAccounts?: TTestAccountsFile },
 ): Promise<number> {
-  const members = input.includeE2e ? [...DEMO_STAFF, ...E2E_STAFF] : DEMO_STAFF;
+  const members = [...DEMO_STAFF, ...(input.testAccounts?.staff ?? [])];
   const passwordHash = await hashPassword(DEMO_STAFF_PASSWORD);
   let added = 0;
   for (const member of members) {
