@@ -86,7 +86,7 @@ describe('a stored receipt', () => {
   it('refuses to read back bytes that are not what was stored, or without a part', () => {
     const stored = packReceipt(receiptFor('Casey Dealer'));
     const damaged = Buffer.from(stored);
-    damaged.writeUInt32BE(damaged.readUInt32BE(8) ^ 1, 8); // the CRC-32 it promises
+    damaged.writeUInt32BE((damaged.readUInt32BE(8) ^ 1) >>> 0, 8); // the CRC-32 it promises
     expect(() => unpackReceipt(damaged, fromMemory)).toThrow(
       'a stored receipt does not read back as the PDF it was stored from',
     );
