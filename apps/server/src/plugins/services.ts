@@ -16,6 +16,7 @@ import type { requestPasswordReset } from '../services/identity/request-password
 import type { CompleteSignInDeps } from '../services/session/complete-sign-in.ts';
 import type { CompleteStaffSignInDeps } from '../services/admin/staff/complete-staff-sign-in.ts';
 import type { connectKarId } from '../services/users/connect-kar-id.ts';
+import { defaultReceiptRenderer } from '../services/receipts/receipt-renderer.ts';
 
 export interface ServiceOverrides {
   payments?: PaymentGateway;
@@ -77,6 +78,10 @@ export default fp(
     const priceBook = await createPriceBook(app.db);
     app.decorate('prices', priceBook);
 
+    // The billing run's receipts, rendered on threads of their own (decision 067).
+    const receipts = defaultReceiptRenderer();
+    app.addHook('onClose', () => receipts.close());
+
     // What the billing and sign-up services need, built once here for the routes and the run.
     const billingDeps: BillingDeps = {
       db: app.db,
@@ -88,6 +93,7 @@ export default fp(
       prices: priceBook,
       log: app.log,
       invoicing: app.config.invoicing,
+      receipts,
     };
     app.decorate('deps', {
       billing: billingDeps,

@@ -206,7 +206,13 @@ export async function readStoredReceipt(db: Database, stored: Buffer): Promise<B
 }
 
 /** A payment row's receipt columns for a receipt just rendered: its stored form and its CRC-32. */
-export function receiptColumns(written: IWrittenPdf): { receiptPdf: Buffer; receiptCrc32: number } {
+/** A payment row's two receipt columns. */
+export interface IReceiptColumns {
+  receiptPdf: Buffer;
+  receiptCrc32: number;
+}
+
+export function receiptColumns(written: IWrittenPdf): IReceiptColumns {
   const receiptPdf = packReceipt(written);
   // The stored form carries the PDF's CRC-32 already (bytes 8–11): computed once.
   return { receiptPdf, receiptCrc32: receiptPdf.readUInt32BE(8) };

@@ -2,6 +2,7 @@ import type { PaymentGateway } from '../../../adapters/payments/payment-gateway.
 import type { Database } from '../../../db/client.ts';
 import type { InvoicingConfig } from '../../../config.ts';
 import type { PriceBook } from '../../prices/price-book.ts';
+import type { IReceiptRenderer } from '../../receipts/receipt-renderer.ts';
 
 export interface BillingDeps {
   db: Database;
@@ -16,6 +17,11 @@ export interface BillingDeps {
   log: { warn(details: object, message: string): void };
   /** R14's invoices (prefix, seller, remit-to); DEFAULT_INVOICING when not given (tests). */
   invoicing?: InvoicingConfig;
+  /**
+   * Renders the run's receipts (decision 067): threads beside the run's own in the server;
+   * on the calling thread when not given.
+   */
+  receipts?: IReceiptRenderer;
   /** How often a live run renews its leases (default LEASE_RENEWAL_MS; tests shorten it). */
   leaseRenewalMs?: number;
 }

@@ -3,16 +3,11 @@ import { billingPeriodShown, cardBrandName } from '@dealerpass/domain/billing/re
 import type { billingPeriods, payments, users } from '../../../db/schema.ts';
 import type { MailToSend } from '../../mail/enqueue-mail.ts';
 import { receiptMail } from '../../mail/messages/receipt-mail.ts';
-import { renderReceipt } from '../../receipts/render-receipt.ts';
-import { receiptColumns } from '../../receipts/stored-receipt.ts';
+import { renderReceipt, type IReceipt } from '../../receipts/render-receipt.ts';
+import { receiptColumns, type IReceiptColumns } from '../../receipts/stored-receipt.ts';
 import type { BillingDeps } from './billing-deps.ts';
 
-/**
- * One successful charge as it is stored: the payment row with its receipt (rendered here, once,
- * stored as decision 066 says, with its CRC-32) and the receipt's e-mail. Shared by the billing run and the demo seed's
- * history.
- */
-export function paymentRecord(input: {
+export interface IPaymentRecordInput {
   company: BillingDeps['company'];
   user: typeof users.$inferSelect;
   period: Pick<
@@ -24,39 +19,61 @@ export function paymentRecord(input: {
   /** The payment's business date (YYYY-MM-DD). */
   activationDate: string;
   now: Date;
-}): { row: typeof payments.$inferInsert; mail: MailToSend } {
+}
+
+/** A successful charge about to be recorded: its new payment id and the receipt it prints. */
+export interface IPaymentToRecord {
+  input: IPaymentRecordInput;
+  paymentId: string;
+  receipt: IReceipt;
+}
+
+/** The payment's id and its receipt's contents; rendering is the caller's (it may batch). */
+export function paymentToRecord(input: IPaymentRecordInput): IPaymentToRecord {
   const { company, user, period, card, activationDate } = input;
   const priced = period.quote as IQuote;
   const paymentId = crypto.randomUUID();
-  // One period and one card, in the PDF and in its e-mail alike.
-  const shownPeriod = billingPeriodShown(period.periodStart, period.periodEnd);
-  const receipt = renderReceipt({
-    company,
-    account: {
-      dealerpassUserId: user.dealerpassUserId,
-      name: `${user.firstName} ${user.lastName}`,
-      email: user.email,
-    },
-    dealership: {
-      name: user.dealership,
-      address: {
-        line1: user.address1,
-        line2: user.address2,
-        city: user.city,
-        state: user.state,
-        postalCode: user.zip,
-        country: user.country,
-      },
-    },
-    period: shownPeriod,
-    lines: priced.lines,
-    platformFeeCents: priced.platformFeeCents,
-    totalCents: priced.totalCents,
-    card: { brand: cardBrandName(card.brand), lastFour: card.last4 ?? '----' },
-    paymentDate: activationDate,
+  return {
+    input,
     paymentId,
-    issuedAt: input.now,
-  });
+    receipt: {
+      company,
+      account: {
+        dealerpassUserId: user.dealerpassUserId,
+        name: `${user.firstName} ${user.lastName}`,
+        email: user.email,
+      },
+      dealership: {
+        name: user.dealership,
+        address: {
+          line1: user.address1,
+          line2: user.address2,
+          city: user.city,
+          state: user.state,
+          postalCode: user.zip,
+          country: user.country,
+        },
+      },
+      // One period and one card, in the PDF and in its e-mail alike.
+      period: billingPeriodShown(period.periodStart, period.periodEnd),
+      lines: priced.lines,
+      platformFeeCents: priced.platformFeeCents,
+      totalCents: priced.totalCents,
+      card: { brand: cardBrandName(card.brand), lastFour: card.last4 ?? '----' },
+      paymentDate: activationDate,
+      paymentId,
+      issuedAt: input.now,
+    },
+  };
+}
+
+/** The payment row (with its rendered receipt's columns) and the receipt's e-mail. */
+export function recordOf(
+  payment: IPaymentToRecord,
+  columns: IReceiptColumns,
+): { row: typeof payments.$inferInsert; mail: MailToSend } {
+  const { input, paymentId, receipt } = payment;
+  const { company, user, period, card, activationDate } = input;
   return {
     row: {
       id: paymentId,
@@ -67,7 +84,7 @@ export function paymentRecord(input: {
       cardBrand: card.brand ?? 'card',
       cardLast4: card.last4 ?? '',
       activationDate,
-      ...receiptColumns(receipt),
+      ...columns,
       // The application's clock, as every business time (the trial is counted from it, R4).
       createdAt: input.now,
     },
@@ -78,11 +95,25 @@ export function paymentRecord(input: {
         firstName: user.firstName,
         amountCents: period.amountCents,
         card,
-        period: shownPeriod,
+        period: receipt.period,
         paymentId,
         activationDate,
       }),
       receiptPaymentId: paymentId,
     },
   };
+}
+
+/**
+ * One successful charge as it is stored: the payment row with its receipt (rendered here, once,
+ * stored as decision 066 says, with its CRC-32) and the receipt's e-mail. Shared by a single
+ * charge's record and the demo seed; the billing run renders its batches' receipts in
+ * `receipt-renderer.ts` and uses the two halves above.
+ */
+export function paymentRecord(input: IPaymentRecordInput): {
+  row: typeof payments.$inferInsert;
+  mail: MailToSend;
+} {
+  const payment = paymentToRecord(input);
+  return recordOf(payment, receiptColumns(renderReceipt(payment.receipt)));
 }

@@ -1,6 +1,5 @@
 import { ACCOUNT_STATUS } from '@dealerpass/domain/account/status';
 import { renewalOutcomeEvent } from '@dealerpass/domain/account/status-transitions';
-import { setImmediate as setImmediatePromise } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { calendarDateIn, toIsoDate } from '@dealerpass/domain/time/calendar-date';
 import { anyOf, unnestRows } from '../../../db/bulk.ts';
@@ -12,12 +11,13 @@ import { settleYearsPaidByCard } from '../../annual-billing/owed-year.ts';
 import { advancePeriods } from './advance-periods.ts';
 import type { ApprovedCharge, BillingDeps, ClaimedRenewal } from './billing-deps.ts';
 import { lockAccounts } from './lock-account.ts';
-import { paymentRecord } from './payment-record.ts';
+import { inlineReceiptRenderer } from '../../receipts/receipt-renderer.ts';
+import { paymentToRecord, recordOf, type IPaymentToRecord } from './payment-record.ts';
 import { changeAccountStatus } from './change-account-status.ts';
 import { billedWhilePendingCancel } from './record-decline.ts';
 
-/** Receipts rendered in one go before the run lets other work in (see recordPayments). */
-const RECEIPTS_BETWEEN_YIELDS = 25;
+/** Where receipts are rendered when the deps name no renderer (tests and scripts). */
+const INLINE_RECEIPTS = inlineReceiptRenderer();
 
 /** Records an approved charge of a period: payment row, stored receipt, period paid, next period, mail. */
 export async function recordPayment(
@@ -60,34 +60,36 @@ export async function recordPayments(
   const userOf = new Map(userRows.map((row) => [row.id, row]));
   const activationDate = toIsoDate(calendarDateIn(now, deps.timeZone));
 
-  const rows: (typeof payments.$inferInsert)[] = [];
-  const mails: MailToSend[] = [];
+  const toRecord: IPaymentToRecord[] = [];
   const settled: { period: (typeof periodRows)[number]; user: (typeof userRows)[number] }[] = [];
-  for (const [i, { renewal, transactionId }] of charges.entries()) {
-    // Receipts are the run's longest stretch of plain computing (a batch's take about 100 ms):
-    // the scheduled run shares its process with the web server, whose requests, like the other
-    // batches' statements, are answered in between.
-    if (i > 0 && i % RECEIPTS_BETWEEN_YIELDS === 0) await setImmediatePromise();
+  for (const { renewal, transactionId } of charges) {
     const period = periodOf.get(renewal.periodId);
     const user = userOf.get(renewal.userId);
     if (!period || !user) throw new Error('period or user vanished');
     if (period.status === 'paid') continue; // recorded by an earlier run
-    const { row, mail } = paymentRecord({
-      company: deps.company,
-      user,
-      period,
-      card: {
-        brand: renewal.cardBrand ?? period.cardBrand ?? user.cardBrand,
-        last4: renewal.cardLast4 ?? period.cardLast4 ?? user.cardLast4,
-      },
-      transactionId,
-      activationDate,
-      now,
-    });
-    rows.push(row);
-    mails.push(mail);
+    toRecord.push(
+      paymentToRecord({
+        company: deps.company,
+        user,
+        period,
+        card: {
+          brand: renewal.cardBrand ?? period.cardBrand ?? user.cardBrand,
+          last4: renewal.cardLast4 ?? period.cardLast4 ?? user.cardLast4,
+        },
+        transactionId,
+        activationDate,
+        now,
+      }),
+    );
     settled.push({ period, user });
   }
+  // The batch's receipts, rendered together (on threads in the server, decision 067).
+  const columns = await (deps.receipts ?? INLINE_RECEIPTS).render(
+    toRecord.map((payment) => payment.receipt),
+  );
+  const records = toRecord.map((payment, i) => recordOf(payment, columns[i]!));
+  const rows = records.map((record) => record.row);
+  const mails: MailToSend[] = records.map((record) => record.mail);
   if (rows.length === 0) return;
   const paid = unnestRows(rows, {
     id: ['uuid', (row) => row.id],
