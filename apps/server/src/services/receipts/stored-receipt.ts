@@ -1,9 +1,9 @@
 /**
- * How a receipt is kept in `payments.receipt_pdf` (decision 066). A receipt is some 35 kB, half
- * of it the two embedded font programs, which nearly every receipt has byte for byte (their subsets
- * hold a fixed set of characters, lib/pdf/write-pdf.ts), and most of
- * the rest the same page skeleton. Stored whole, each payment of the billing run wrote all of it.
- * So a receipt is stored as:
+ * How a receipt is kept in `payments.receipt_pdf` (decision 066). A receipt is some 43 kB, most
+ * of it the two embedded font programs, which nearly every receipt has byte for byte (their
+ * subsets hold a fixed set of characters, lib/pdf/write-pdf.ts), and most of the rest the same
+ * page skeleton. Stored whole, each payment of the billing run wrote all of it. So a receipt is
+ * stored as:
  *
  *   'DPR1' | PDF length (u32) | PDF CRC-32 (u32) | dictionary digest (32) | n (u8)
  *   | n × (offset in the PDF (u32), part digest (32))
@@ -58,8 +58,9 @@ export interface ISharedParts {
 let current: ISharedParts | undefined;
 
 /**
- * The parts this version of the code shares: the font programs of the shared codes, and as the dictionary the
- * sample receipt without its font programs (17 kB, within deflate's 32 kB window). Made once.
+ * The parts this version of the code shares: the font programs of the shared codes, and as the
+ * dictionary the sample receipt without its font programs (18 kB, within deflate's 32 kB
+ * window). Made once.
  */
 export function currentReceiptParts(): ISharedParts {
   if (!current) {
