@@ -79,7 +79,7 @@ export default fp(
     app.decorate('prices', priceBook);
 
     // The billing run's receipts, rendered on threads of their own (decision 067).
-    const receipts = defaultReceiptRenderer();
+    const receipts = defaultReceiptRenderer(app.log);
     app.addHook('onClose', () => receipts.close());
 
     // What the billing and sign-up services need, built once here for the routes and the run.

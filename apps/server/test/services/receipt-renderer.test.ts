@@ -3,6 +3,10 @@
  * as the same bytes, in the order given, and a receipt that cannot be rendered fails its render
  * without stopping the next one.
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IReceipt } from '../../src/services/receipts/render-receipt.ts';
 import {
@@ -62,5 +66,33 @@ describe('the receipt renderer', () => {
     expect(await renderer.render(batch.slice(0, 2))).toHaveLength(2);
     await renderer.close();
     await expect(renderer.render(batch)).rejects.toThrow('the receipt renderer is closed');
+  });
+
+  it('renders here what a thread that cannot start was given, and says so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'receipt-thread-'));
+    try {
+      const broken = join(dir, 'broken-worker.mjs');
+      writeFileSync(broken, "throw new Error('no thread today');\n");
+      const stopped: string[] = [];
+      const renderer = threadedReceiptRenderer(2, {
+        workerUrl: pathToFileURL(broken),
+        onThreadStopped: (error) => stopped.push(error.message),
+      });
+      const here = await inlineReceiptRenderer().render(batch);
+      const given = await renderer.render(batch);
+      expect(given.map((columns) => columns.receiptPdf.toString('hex'))).toEqual(
+        here.map((columns) => columns.receiptPdf.toString('hex')),
+      );
+      expect(stopped).toHaveLength(2);
+      expect(stopped[0]).toContain('no thread today');
+      // Stopped twice more (three in a row): the renderer gives threads up and starts no more.
+      await renderer.render(batch);
+      expect(stopped).toHaveLength(4);
+      await renderer.render(batch);
+      expect(stopped).toHaveLength(4);
+      await renderer.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -51,19 +51,36 @@ interface IThread {
   >;
 }
 
+/** A thread stopped (or never started) before it answered: its share is rendered here instead. */
+class ThreadStopped extends Error {}
+
 /**
  * `threads` worker threads, started at the first batch large enough to need them. An idle thread
- * does not keep the process alive. A thread that dies fails its pending renders and is replaced
- * at the next one.
+ * does not keep the process alive. A thread that dies, or cannot start, hands its share back to
+ * the calling thread (reported through `onThreadStopped`) and is replaced at the next render: the
+ * bytes are the same, so the run loses time, never a receipt; after three such stops in a row
+ * the renderer stays on the calling thread. A receipt that cannot be rendered fails its render
+ * wherever it is.
  */
-export function threadedReceiptRenderer(threads: number): IReceiptRenderer {
+export function threadedReceiptRenderer(
+  threads: number,
+  options: {
+    onThreadStopped?: (error: Error) => void;
+    /** The thread's module (tests give one that fails). */
+    workerUrl?: URL;
+  } = {},
+): IReceiptRenderer {
   if (threads < 1) return inlineReceiptRenderer();
+  const workerUrl = options.workerUrl ?? new URL('./receipt-worker.ts', import.meta.url);
   const pool: (IThread | null)[] = Array.from({ length: threads }, () => null);
   let nextId = 1;
   let closed = false;
+  /** Threads stopped in a row without an answer between: at the limit, threads are given up. */
+  let stoppedInARow = 0;
+  const STOPPED_LIMIT = 3;
 
   const start = (slot: number): IThread => {
-    const worker = new Worker(new URL('./receipt-worker.ts', import.meta.url));
+    const worker = new Worker(workerUrl);
     worker.unref();
     const thread: IThread = { worker, pending: new Map() };
     const fail = (error: Error) => {
@@ -76,6 +93,7 @@ export function threadedReceiptRenderer(threads: number): IReceiptRenderer {
       if (!job) return;
       thread.pending.delete(answer.id);
       if (thread.pending.size === 0) worker.unref();
+      stoppedInARow = 0;
       if ('error' in answer) {
         job.reject(new Error(answer.error));
         return;
@@ -91,8 +109,12 @@ export function threadedReceiptRenderer(threads: number): IReceiptRenderer {
         })),
       );
     });
-    worker.on('error', (error) => fail(error));
-    worker.on('exit', (code) => fail(new Error(`a receipt thread stopped (exit code ${code})`)));
+    worker.on('error', (error) =>
+      fail(new ThreadStopped(`a receipt thread failed: ${error.message}`)),
+    );
+    worker.on('exit', (code) =>
+      fail(new ThreadStopped(`a receipt thread stopped (exit code ${code})`)),
+    );
     pool[slot] = thread;
     return thread;
   };
@@ -112,12 +134,22 @@ export function threadedReceiptRenderer(threads: number): IReceiptRenderer {
   return {
     async render(receipts) {
       if (closed) throw new Error('the receipt renderer is closed');
-      if (receipts.length < THREAD_MINIMUM) return renderHere(receipts);
+      if (receipts.length < THREAD_MINIMUM || stoppedInARow >= STOPPED_LIMIT) {
+        return renderHere(receipts);
+      }
       // The batch in one contiguous share per thread, answered in the order given.
       const share = Math.ceil(receipts.length / threads);
       const parts: Promise<IReceiptColumns[]>[] = [];
       for (let slot = 0; slot * share < receipts.length; slot++) {
-        parts.push(send(slot, receipts.slice(slot * share, (slot + 1) * share)));
+        const mine = receipts.slice(slot * share, (slot + 1) * share);
+        parts.push(
+          send(slot, mine).catch((error: unknown) => {
+            if (!(error instanceof ThreadStopped) || closed) throw error;
+            stoppedInARow++;
+            options.onThreadStopped?.(error);
+            return renderHere(mine);
+          }),
+        );
       }
       return (await Promise.all(parts)).flat();
     },
@@ -135,6 +167,11 @@ export function threadedReceiptRenderer(threads: number): IReceiptRenderer {
 }
 
 /** Threads for the billing run: the cores left beside the run's own thread, at most two. */
-export function defaultReceiptRenderer(): IReceiptRenderer {
-  return threadedReceiptRenderer(Math.min(2, availableParallelism() - 1));
+export function defaultReceiptRenderer(log?: {
+  warn(details: object, message: string): void;
+}): IReceiptRenderer {
+  return threadedReceiptRenderer(Math.min(2, availableParallelism() - 1), {
+    onThreadStopped: (error) =>
+      log?.warn({ err: error }, 'receipts rendered on the run thread: a receipt thread stopped'),
+  });
 }
