@@ -26,7 +26,7 @@ import { addBalanceEntries, paidPeriodEntries } from '../billing/account-balance
 import type { BillingDeps } from '../billing/ledger/billing-deps.ts';
 import { lockAccount } from '../billing/ledger/lock-account.ts';
 import { enqueueMail } from '../mail/enqueue-mail.ts';
-import { renderReceipt } from '../receipts/render-receipt.ts';
+import { receiptParties, renderReceipt } from '../receipts/render-receipt.ts';
 import { receiptColumns } from '../receipts/stored-receipt.ts';
 import { oncePerKey } from '../request-keys/once-per-key.ts';
 import { writeStaffAudit, type StaffActor } from '../admin/audit/staff-audit.ts';
@@ -208,22 +208,7 @@ export async function payByCheck(
   const shownPeriod = { from: invoice.periodStart, to: invoice.periodEnd };
   const receipt = renderReceipt({
     company: deps.company,
-    account: {
-      dealerpassUserId: user.dealerpassUserId,
-      name: `${user.firstName} ${user.lastName}`,
-      email: user.email,
-    },
-    dealership: {
-      name: user.dealership,
-      address: {
-        line1: user.address1,
-        line2: user.address2,
-        city: user.city,
-        state: user.state,
-        postalCode: user.zip,
-        country: user.country,
-      },
-    },
+    ...receiptParties(user),
     period: shownPeriod,
     lines: periodQuote.lines,
     platformFeeCents: periodQuote.platformFeeCents,

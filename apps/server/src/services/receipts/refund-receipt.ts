@@ -3,7 +3,7 @@ import { billingPeriodShown, cardBrandName } from '@dealerpass/domain/billing/re
 import type { billingPeriods, payments, users } from '../../db/schema.ts';
 import type { MailToSend } from '../mail/enqueue-mail.ts';
 import { refundMail as refundMessage } from '../mail/messages/refund-mail.ts';
-import { renderReceiptPdf, type IReceiptLine } from './render-receipt.ts';
+import { receiptParties, renderReceiptPdf, type IReceiptLine } from './render-receipt.ts';
 
 type RefundReceiptInput = {
   company: { name: string; supportPhone: string };
@@ -30,22 +30,7 @@ export function renderRefundReceipt(input: RefundReceiptInput): Buffer {
     : { from: payment.activationDate, to: payment.activationDate };
   return renderReceiptPdf({
     company,
-    account: {
-      dealerpassUserId: user.dealerpassUserId,
-      name: `${user.firstName} ${user.lastName}`,
-      email: user.email,
-    },
-    dealership: {
-      name: user.dealership,
-      address: {
-        line1: user.address1,
-        line2: user.address2,
-        city: user.city,
-        state: user.state,
-        postalCode: user.zip,
-        country: user.country,
-      },
-    },
+    ...receiptParties(user),
     period,
     lines: charged.lines,
     platformFeeCents: charged.platformFeeCents,

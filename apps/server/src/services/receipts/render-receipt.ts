@@ -28,6 +28,45 @@ export interface IReceiptLine {
   free: boolean;
 }
 
+/** The account fields a receipt prints (a `users` row has them all). */
+export interface IReceiptAccountFields {
+  dealerpassUserId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  dealership: string;
+  address1: string;
+  address2: string | null;
+  city: string;
+  state: string;
+  zip: string;
+  country: string | null;
+}
+
+/** Who a receipt is for, as printed: the account and its dealership's address. */
+export function receiptParties(
+  user: IReceiptAccountFields,
+): Pick<IReceipt, 'account' | 'dealership'> {
+  return {
+    account: {
+      dealerpassUserId: user.dealerpassUserId,
+      name: `${user.firstName} ${user.lastName}`,
+      email: user.email,
+    },
+    dealership: {
+      name: user.dealership,
+      address: {
+        line1: user.address1,
+        line2: user.address2,
+        city: user.city,
+        state: user.state,
+        postalCode: user.zip,
+        country: user.country,
+      },
+    },
+  };
+}
+
 export interface IReceipt {
   company: { name: string; supportPhone: string };
   account: { dealerpassUserId: string; name: string; email: string };

@@ -3,7 +3,7 @@ import { billingPeriodShown, cardBrandName } from '@dealerpass/domain/billing/re
 import type { billingPeriods, payments, users } from '../../../db/schema.ts';
 import type { MailToSend } from '../../mail/enqueue-mail.ts';
 import { receiptMail } from '../../mail/messages/receipt-mail.ts';
-import { renderReceipt, type IReceipt } from '../../receipts/render-receipt.ts';
+import { receiptParties, renderReceipt, type IReceipt } from '../../receipts/render-receipt.ts';
 import { receiptColumns, type IReceiptColumns } from '../../receipts/stored-receipt.ts';
 import type { BillingDeps } from './billing-deps.ts';
 
@@ -38,22 +38,7 @@ export function paymentToRecord(input: IPaymentRecordInput): IPaymentToRecord {
     paymentId,
     receipt: {
       company,
-      account: {
-        dealerpassUserId: user.dealerpassUserId,
-        name: `${user.firstName} ${user.lastName}`,
-        email: user.email,
-      },
-      dealership: {
-        name: user.dealership,
-        address: {
-          line1: user.address1,
-          line2: user.address2,
-          city: user.city,
-          state: user.state,
-          postalCode: user.zip,
-          country: user.country,
-        },
-      },
+      ...receiptParties(user),
       // One period and one card, in the PDF and in its e-mail alike.
       period: billingPeriodShown(period.periodStart, period.periodEnd),
       lines: priced.lines,
